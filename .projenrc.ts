@@ -1,0 +1,79 @@
+import { cdk, javascript } from 'projen';
+
+// Silences jsii's end-of-life banner for Node 20 in every task that runs jsii.
+const JSII_ENV = { JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20' };
+
+const project = new cdk.JsiiProject({
+  name: 'cdktf-server-hosting',
+  description:
+    'CDK for Terraform constructs that manage servers (firewall, IP settings, power state) through the Server Hosting Management API.',
+  author: 'cdktf-server-hosting maintainers',
+  authorAddress: 'maintainers@example.com',
+  repositoryUrl: 'https://example.com/cdktf-server-hosting.git',
+  keywords: ['cdktf', 'terraform', 'hosting', 'vps', 'dedicated-server', 'firewall'],
+  license: 'Apache-2.0',
+
+  defaultReleaseBranch: 'main',
+  github: false,
+  release: false,
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  projenVersion: '~0.103.25',
+  minNodeVersion: '20.16.0',
+
+  jsiiVersion: '~6.0.0',
+  typescriptVersion: '~5.9.0',
+
+  peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2', '@cdktf/provider-null@^11.0.0'],
+  // jsii refuses runtime dependencies that are not bundled; neither leaks into the public API.
+  bundledDeps: ['undici@^7', 'zod@^4'],
+  devDeps: ['@types/node@^20', 'esbuild@^0.25'],
+
+  jestOptions: {
+    jestVersion: '^30',
+    jestConfig: {
+      // End-to-end suites start Terraform processes; the budget lives in each test, not here.
+      testTimeout: 120_000,
+    },
+  },
+
+  publishToPypi: {
+    distName: 'cdktf-server-hosting',
+    module: 'cdktf_server_hosting',
+  },
+
+  gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/'],
+  npmignoreEnabled: true,
+});
+
+// The lockfile comes out incomplete without this pin (the optional non-Linux packages of newer
+// unrs-resolver releases are missing from the registry), and `npm ci` then fails on a fresh machine.
+project.package.addPackageResolutions('unrs-resolver@1.12.2');
+
+for (const name of ['compile', 'package:js', 'package:python', 'docgen', 'test']) {
+  project.tasks.tryFind(name)?.env('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', JSII_ENV.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION);
+}
+
+// Offline Python packaging: the default pacmak run pip-installs build tools, which cannot be fetched
+// here. Generate the sources only, then build the wheel with Debian's python3 (it ships setuptools
+// and wheel; the pyenv interpreter found first on PATH does not).
+const packagePython = project.tasks.tryFind('package:python');
+if (packagePython) {
+  packagePython.reset();
+  packagePython.exec('jsii-pacmak -v --target python --code-only --outdir dist/python-src');
+  packagePython.exec(
+    'cd dist/python-src/python && PYENV_VERSION=system /usr/bin/python3 -m pip wheel --no-deps --no-build-isolation --wheel-dir ../../python .',
+  );
+  packagePython.exec('rm -rf dist/python-src');
+}
+
+// projen builds only the npm tarball under CI=true; every submission must prove the wheel builds too.
+const packageAll = project.tasks.tryFind('package-all');
+if (packageAll) {
+  project.packageTask.reset();
+  project.packageTask.spawn(packageAll);
+}
+
+project.npmignore?.exclude('/scripts/', '/bench/', '/examples/', '/.ci/');
+
+project.synth();
