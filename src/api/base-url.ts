@@ -1,0 +1,26 @@
+/**
+ * Section 1, rule 1: the base URL already ends in `/api/v1`. Returns it without a trailing slash.
+ * Credentials in the URL are refused: they would be printed wherever the URL is.
+ */
+export function normalizeBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new Error(`Invalid Hosting API base URL "${input}": not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`Invalid Hosting API base URL "${url.origin}": the scheme must be https or http`);
+  }
+  if (url.username || url.password) {
+    throw new Error('Invalid Hosting API base URL: it must not contain credentials; pass the token through its environment variable');
+  }
+  if (url.search || url.hash) {
+    throw new Error(`Invalid Hosting API base URL "${url.origin}${url.pathname}": it must not have a query or fragment`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/api/v1')) {
+    throw new Error(`Invalid Hosting API base URL "${url.origin}${url.pathname}": the path must end in /api/v1`);
+  }
+  return `${url.origin}${path}`;
+}

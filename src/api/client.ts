@@ -1,0 +1,414 @@
+import { z } from 'zod';
+import { normalizeBaseUrl } from './base-url';
+import { HostingApiError, type HostingErrorCode } from './errors';
+import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
+import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
+import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
+import {
+  LIMITS,
+  actionAcceptedSchema,
+  ddosRulesSchema,
+  ddosStatusSchema,
+  errorBodySchema,
+  firewallSchema,
+  ipEntrySchema,
+  ipSettingsSchema,
+  isFinalOperationStatus,
+  metaSchema,
+  metricsSchema,
+  operationSchema,
+  rulesetSchema,
+  serverDetailSchema,
+  serverSchema,
+  tokenInfoSchema,
+  trafficSchema,
+  type DdosRules,
+  type DdosStatus,
+  type Firewall,
+  type FirewallChange,
+  type IpEntry,
+  type IpSettings,
+  type IpSettingsChange,
+  type Meta,
+  type Metrics,
+  type Operation,
+  type PowerAction,
+  type Ruleset,
+  type Server,
+  type ServerDetail,
+  type TokenInfo,
+  type Traffic,
+} from './schemas';
+import { createTransport, TransportError, type Dispatcher, type HttpResponse, type Transport, type TransportTimeouts } from './transport';
+
+export interface RetryOptions {
+  /** Attempts per request, the first included. */
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** One request, all its retries and pacing waits included, gives up after this long. */
+  readonly deadlineMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 20_000, deadlineMs: 180_000 };
+
+export interface HostingApiClientOptions {
+  /** Ends in `/api/v1`; a trailing slash is tolerated. */
+  readonly baseUrl: string;
+  /** The bearer token. Sent in the Authorization header only; never logged or put in an error. */
+  readonly token: string;
+  /** Defaults to an undici Agent with the timeouts below; tests pass a MockAgent. */
+  readonly dispatcher?: Dispatcher;
+  readonly timeouts?: Partial<TransportTimeouts>;
+  readonly retry?: Partial<RetryOptions>;
+  /** One line per attempt, without headers or bodies. */
+  readonly log?: (line: string) => void;
+  readonly userAgent?: string;
+  /** Injected so tests run backoff and pacing without waiting. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+export interface ApiResponse<T> {
+  readonly data: T;
+  /** Present when the server says where the data came from; `stale: true` means a cached last good value. */
+  readonly meta?: Meta;
+  readonly requestId?: string;
+  /** True when a write was answered from the idempotency store, not executed again. */
+  readonly replayed: boolean;
+}
+
+interface CallSpec<T> {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query?: Record<string, string>;
+  readonly body?: unknown;
+  readonly idempotencyKey?: string;
+  readonly schema: z.ZodType<T>;
+  readonly successStatus?: number;
+  readonly budget?: BudgetClass;
+}
+
+type Fail = (code: HostingErrorCode, status: number, detail: string, extra?: Partial<HostingApiError>) => HostingApiError;
+
+const envelopeSchema = z.object({ data: z.unknown(), meta: metaSchema.optional() });
+
+/**
+ * A typed client for every endpoint of the Hosting API (section 4). Responses are validated before
+ * any caller sees them; failures are `HostingApiError`s; retries follow `isRetryable`; every
+ * answer's rate-limit headers pace the next request.
+ */
+export class HostingApiClient {
+  public readonly baseUrl: string;
+  readonly #token: string;
+  readonly #transport: Transport;
+  readonly #retry: RetryOptions;
+  readonly #pacer: RateLimitPacer;
+  readonly #log: (line: string) => void;
+  readonly #userAgent: string;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #now: () => number;
+  readonly #random: () => number;
+
+  constructor(options: HostingApiClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    if (!options.token) {
+      throw new Error('The Hosting API token is empty');
+    }
+    this.#token = options.token;
+    this.#transport = createTransport({ dispatcher: options.dispatcher, timeouts: options.timeouts });
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#log = options.log ?? (() => undefined);
+    this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+    this.#pacer = new RateLimitPacer(this.#random);
+  }
+
+  public toString(): string {
+    return `HostingApiClient(${this.baseUrl})`;
+  }
+
+  public toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl };
+  }
+
+  public close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** 4.1: who this token is, its scopes, and the address the server sees. */
+  public connect(): Promise<ApiResponse<TokenInfo>> {
+    return this.call({ method: 'GET', path: '/connect', schema: tokenInfoSchema });
+  }
+
+  /** 4.2: every server of the account, shared ones included. */
+  public listServers(): Promise<ApiResponse<Server[]>> {
+    return this.call({ method: 'GET', path: '/servers', schema: z.array(serverSchema) });
+  }
+
+  /** 4.3: one server, with the actions this token may run now and the operation in progress. */
+  public getServer(serverId: string): Promise<ApiResponse<ServerDetail>> {
+    return this.call({ method: 'GET', path: serverPath(serverId), schema: serverDetailSchema });
+  }
+
+  /** 4.4 */
+  public getMetrics(serverId: string): Promise<ApiResponse<Metrics>> {
+    return this.call({ method: 'GET', path: `${serverPath(serverId)}/metrics`, schema: metricsSchema });
+  }
+
+  /** 4.5: starts a power action; the returned operation is not final yet (see `waitForOperation`). */
+  public async runAction(serverId: string, action: PowerAction, idempotencyKey: string): Promise<ApiResponse<Operation>> {
+    const res = await this.call({
+      method: 'POST',
+      path: `${serverPath(serverId)}/actions`,
+      body: { action },
+      idempotencyKey,
+      schema: actionAcceptedSchema,
+      successStatus: 202,
+      budget: 'action',
+    });
+    return { ...res, data: res.data.operation };
+  }
+
+  /** 4.6 */
+  public getOperation(serverId: string, operationId: string): Promise<ApiResponse<Operation>> {
+    return this.call({
+      method: 'GET',
+      path: `${serverPath(serverId)}/operations/${encodeURIComponent(operationId)}`,
+      schema: operationSchema,
+    });
+  }
+
+  /** 4.7 */
+  public listIps(serverId: string): Promise<ApiResponse<IpEntry[]>> {
+    return this.call({ method: 'GET', path: `${serverPath(serverId)}/ips`, schema: z.array(ipEntrySchema) });
+  }
+
+  /** 4.8 */
+  public getIpSettings(serverId: string, ip: string): Promise<ApiResponse<IpSettings>> {
+    return this.call({ method: 'GET', path: ipPath(serverId, ip), schema: ipSettingsSchema });
+  }
+
+  /** 4.9: exactly one member per request, as the API requires. */
+  public updateIpSettings(
+    serverId: string,
+    ip: string,
+    change: IpSettingsChange,
+    idempotencyKey: string,
+  ): Promise<ApiResponse<IpSettings>> {
+    return this.call({ method: 'PATCH', path: ipPath(serverId, ip), body: change, idempotencyKey, schema: ipSettingsSchema });
+  }
+
+  /** 4.10: `rates` for dedicated servers, `monthly` for VPS. */
+  public getTraffic(serverId: string): Promise<ApiResponse<Traffic>> {
+    return this.call({ method: 'GET', path: `${serverPath(serverId)}/traffic`, schema: trafficSchema });
+  }
+
+  /** 4.11: the primary address unless `ip` is given. */
+  public getDdosStatus(serverId: string, ip?: string): Promise<ApiResponse<DdosStatus>> {
+    return this.call({
+      method: 'GET',
+      path: `${serverPath(serverId)}/ddos`,
+      query: ip === undefined ? undefined : { ip },
+      schema: ddosStatusSchema,
+    });
+  }
+
+  /** 4.12 */
+  public getDdosRules(serverId: string, ip: string): Promise<ApiResponse<DdosRules>> {
+    return this.call({ method: 'GET', path: `${ipPath(serverId, ip)}/ddos/rules`, schema: ddosRulesSchema });
+  }
+
+  /** 4.13 */
+  public listRulesets(): Promise<ApiResponse<Ruleset[]>> {
+    return this.call({ method: 'GET', path: '/firewall/rulesets', schema: z.array(rulesetSchema) });
+  }
+
+  /** 4.14 */
+  public getFirewall(serverId: string): Promise<ApiResponse<Firewall>> {
+    return this.call({ method: 'GET', path: `${serverPath(serverId)}/firewall`, schema: firewallSchema });
+  }
+
+  /** 4.15: members left out are not changed. */
+  public updateFirewall(serverId: string, change: FirewallChange, idempotencyKey: string): Promise<ApiResponse<Firewall>> {
+    return this.call({ method: 'PUT', path: `${serverPath(serverId)}/firewall`, body: change, idempotencyKey, schema: firewallSchema });
+  }
+
+  /**
+   * Polls an operation with growing intervals until its status is final (section 3.2) and returns
+   * it, whatever that status is: the caller decides what `failed` or `outcome_unknown` mean for it.
+   * Throws `deadline_exceeded`, naming the last status seen, when the operation outlives the wait.
+   */
+  public async waitForOperation(serverId: string, operationId: string, options: Partial<OperationWaitOptions> = {}): Promise<Operation> {
+    const opts = { ...DEFAULT_OPERATION_WAIT, ...options };
+    const deadline = this.#now() + opts.timeoutMs;
+    let interval = opts.initialIntervalMs;
+    for (;;) {
+      const { data: operation } = await this.getOperation(serverId, operationId);
+      opts.onPoll?.(operation);
+      if (isFinalOperationStatus(operation.status)) {
+        return operation;
+      }
+      const remaining = deadline - this.#now();
+      if (remaining <= 0) {
+        throw new HostingApiError({
+          status: 0,
+          code: 'deadline_exceeded',
+          method: 'GET',
+          path: `${serverPath(serverId)}/operations/${operationId}`,
+          detail: `operation ${operationId} (${operation.action}) is still ${operation.status} after ${Math.round(opts.timeoutMs / 1000)}s; it may still complete: read the server before acting again`,
+        });
+      }
+      await this.#sleep(Math.min(interval, remaining));
+      interval = nextPollIntervalMs(interval, opts);
+    }
+  }
+
+  private async call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
+    const method = spec.method;
+    const pathWithQuery = spec.query ? `${spec.path}?${new URLSearchParams(spec.query).toString()}` : spec.path;
+    const fail: Fail = (code, status, detail, extra = {}) =>
+      new HostingApiError({
+        status,
+        code,
+        method,
+        path: spec.path,
+        detail: this.scrub(detail),
+        idempotencyKey: spec.idempotencyKey,
+        ...extra,
+      });
+
+    const headers: Record<string, string> = {
+      'authorization': `Bearer ${this.#token}`,
+      'accept': 'application/json',
+      'user-agent': this.#userAgent,
+    };
+    let body: string | undefined;
+    if (method !== 'GET') {
+      const key = spec.idempotencyKey;
+      if (!key || key.length < LIMITS.idempotencyKeyMinLength || key.length > LIMITS.idempotencyKeyMaxLength) {
+        throw fail('invalid_request', 0, `an Idempotency-Key of ${LIMITS.idempotencyKeyMinLength} to ${LIMITS.idempotencyKeyMaxLength} characters is required (got ${key ? key.length : 0})`);
+      }
+      headers['idempotency-key'] = key;
+      body = JSON.stringify(spec.body ?? {});
+      if (Buffer.byteLength(body) > LIMITS.maxBodyBytes) {
+        throw fail('invalid_request', 0, `the request body is ${Buffer.byteLength(body)} bytes; the API accepts at most ${LIMITS.maxBodyBytes}`);
+      }
+      headers['content-type'] = 'application/json';
+    }
+
+    const budget = spec.budget ?? 'request';
+    const deadline = this.#now() + this.#retry.deadlineMs;
+    for (let attempt = 1; ; attempt++) {
+      const pacing = this.#pacer.delayMs(budget, this.#now());
+      if (pacing > 0) {
+        if (this.#now() + pacing > deadline) {
+          throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
+        }
+        this.#log(`${method} ${pathWithQuery}: rate-limit budget spent, waiting ${pacing} ms for the reset`);
+        await this.#sleep(pacing);
+      }
+      this.#pacer.spend(budget);
+
+      const started = this.#now();
+      let error: HostingApiError;
+      try {
+        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body });
+        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#now());
+        const requestId = res.headers['x-request-id'];
+        this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
+        if (res.status === (spec.successStatus ?? 200)) {
+          return this.parseSuccess(res, spec.schema, requestId, fail);
+        }
+        error = this.parseFailure(res, requestId, fail);
+      } catch (err) {
+        if (err instanceof HostingApiError) {
+          throw err;
+        }
+        if (!(err instanceof TransportError)) {
+          throw err;
+        }
+        this.#log(`${method} ${pathWithQuery} -> ${err.message}, attempt ${attempt}`);
+        error = fail(err.kind, 0, err.kind === 'timeout'
+          ? `no answer in time (${err.causeCode}); ${method === 'GET' ? '' : 'the write may have been applied; '}retried with the same Idempotency-Key where allowed`
+          : `${err.message}${method === 'GET' ? '' : '; the write may have been applied'}`);
+      }
+
+      if (!isRetryable({ method, status: error.status, code: error.code }) || attempt >= this.#retry.maxAttempts) {
+        throw error;
+      }
+      const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
+      if (this.#now() + delay > deadline) {
+        throw error;
+      }
+      await this.#sleep(delay);
+    }
+  }
+
+  private parseSuccess<T>(
+    res: HttpResponse,
+    schema: z.ZodType<T>,
+    requestId: string | undefined,
+    fail: Fail,
+  ): ApiResponse<T> {
+    const json = parseJson(res.body);
+    const envelope = envelopeSchema.safeParse(json);
+    if (!envelope.success || envelope.data.data === undefined || (json as Record<string, unknown>).error !== undefined) {
+      throw fail('invalid_response', res.status, 'the body is not a JSON object with exactly one of `data` or `error`', { requestId });
+    }
+    const parsed = schema.safeParse(envelope.data.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = ['data', ...issue.path.map(String)].join('.');
+      throw fail('invalid_response', res.status, `the response does not match the documented shape at ${where}: ${issue.message}`, { requestId });
+    }
+    return {
+      data: parsed.data,
+      meta: envelope.data.meta,
+      requestId,
+      replayed: res.headers['idempotent-replayed'] === 'true',
+    };
+  }
+
+  private parseFailure(
+    res: HttpResponse,
+    requestId: string | undefined,
+    fail: Fail,
+  ): HostingApiError {
+    const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], this.#now());
+    const parsed = errorBodySchema.safeParse(parseJson(res.body));
+    if (!parsed.success) {
+      return fail('unexpected_status', res.status, `status ${res.status} without a documented error body`, { requestId, retryAfterSeconds });
+    }
+    const { code, message, fields } = parsed.data.error;
+    return fail(code as HostingErrorCode, res.status, message, {
+      requestId: parsed.data.error.requestId || requestId,
+      retryAfterSeconds,
+      fields: fields?.map((f) => ({ path: f.path, message: this.scrub(f.message) })),
+    });
+  }
+
+  /** Defence in depth: nothing the server echoes can carry the token into a message. */
+  private scrub(text: string): string {
+    return text.split(this.#token).join('[redacted]');
+  }
+}
+
+function serverPath(serverId: string): string {
+  return `/servers/${encodeURIComponent(serverId)}`;
+}
+
+function ipPath(serverId: string, ip: string): string {
+  return `${serverPath(serverId)}/ips/${encodeURIComponent(ip)}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,118 @@
+import { Agent, request, type Dispatcher } from 'undici';
+
+/*
+ * The one module that talks HTTP. Everything above it sees plain requests and responses, so tests
+ * swap the dispatcher (undici's MockAgent) and nothing else.
+ */
+
+export type { Dispatcher };
+
+export interface HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * No complete answer arrived. `timeout` covers connect, header and body timeouts; `network_error`
+ * covers refused, reset and closed connections, including a response lost after the server acted.
+ */
+export class TransportError extends Error {
+  constructor(
+    public readonly kind: 'network_error' | 'timeout',
+    /** The cause's code, e.g. ECONNRESET; never includes request data. */
+    public readonly causeCode: string,
+  ) {
+    super(kind === 'timeout' ? `timed out (${causeCode})` : `connection failed (${causeCode})`);
+    this.name = 'TransportError';
+  }
+}
+
+export interface TransportTimeouts {
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: TransportTimeouts = {
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 30_000,
+  bodyTimeoutMs: 30_000,
+};
+
+export interface Transport {
+  send(req: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: Partial<TransportTimeouts> } = {}): Transport {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const owned = options.dispatcher === undefined;
+  const dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connect: { timeout: timeouts.connectTimeoutMs },
+      headersTimeout: timeouts.headersTimeoutMs,
+      bodyTimeout: timeouts.bodyTimeoutMs,
+      keepAliveTimeout: 4_000,
+      connections: 4,
+    });
+
+  return {
+    async send(req) {
+      try {
+        const res = await request(req.url, {
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.body,
+          dispatcher,
+          headersTimeout: timeouts.headersTimeoutMs,
+          bodyTimeout: timeouts.bodyTimeoutMs,
+        });
+        const body = await res.body.text();
+        return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
+      } catch (err) {
+        const code = errorCode(err);
+        throw new TransportError(TIMEOUT_CODES.has(code) ? 'timeout' : 'network_error', code);
+      }
+    },
+    async close() {
+      if (owned) {
+        await dispatcher.close();
+      }
+    },
+  };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) {
+      flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return flat;
+}
+
+function errorCode(err: unknown): string {
+  if (err && typeof err === 'object') {
+    const withCode = err as { code?: unknown; cause?: { code?: unknown } };
+    if (typeof withCode.code === 'string') {
+      return withCode.code;
+    }
+    if (typeof withCode.cause?.code === 'string') {
+      return withCode.cause.code;
+    }
+  }
+  return 'UNKNOWN';
+}

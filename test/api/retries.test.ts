@@ -1,0 +1,190 @@
+import { backoffDelayMs, HostingApiError, isRetryable, parseRetryAfter, RateLimitPacer, type HttpMethod } from '../../src/api';
+import * as fx from '../helpers/fixtures';
+import { apiError, mockClient } from '../helpers/mock-api';
+
+const KEY = 'key-0123456789';
+const FW = `/servers/${fx.VPS_ID}/firewall`;
+const ACTIONS = `/servers/${fx.VPS_ID}/actions`;
+
+describe('isRetryable (pure)', () => {
+  test.each<[HttpMethod, number, string, boolean]>([
+    ['GET', 0, 'network_error', true],
+    ['GET', 0, 'timeout', true],
+    ['GET', 429, 'rate_limited', true],
+    ['GET', 503, 'temporarily_unavailable', true],
+    ['GET', 500, 'unexpected_status', true],
+    ['GET', 400, 'validation_failed', false],
+    ['GET', 401, 'unauthorized', false],
+    ['GET', 403, 'insufficient_scope', false],
+    ['GET', 404, 'not_found', false],
+    ['POST', 0, 'network_error', true],
+    ['POST', 0, 'timeout', true],
+    ['POST', 429, 'rate_limited', true],
+    ['POST', 503, 'temporarily_unavailable', true],
+    ['POST', 409, 'idempotency_request_in_progress', true],
+    ['PUT', 409, 'idempotency_request_in_progress', true],
+    ['PATCH', 0, 'network_error', true],
+    ['POST', 400, 'validation_failed', false],
+    ['POST', 401, 'unauthorized', false],
+    ['POST', 403, 'primary_owner_required', false],
+    ['POST', 404, 'not_found', false],
+    ['POST', 409, 'action_unsupported', false],
+    ['POST', 422, 'idempotency_key_reused', false],
+    ['POST', 423, 'service_locked', false],
+    ['POST', 500, 'unexpected_status', false],
+    ['POST', 502, 'action_failed', false],
+    ['POST', 503, 'outcome_unknown', false],
+    ['POST', 504, 'action_timeout', false],
+  ])('%s %i %s -> %s', (method, status, code, expected) => {
+    expect(isRetryable({ method, status, code: code as HostingApiError['code'] })).toBe(expected);
+  });
+});
+
+describe('backoff and Retry-After (pure)', () => {
+  const opts = { baseDelayMs: 500, maxDelayMs: 8_000 };
+  test('grows exponentially, is capped, and jitters within the upper half', () => {
+    expect([1, 2, 3, 4, 5, 6].map((a) => backoffDelayMs(a, opts, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect(backoffDelayMs(3, opts, () => 0)).toBe(1000);
+  });
+  test('never shorter than the server asks', () => {
+    expect(backoffDelayMs(1, opts, () => 0, 30)).toBe(30_000);
+  });
+  test('Retry-After as seconds or HTTP date', () => {
+    const now = Date.parse('2026-11-20T10:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7);
+    expect(parseRetryAfter('Fri, 20 Nov 2026 10:00:05 GMT', now)).toBe(5);
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+  });
+});
+
+describe('RateLimitPacer (pure)', () => {
+  test('waits for the reset once the budget is spent, then forgets it', () => {
+    const pacer = new RateLimitPacer(() => 0);
+    pacer.observe('request', { remaining: '1', reset: '10' }, 0);
+    expect(pacer.delayMs('request', 0)).toBe(0);
+    pacer.spend('request');
+    expect(pacer.delayMs('request', 1_000)).toBe(9_000);
+    expect(pacer.delayMs('request', 10_000)).toBe(0);
+  });
+  test('an action waits for both budgets; a read only for the general one', () => {
+    const pacer = new RateLimitPacer(() => 0);
+    pacer.observe('action', { remaining: '0', reset: '30' }, 0);
+    expect(pacer.delayMs('request', 0)).toBe(0);
+    expect(pacer.delayMs('action', 0)).toBe(30_000);
+  });
+  test('headers without figures change nothing', () => {
+    const pacer = new RateLimitPacer(() => 0);
+    pacer.observe('request', {}, 0);
+    pacer.observe('request', { remaining: 'x', reset: '1' }, 0);
+    expect(pacer.delayMs('request', 0)).toBe(0);
+  });
+});
+
+describe('retries through the client', () => {
+  const retryCases: Array<[string, HttpMethod, number, string]> = [
+    ['GET 429', 'GET', 429, 'rate_limited'],
+    ['GET 503 temporarily_unavailable', 'GET', 503, 'temporarily_unavailable'],
+    ['PUT 429', 'PUT', 429, 'rate_limited'],
+    ['PUT 503 temporarily_unavailable', 'PUT', 503, 'temporarily_unavailable'],
+    ['PUT 409 idempotency_request_in_progress', 'PUT', 409, 'idempotency_request_in_progress'],
+  ];
+  test.each(retryCases)('%s is retried with the same key', async (_n, method, status, code) => {
+    const m = mockClient();
+    m.reply(method, FW, status, apiError(code), { 'retry-after': '2' });
+    m.reply(method, FW, 200, { data: fx.firewall });
+    const res = method === 'GET' ? await m.client.getFirewall(fx.VPS_ID) : await m.client.updateFirewall(fx.VPS_ID, { enabled: true }, KEY);
+    expect(res.data).toEqual(fx.firewall);
+    expect(m.requests).toHaveLength(2);
+    expect(m.sleeps[0]).toBeGreaterThanOrEqual(2_000);
+    if (method !== 'GET') {
+      expect(m.requests.map((r) => r.headers['idempotency-key'])).toEqual([KEY, KEY]);
+    }
+  });
+
+  const noRetryCases: Array<[number, string]> = [
+    [400, 'validation_failed'], [401, 'unauthorized'], [403, 'insufficient_scope'], [403, 'ip_not_allowed'],
+    [403, 'primary_owner_required'], [404, 'not_found'], [409, 'action_unsupported'], [422, 'idempotency_key_reused'],
+    [423, 'service_locked'], [502, 'action_failed'], [503, 'outcome_unknown'], [504, 'action_timeout'],
+  ];
+  test.each(noRetryCases)('POST %i %s surfaces at once', async (status, code) => {
+    const m = mockClient();
+    m.reply('POST', ACTIONS, status, apiError(code));
+    await expect(m.client.runAction(fx.VPS_ID, 'shutdown', KEY)).rejects.toMatchObject({ status, code });
+    expect(m.requests).toHaveLength(1);
+    expect(m.sleeps).toEqual([]);
+  });
+
+  test('a write whose response is lost is sent again with the same key and the replay is reported', async () => {
+    const m = mockClient();
+    const bodies: string[] = [];
+    m.fail('POST', ACTIONS);
+    m.reply('POST', ACTIONS, 202, { data: { operation: fx.operation } }, { 'idempotent-replayed': 'true' });
+    const res = await m.client.runAction(fx.VPS_ID, 'shutdown', KEY);
+    bodies.push(...m.requests.map((r) => r.body ?? ''));
+    expect(res).toMatchObject({ replayed: true, data: { id: 'op_1' } });
+    expect(m.requests[0].headers['idempotency-key']).toBe(KEY);
+    expect(bodies).toEqual(['{"action":"shutdown"}']);
+    expect(m.logs.some((l) => l.includes('connection failed (ECONNRESET)'))).toBe(true);
+  });
+
+  test('a read that times out is retried', async () => {
+    const m = mockClient();
+    m.fail('GET', FW, 'UND_ERR_HEADERS_TIMEOUT');
+    m.reply('GET', FW, 200, { data: fx.firewall });
+    await expect(m.client.getFirewall(fx.VPS_ID)).resolves.toMatchObject({ data: fx.firewall });
+  });
+
+  test('attempts are bounded and the last error surfaces', async () => {
+    const m = mockClient({ retry: { maxAttempts: 3 } });
+    for (let i = 0; i < 3; i++) m.reply('GET', FW, 503, apiError('temporarily_unavailable'));
+    await expect(m.client.getFirewall(fx.VPS_ID)).rejects.toMatchObject({ code: 'temporarily_unavailable' });
+    expect(m.requests).toHaveLength(3);
+  });
+
+  test('the overall deadline bounds retries even when attempts remain', async () => {
+    const m = mockClient({ retry: { deadlineMs: 5_000 } });
+    m.reply('GET', FW, 429, apiError('rate_limited'), { 'retry-after': '60' });
+    await expect(m.client.getFirewall(fx.VPS_ID)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 });
+    expect(m.requests).toHaveLength(1);
+  });
+
+  test('pacing: with RateLimit-Remaining 0 the next request waits for the reset instead of a 429', async () => {
+    const m = mockClient();
+    m.reply('GET', FW, 200, { data: fx.firewall }, { 'ratelimit-limit': '120', 'ratelimit-remaining': '0', 'ratelimit-reset': '7' });
+    m.reply('GET', FW, 200, { data: fx.firewall });
+    await m.client.getFirewall(fx.VPS_ID);
+    expect(m.sleeps).toEqual([]);
+    await m.client.getFirewall(fx.VPS_ID);
+    expect(m.sleeps).toHaveLength(1);
+    expect(m.sleeps[0]).toBeGreaterThanOrEqual(7_000);
+    expect(m.requests).toHaveLength(2);
+  });
+});
+
+describe('waitForOperation', () => {
+  const OP = `/servers/${fx.VPS_ID}/operations/op_1`;
+  test('polls with growing intervals until a final status and returns it', async () => {
+    const m = mockClient();
+    for (const status of ['queued', 'running', 'running', 'succeeded']) {
+      m.reply('GET', OP, 200, { data: { ...fx.operation, status } });
+    }
+    const op = await m.client.waitForOperation(fx.VPS_ID, 'op_1', { initialIntervalMs: 1_000, growth: 2, maxIntervalMs: 3_000 });
+    expect(op.status).toBe('succeeded');
+    expect(m.sleeps).toEqual([1_000, 2_000, 3_000]);
+  });
+
+  test.each(['failed', 'timed_out', 'outcome_unknown'])('returns %s as final without claiming success', async (status) => {
+    const m = mockClient();
+    m.reply('GET', OP, 200, { data: { ...fx.operation, status, message: 'it broke' } });
+    await expect(m.client.waitForOperation(fx.VPS_ID, 'op_1')).resolves.toMatchObject({ status, message: 'it broke' });
+  });
+
+  test('gives up at the deadline naming the last status', async () => {
+    const m = mockClient();
+    for (let i = 0; i < 4; i++) m.reply('GET', OP, 200, { data: { ...fx.operation, status: 'running' } });
+    const err = await m.client.waitForOperation(fx.VPS_ID, 'op_1', { timeoutMs: 2_500, initialIntervalMs: 1_000, growth: 1 }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'deadline_exceeded' });
+    expect(err.message).toContain('op_1 (shutdown) is still running');
+  });
+});
