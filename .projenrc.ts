@@ -74,6 +74,14 @@ if (packageAll) {
   project.packageTask.spawn(packageAll);
 }
 
+project.addTask('simulator', {
+  description: 'Run the Hosting API simulator on 127.0.0.1 until Ctrl-C (after a compile)',
+  exec: 'node bin/cdktf-server-hosting simulator',
+  receiveArgs: true,
+});
+project.addBins({ 'cdktf-server-hosting': 'bin/cdktf-server-hosting' });
+project.npmignore?.include('/bin/');
+
 project.npmignore?.exclude('/scripts/', '/bench/', '/examples/', '/.ci/');
 
 project.synth();

@@ -1,0 +1,19 @@
+import { runSimulatorCommand } from './simulator-command';
+
+const USAGE = 'usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]';
+
+/** Entry point of the `cdktf-server-hosting` command. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (command === 'simulator') {
+      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
+      return 0;
+    }
+    process.stderr.write(`${command ? `unknown command "${command}"\n` : ''}${USAGE}\n`);
+    return 2;
+  } catch (err) {
+    process.stderr.write(`cdktf-server-hosting: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

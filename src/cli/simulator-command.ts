@@ -1,0 +1,35 @@
+import { startSimulator } from '../simulator';
+
+export interface SimulatorCommandOptions {
+  readonly port: number;
+  readonly host: string;
+}
+
+export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOptions {
+  const options = { port: 8787, host: '127.0.0.1' };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split('=', 2);
+    const value = inline ?? args[++i];
+    if (flag === '--port' && /^\d+$/.test(value ?? '') && Number(value) < 65536) options.port = Number(value);
+    else if (flag === '--host' && value) options.host = value;
+    else throw new Error(`unknown or invalid option "${args[i - (inline === undefined ? 1 : 0)]}"; usage: simulator [--port N] [--host ADDRESS]`);
+  }
+  return options;
+}
+
+/** Runs the simulator in the foreground until SIGINT or SIGTERM. */
+export async function runSimulatorCommand(args: readonly string[], print: (line: string) => void): Promise<void> {
+  const options = parseSimulatorArgs(args);
+  const sim = await startSimulator(options);
+  print(`Hosting API simulator listening on ${sim.baseUrl}`);
+  print(`Control surface: ${sim.controlUrl}/state, /requests, /faults`);
+  print('Demo tokens (valid only for this simulator):');
+  for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
+  print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);
+  print('Press Ctrl-C to stop.');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sim.close();
+}

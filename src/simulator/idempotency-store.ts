@@ -1,0 +1,51 @@
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+export type IdempotencyLookup =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'in_progress' }
+  | { readonly kind: 'reused' };
+
+/** How long a key is remembered; not shown in the spec. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Section 4, rules 2-4, with keys scoped per token: the first result of a key is kept and replayed;
+ * the same key with another request is refused; a key whose first request is still running is
+ * refused until it finishes.
+ */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, { fingerprint: string; response?: StoredResponse; expiresAt: number }>();
+
+  public begin(tokenId: string, key: string, fingerprint: string, now: number): IdempotencyLookup {
+    const id = `${tokenId}\u0000${key}`;
+    const entry = this.entries.get(id);
+    if (!entry || entry.expiresAt <= now) {
+      this.entries.set(id, { fingerprint, expiresAt: now + IDEMPOTENCY_KEY_TTL_MS });
+      return { kind: 'new' };
+    }
+    if (entry.fingerprint !== fingerprint) {
+      return { kind: 'reused' };
+    }
+    return entry.response ? { kind: 'replay', response: entry.response } : { kind: 'in_progress' };
+  }
+
+  /** Whether this request would be answered from the store (a completed first request with this key). */
+  public wouldReplay(tokenId: string, key: string, fingerprint: string, now: number): boolean {
+    const entry = this.entries.get(`${tokenId}\u0000${key}`);
+    return !!entry && entry.expiresAt > now && entry.fingerprint === fingerprint && entry.response !== undefined;
+  }
+
+  public complete(tokenId: string, key: string, response: StoredResponse): void {
+    const entry = this.entries.get(`${tokenId}\u0000${key}`);
+    if (entry) entry.response = response;
+  }
+
+  /** Forgets a key whose request failed inside the simulator, so a retry is not stuck "in progress". */
+  public abandon(tokenId: string, key: string): void {
+    this.entries.delete(`${tokenId}\u0000${key}`);
+  }
+}
