@@ -54,6 +54,16 @@ for (const name of ['compile', 'package:js', 'package:python', 'docgen', 'test']
   project.tasks.tryFind(name)?.env('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', JSII_ENV.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION);
 }
 
+// The handler runs under Terraform's local-exec, one Node process per resource: one self-contained
+// file, so it needs no node_modules where Terraform runs.
+const bundleHandler = project.addTask('bundle:handler', {
+  description: 'Bundle the reconcile handler into assets/handler/index.js',
+  exec: 'node scripts/bundle-handler.js',
+});
+project.preCompileTask.spawn(bundleHandler);
+// Tests run the bundled handler as Terraform would, so they need a fresh bundle too.
+project.testTask.prependSpawn(bundleHandler);
+
 // Offline Python packaging: the default pacmak run pip-installs build tools, which cannot be fetched
 // here. Generate the sources only, then build the wheel with Debian's python3 (it ships setuptools
 // and wheel; the pyenv interpreter found first on PATH does not).
@@ -80,7 +90,7 @@ project.addTask('simulator', {
   receiveArgs: true,
 });
 project.addBins({ 'cdktf-server-hosting': 'bin/cdktf-server-hosting' });
-project.npmignore?.include('/bin/');
+project.npmignore?.include('/bin/', '/assets/');
 
 project.npmignore?.exclude('/scripts/', '/bench/', '/examples/', '/.ci/');
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { normalizeBaseUrl } from './base-url';
 import { HostingApiError, type HostingErrorCode } from './errors';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
@@ -85,14 +85,14 @@ interface CallSpec<T> {
   readonly query?: Record<string, string>;
   readonly body?: unknown;
   readonly idempotencyKey?: string;
-  readonly schema: z.ZodType<T>;
+  readonly schema: z.ZodMiniType<T>;
   readonly successStatus?: number;
   readonly budget?: BudgetClass;
 }
 
 type Fail = (code: HostingErrorCode, status: number, detail: string, extra?: Partial<HostingApiError>) => HostingApiError;
 
-const envelopeSchema = z.object({ data: z.unknown(), meta: metaSchema.optional() });
+const envelopeSchema = z.object({ data: z.unknown(), meta: z.optional(metaSchema) });
 
 /**
  * A typed client for every endpoint of the Hosting API (section 4). Responses are validated before
@@ -350,7 +350,7 @@ export class HostingApiClient {
 
   private parseSuccess<T>(
     res: HttpResponse,
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     requestId: string | undefined,
     fail: Fail,
   ): ApiResponse<T> {

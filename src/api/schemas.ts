@@ -1,4 +1,9 @@
-import { z } from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
+
+// zod/mini (not classic zod): the handler starts one process per Terraform resource, and classic
+// zod adds ~70 ms to each start. The English locale keeps validation messages readable.
+z.config(en());
 
 /*
  * The shapes of section 2 of the Hosting API spec, shared by the client (to validate what it
@@ -13,14 +18,14 @@ import { z } from 'zod';
 export const SERVER_ID_PATTERN = /^(vps_[A-Za-z0-9-]{1,10}_\d{1,10}|ded_[0-9a-f-]{36})$/;
 
 const isoTimestamp = z.string();
-const nullableNumber = z.number().nullable();
+const nullableNumber = z.nullable(z.number());
 
 export const TOKEN_TYPES = ['personal_token', 'reseller_token'] as const;
 export const SCOPES = ['servers:read', 'servers:power', 'servers:control', 'network:read', 'network:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const tokenInfoSchema = z.object({
-  accountId: z.number().int(),
+  accountId: z.int(),
   token: z.object({
     name: z.string(),
     type: z.enum(TOKEN_TYPES),
@@ -55,9 +60,9 @@ export const operationSchema = z.object({
   serverId: z.string(),
   action: z.string(),
   status: z.enum(OPERATION_STATUSES),
-  message: z.string().nullable(),
-  requestedAt: isoTimestamp.nullable(),
-  completedAt: isoTimestamp.nullable(),
+  message: z.nullable(z.string()),
+  requestedAt: z.nullable(isoTimestamp),
+  completedAt: z.nullable(isoTimestamp),
 });
 export type Operation = z.infer<typeof operationSchema>;
 
@@ -65,12 +70,12 @@ export const serverSchema = z.object({
   id: z.string(),
   type: z.enum(SERVER_TYPES),
   name: z.string(),
-  hostname: z.string().nullable(),
+  hostname: z.nullable(z.string()),
   status: z.enum(SERVER_STATUSES),
   power: z.enum(POWER_VALUES),
   ipv4: z.array(z.string()),
   ipv6: z.array(z.string()),
-  os: z.string().nullable(),
+  os: z.nullable(z.string()),
   resources: z.object({
     cpuCores: nullableNumber,
     memoryMb: nullableNumber,
@@ -78,25 +83,25 @@ export const serverSchema = z.object({
     trafficGb: nullableNumber,
   }),
   accessRole: z.enum(ACCESS_ROLES),
-  serviceId: z.number().int().nullable(),
-  createdAt: isoTimestamp.nullable(),
+  serviceId: z.nullable(z.int()),
+  createdAt: z.nullable(isoTimestamp),
 });
 export type Server = z.infer<typeof serverSchema>;
 
 /** The single-server read (4.3) adds what this token may do now and what is in progress. */
-export const serverDetailSchema = serverSchema.extend({
+export const serverDetailSchema = z.extend(serverSchema, {
   actions: z.array(z.enum(POWER_ACTIONS)),
-  currentOperation: operationSchema.nullable(),
+  currentOperation: z.nullable(operationSchema),
 });
 export type ServerDetail = z.infer<typeof serverDetailSchema>;
 
 const usageEntry = { totalBytes: z.number(), usedBytes: z.number(), usagePercent: nullableNumber };
 export const metricsSchema = z.object({
-  sampledAt: isoTimestamp.nullable(),
+  sampledAt: z.nullable(isoTimestamp),
   cpuPercent: nullableNumber,
-  memory: z.object(usageEntry).nullable(),
+  memory: z.nullable(z.object(usageEntry)),
   storage: z.array(z.object({ mount: z.string(), ...usageEntry })),
-  bandwidth: z.object({ usedBytes: z.number(), limitBytes: nullableNumber }).nullable(),
+  bandwidth: z.nullable(z.object({ usedBytes: z.number(), limitBytes: nullableNumber })),
 });
 export type Metrics = z.infer<typeof metricsSchema>;
 
@@ -123,9 +128,9 @@ export type IpSettingField = (typeof IP_SETTING_FIELDS)[number];
 
 export const ipSettingsSchema = z.object({
   address: z.string(),
-  rdns: z.string().nullable(),
-  description: z.string().nullable(),
-  protection: protectionSchema.nullable(),
+  rdns: z.nullable(z.string()),
+  description: z.nullable(z.string()),
+  protection: z.nullable(protectionSchema),
   editable: z.object({ rdns: z.boolean(), description: z.boolean(), protection: z.boolean() }),
 });
 export type IpSettings = z.infer<typeof ipSettingsSchema>;
@@ -136,7 +141,7 @@ export const trafficSchema = z.discriminatedUnion('kind', [
     kind: z.literal('rates'),
     from: isoTimestamp,
     to: isoTimestamp,
-    totals: z.object({ incomingGb: z.number(), outgoingGb: z.number() }).nullable(),
+    totals: z.nullable(z.object({ incomingGb: z.number(), outgoingGb: z.number() })),
     interfaces: z.array(z.object({ incoming: z.array(ratePoint), outgoing: z.array(ratePoint) })),
   }),
   z.object({
@@ -156,20 +161,20 @@ export const trafficSchema = z.discriminatedUnion('kind', [
 export type Traffic = z.infer<typeof trafficSchema>;
 
 export const ddosStatusSchema = z.object({
-  address: z.string().nullable(),
+  address: z.nullable(z.string()),
   status: z.enum(['protected', 'unavailable']),
   incidents: z.array(
     z.object({
       id: z.string(),
       startedAt: isoTimestamp,
-      endedAt: isoTimestamp.nullable(),
+      endedAt: z.nullable(isoTimestamp),
       durationSeconds: nullableNumber,
-      peak: z.string().nullable(),
+      peak: z.nullable(z.string()),
       // Allowed values are "not shown" in the spec: any string is accepted.
       attackTypes: z.array(z.string()),
     }),
   ),
-  totalIncidents: z.number().int(),
+  totalIncidents: z.int(),
   addresses: z.array(z.string()),
 });
 export type DdosStatus = z.infer<typeof ddosStatusSchema>;
@@ -182,15 +187,15 @@ export const ddosRulesSchema = z.object({
 });
 export type DdosRules = z.infer<typeof ddosRulesSchema>;
 
-export const rulesetSchema = z.object({ id: z.number().int(), name: z.string() });
+export const rulesetSchema = z.object({ id: z.int(), name: z.string() });
 export type Ruleset = z.infer<typeof rulesetSchema>;
 
-export const firewallSchema = z.object({ enabled: z.boolean(), rulesets: z.array(z.number().int()) });
+export const firewallSchema = z.object({ enabled: z.boolean(), rulesets: z.array(z.int()) });
 export type Firewall = z.infer<typeof firewallSchema>;
 
 export const actionAcceptedSchema = z.object({ operation: operationSchema });
 
-export const metaSchema = z.object({ observedAt: isoTimestamp.optional(), stale: z.boolean().optional() });
+export const metaSchema = z.object({ observedAt: z.optional(isoTimestamp), stale: z.optional(z.boolean()) });
 export type Meta = z.infer<typeof metaSchema>;
 
 export const errorFieldSchema = z.object({ path: z.string(), message: z.string() });
@@ -199,7 +204,7 @@ export const errorBodySchema = z.object({
     code: z.string(),
     message: z.string(),
     requestId: z.string(),
-    fields: z.array(errorFieldSchema).optional(),
+    fields: z.optional(z.array(errorFieldSchema)),
   }),
 });
 
@@ -212,16 +217,16 @@ export type ActionRequest = z.infer<typeof actionRequestSchema>;
 export type IpSettingsChange = { rdns: string } | { description: string } | { protection: Protection };
 export const ipSettingsPatchSchema = z
   .strictObject({
-    rdns: z.string().optional(),
-    description: z.string().optional(),
-    protection: z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) }).optional(),
+    rdns: z.optional(z.string()),
+    description: z.optional(z.string()),
+    protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
   })
-  .refine((body) => Object.keys(body).length === 1, { message: 'exactly one of rdns, description, protection is required' });
+  .check(z.refine((body) => Object.keys(body).length === 1, { message: 'exactly one of rdns, description, protection is required' }));
 
 export type FirewallChange = Partial<Firewall>;
 export const firewallPutSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  rulesets: z.array(z.number().int()).optional(),
+  enabled: z.optional(z.boolean()),
+  rulesets: z.optional(z.array(z.int())),
 });
 
 /** Section 8. */

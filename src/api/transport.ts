@@ -1,8 +1,10 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 /*
  * The one module that talks HTTP. Everything above it sees plain requests and responses, so tests
- * swap the dispatcher (undici's MockAgent) and nothing else.
+ * swap the dispatcher (undici's MockAgent) and nothing else. It uses only `Agent` and
+ * `Dispatcher#request`, so the handler bundle can load just those parts of undici
+ * (scripts/undici-for-handler.js).
  */
 
 export type { Dispatcher };
@@ -71,11 +73,13 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
   return {
     async send(req) {
       try {
-        const res = await request(req.url, {
+        const url = new URL(req.url);
+        const res = await dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
-          dispatcher,
           headersTimeout: timeouts.headersTimeoutMs,
           bodyTimeout: timeouts.bodyTimeoutMs,
         });

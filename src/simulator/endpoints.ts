@@ -1,3 +1,4 @@
+import type { OperationOutcome, ServerRecord, SimulatorState, TokenRecord } from './state';
 import type { ApiErrorCode } from '../api/errors';
 import {
   IPV4_PATTERN,
@@ -12,7 +13,6 @@ import {
   type Scope,
   type Traffic,
 } from '../api/schemas';
-import type { OperationOutcome, ServerRecord, SimulatorState, TokenRecord } from './state';
 
 export interface ErrorReply {
   readonly status: number;
@@ -177,7 +177,9 @@ function putFirewall(ctx: EndpointContext, record: ServerRecord): Reply {
 
 export const ENDPOINTS: readonly Endpoint[] = [
   {
-    method: 'GET', template: '/connect', scopes: [],
+    method: 'GET',
+    template: '/connect',
+    scopes: [],
     handle: (ctx) => ok({
       accountId: ctx.token.accountId,
       token: { name: ctx.token.name, type: ctx.token.type, scopes: [...ctx.token.scopes] },
@@ -186,30 +188,43 @@ export const ENDPOINTS: readonly Endpoint[] = [
     }),
   },
   {
-    method: 'GET', template: '/servers', scopes: ['servers:read'],
+    method: 'GET',
+    template: '/servers',
+    scopes: ['servers:read'],
     handle: (ctx) => ok(ctx.state.serversOf(ctx.token.accountId).map((r) => r.server)),
   },
   {
-    method: 'GET', template: '/servers/{serverId}', scopes: ['servers:read'],
+    method: 'GET',
+    template: '/servers/{serverId}',
+    scopes: ['servers:read'],
     handle: (ctx) => withServer(ctx)((r) => ok(ctx.state.detail(r, ctx.token.scopes))),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/metrics', scopes: ['servers:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/metrics',
+    scopes: ['servers:read'],
     handle: (ctx) => withServer(ctx)((r) => ok(r.metrics ?? defaultMetrics)),
   },
   {
-    method: 'POST', template: '/servers/{serverId}/actions', scopes: ['servers:power'], isAction: true,
+    method: 'POST',
+    template: '/servers/{serverId}/actions',
+    scopes: ['servers:power'],
+    isAction: true,
     handle: (ctx) => withServer(ctx, requirePrimary)((r) => runAction(ctx, r)),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/operations/{operationId}', scopes: ['servers:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/operations/{operationId}',
+    scopes: ['servers:read'],
     handle: (ctx) => withServer(ctx)((r) => {
       const op = ctx.state.operation(r.server.id, ctx.params.operationId);
       return op ? ok(op) : fail(404, 'not_found', `operation ${ctx.params.operationId} does not exist on server ${r.server.id}`);
     }),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/ips', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/ips',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx)((r) => {
       const entries: IpEntry[] = [
         ...r.server.ipv4.map((address, i) => ({ address, version: 'ipv4' as const, primary: i === 0 })),
@@ -219,23 +234,31 @@ export const ENDPOINTS: readonly Endpoint[] = [
     }),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/ips/{ip}', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/ips/{ip}',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx, (r) => findAddress(r, ctx.params.ip), (r) => requireType(r, 'dedicated', 'IP settings'))(
       (r) => ok(r.ipSettings.get(ctx.params.ip)),
     ),
   },
   {
-    method: 'PATCH', template: '/servers/{serverId}/ips/{ip}', scopes: ['network:write'],
+    method: 'PATCH',
+    template: '/servers/{serverId}/ips/{ip}',
+    scopes: ['network:write'],
     handle: (ctx) => withServer(ctx, (r) => findAddress(r, ctx.params.ip), requirePrimary, (r) => requireType(r, 'dedicated', 'IP settings'))(
       (r) => patchIp(ctx, r),
     ),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/traffic', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/traffic',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx)((r) => ok(trafficOf(r))),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/ddos', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/ddos',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx)((r) => {
       const ip = ctx.query.get('ip');
       if (ip !== null) {
@@ -246,7 +269,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     }),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/ips/{ip}/ddos/rules', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/ips/{ip}/ddos/rules',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx, (r) => findAddress(r, ctx.params.ip), (r) => requireType(r, 'dedicated', 'DDoS filter rules'))(
       () => ok({
         address: ctx.params.ip,
@@ -256,15 +281,21 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ),
   },
   {
-    method: 'GET', template: '/firewall/rulesets', scopes: ['network:read'],
+    method: 'GET',
+    template: '/firewall/rulesets',
+    scopes: ['network:read'],
     handle: (ctx) => ok(ctx.state.rulesets),
   },
   {
-    method: 'GET', template: '/servers/{serverId}/firewall', scopes: ['network:read'],
+    method: 'GET',
+    template: '/servers/{serverId}/firewall',
+    scopes: ['network:read'],
     handle: (ctx) => withServer(ctx, (r) => requireType(r, 'virtual', 'The firewall'))((r) => ok(r.firewall)),
   },
   {
-    method: 'PUT', template: '/servers/{serverId}/firewall', scopes: ['network:write'],
+    method: 'PUT',
+    template: '/servers/{serverId}/firewall',
+    scopes: ['network:write'],
     handle: (ctx) => withServer(ctx, requirePrimary, (r) => requireType(r, 'virtual', 'The firewall'))((r) => putFirewall(ctx, r)),
   },
 ];

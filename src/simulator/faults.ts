@@ -30,6 +30,7 @@ interface ActiveRule {
 }
 
 /** Seeded so that a test with probabilistic faults fails the same way every run. */
+/* eslint-disable no-bitwise -- mulberry32 is a 32-bit integer mixing function */
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -40,6 +41,7 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+/* eslint-enable no-bitwise */
 
 export class FaultInjector {
   private rules: ActiveRule[] = [];

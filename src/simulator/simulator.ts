@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIMITS, type PowerValue, type ServerStatus, type Firewall, type IpSettings } from '../api/schemas';
 import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type Budget, type RateLimits, type RateLimitVerdict } from './rate-limiter';
 import { defaultSeed, type SimulatorSeed } from './seed';
-import { DEFAULT_OPERATION_DELAYS, SimulatorState, type ExecutedWrite, type OperationDelays, type TokenRecord } from './state';
+import { DEFAULT_OPERATION_DELAYS, SimulatorState, type DriftChange, type ExecutedWrite, type OperationDelays, type TokenRecord } from './state';
+import { LIMITS } from '../api/schemas';
 
 export interface SimulatorOptions {
   /** Default 127.0.0.1: the simulator is a local test double, never a network service. */
@@ -39,13 +39,6 @@ export interface RequestLogEntry {
   readonly dropped: boolean;
   readonly faults: readonly string[];
   readonly at: number;
-}
-
-export interface DriftChange {
-  readonly power?: PowerValue;
-  readonly status?: ServerStatus;
-  readonly firewall?: Partial<Firewall>;
-  readonly ip?: { readonly address: string } & Partial<IpSettings>;
 }
 
 export interface RunningSimulator {
@@ -311,7 +304,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     drift: (serverId, change) => state.drift(serverId, change),
-    executed: (filter = {}) => state.executed.filter((w) => (!filter.serverId || w.serverId === filter.serverId) && (!filter.kind || w.kind === filter.kind)),
+    executed: (filter = {}) =>
+      state.executed.filter((w) => (!filter.serverId || w.serverId === filter.serverId) && (!filter.kind || w.kind === filter.kind)),
     setOperationDelays: (delays) => {
       state.operationDelays = { ...state.operationDelays, ...delays };
     },

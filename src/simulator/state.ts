@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SimulatorSeed } from './seed';
 import {
   scopesForAction,
   type Firewall,
@@ -15,7 +16,6 @@ import {
   type ServerStatus,
   type Traffic,
 } from '../api/schemas';
-import type { SimulatorSeed } from './seed';
 
 export interface TokenRecord {
   readonly id: string;
@@ -54,6 +54,14 @@ interface OperationRecord {
   readonly runningAt: number;
   readonly finalAt: number;
   readonly outcome: OperationOutcome;
+}
+
+/** An out-of-band change, as made in the control panel. */
+export interface DriftChange {
+  readonly power?: PowerValue;
+  readonly status?: ServerStatus;
+  readonly firewall?: Partial<Firewall>;
+  readonly ip?: { readonly address: string } & Partial<IpSettings>;
 }
 
 /** One change the simulator really carried out (replays are not listed). */
@@ -241,7 +249,7 @@ export class SimulatorState {
   }
 
   /** Out-of-band changes ("drift"): made as if in the control panel, not counted as executed writes. */
-  public drift(serverId: string, change: { power?: PowerValue; status?: ServerStatus; firewall?: Partial<Firewall>; ip?: { address: string } & Partial<IpSettings> }): void {
+  public drift(serverId: string, change: DriftChange): void {
     const record = this.server(serverId);
     if (change.power || change.status) {
       record.server = { ...record.server, ...(change.power && { power: change.power }), ...(change.status && { status: change.status }) };

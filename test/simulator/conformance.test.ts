@@ -229,7 +229,7 @@ describe('section 4, rules 2-4: idempotency', () => {
   });
 
   test('a key whose first request is still running is 409 idempotency_request_in_progress', async () => {
-    s.sim.addFault({ endpoint: `PUT /servers/{serverId}/firewall`, times: 1, effect: { type: 'latency', ms: 300 } });
+    s.sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'latency', ms: 300 } });
     const slow = s.raw('PUT', path, { body: { enabled: true }, key: KEY });
     await new Promise((r) => setTimeout(r, 100));
     expectError(await s.raw('PUT', path, { body: { enabled: true }, key: KEY }), 409, 'idempotency_request_in_progress');
@@ -425,7 +425,8 @@ describe('faults', () => {
 describe('control surface over HTTP', () => {
   test('state, drift, faults and the request log are reachable outside /api/v1', async () => {
     const control = (method: string, path: string, body?: unknown) =>
-      fetch(s.sim.controlUrl + path, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, json: await r.json() }));
+      fetch(s.sim.controlUrl + path, { method, body: body === undefined ? undefined : JSON.stringify(body) })
+        .then(async (r) => ({ status: r.status, json: await r.json() }));
     expect((await control('PATCH', `/servers/${IDS.vpsRunning}`, { power: 'stopped' })).json.server.power).toBe('stopped');
     expect((await control('POST', '/faults', { endpoint: 'GET /servers', times: 1, effect: { type: 'error', status: 503 } })).status).toBe(201);
     expect((await s.raw('GET', '/servers')).status).toBe(503);

@@ -1,0 +1,78 @@
+/*
+ * The contract between the constructs (which write it into the bridge resource at synth time) and
+ * the handler (which validates and acts on it at apply time). Plain types only: the constructs layer
+ * does no I/O and pulls in no runtime dependency.
+ */
+
+/** Environment variables the bridge sets for the handler. */
+export const HANDLER_ENV = {
+  /** The resource document, JSON. */
+  document: 'HOSTING_RESOURCE',
+  /** Terraform's id of the bridge resource instance: new on every replacement. */
+  instanceId: 'HOSTING_INSTANCE_ID',
+  /** `plantimestamp()` recorded when the construct was first applied (reboot resources only). */
+  firstPlannedAt: 'HOSTING_FIRST_PLANNED_AT',
+  /** `plantimestamp()` of the current apply (reboot resources only). */
+  plannedAt: 'HOSTING_PLANNED_AT',
+  /** Default base URL when the document names none. */
+  defaultBaseUrl: 'HOSTING_API_URL',
+  /** Set to 1 to print every HTTP attempt. */
+  debug: 'HOSTING_DEBUG',
+} as const;
+
+export const DOCUMENT_VERSION = 1;
+
+export interface ApiConnection {
+  /** Ends in /api/v1; when absent the handler reads HOSTING_API_URL. */
+  readonly baseUrl?: string;
+  /** The NAME of the environment variable holding the token, never the token. */
+  readonly tokenEnvVar: string;
+}
+
+export interface ResourceDocumentBase {
+  readonly version: typeof DOCUMENT_VERSION;
+  readonly serverId: string;
+  readonly api: ApiConnection;
+}
+
+export interface FirewallDocument extends ResourceDocumentBase {
+  readonly kind: 'firewall';
+  /** Only members that are set are managed. Rule sets by id (number) or name (string). */
+  readonly desired: { readonly enabled?: boolean; readonly rulesets?: ReadonlyArray<number | string> };
+}
+
+export interface IpSettingsDocument extends ResourceDocumentBase {
+  readonly kind: 'ip_settings';
+  readonly ip: string;
+  readonly desired: {
+    readonly rdns?: string;
+    readonly description?: string;
+    readonly protection?: { readonly layer4: 'dynamic' | 'permanent'; readonly layer7: 'off' | 'permanent' | 'only' };
+  };
+}
+
+export interface PowerTimeouts {
+  /** How long to wait for a provisioning/building server, an unknown power state or an operation in progress. */
+  readonly readySeconds: number;
+  /** How long one power operation may take to reach a final status. */
+  readonly operationSeconds: number;
+}
+
+export interface PowerStateDocument extends ResourceDocumentBase {
+  readonly kind: 'power_state';
+  readonly desired: { readonly state: 'running' | 'stopped' };
+  readonly stopMethod: 'shutdown' | 'power_off';
+  /** After a failed graceful shutdown, force the power off. */
+  readonly forceStopFallback: boolean;
+  readonly timeouts: PowerTimeouts;
+}
+
+export interface RebootDocument extends ResourceDocumentBase {
+  readonly kind: 'reboot';
+  /** `reset` instead of `reboot`. */
+  readonly hard: boolean;
+  readonly timeouts: PowerTimeouts;
+}
+
+export type ResourceDocument = FirewallDocument | IpSettingsDocument | PowerStateDocument | RebootDocument;
+export type ResourceKind = ResourceDocument['kind'];

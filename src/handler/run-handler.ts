@@ -1,0 +1,109 @@
+import { HostingApiClient } from '../api/client';
+import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
+import type { ReconcileContext } from '../reconcile/context';
+import { planResource } from '../reconcile/plan-resource';
+import { ReconcileError } from '../reconcile/reconcile-error';
+import { parseResourceDocument } from '../reconcile/resource-document-schema';
+import { resourceLabel as describe } from '../reconcile/resource-label';
+
+export const EXIT = { ok: 0, failed: 1, drift: 2, usage: 64 } as const;
+
+const TRANSIENT = / -> (429|5\d\d) | -> (connection failed|timed out)|waiting/;
+
+const USAGE = 'usage: handler <apply|plan|destroy>  (the resource document comes from HOSTING_RESOURCE)';
+
+export interface HandlerIo {
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  /** Injected so tests run waits without waiting. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+}
+
+/**
+ * The program Terraform's local-exec runs for one resource. `apply` reads, diffs and makes only the
+ * writes needed; `plan` reads and diffs only (exit 2 when out of sync, like terraform plan
+ * -detailed-exitcode); `destroy` retains the server's settings (see the README for why).
+ */
+export async function runHandler(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: HandlerIo): Promise<number> {
+  const [command] = argv;
+  if (command !== 'apply' && command !== 'plan' && command !== 'destroy') {
+    io.stderr(USAGE);
+    return EXIT.usage;
+  }
+  let token: string | undefined;
+  // Whatever is printed passes through here, so the token cannot reach Terraform's log by accident.
+  const scrub = (line: string) => (token ? line.split(token).join('[redacted]') : line);
+  const out = (line: string) => io.stdout(scrub(line));
+  const err = (line: string) => io.stderr(scrub(line));
+
+  let doc: ResourceDocument;
+  try {
+    doc = parseResourceDocument(env[HANDLER_ENV.document]);
+  } catch (e) {
+    err(`error: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+  if (command === 'destroy') {
+    out(`${describe(doc)}: destroy retains the server's current settings; no request made`);
+    return EXIT.ok;
+  }
+
+  token = env[doc.api.tokenEnvVar];
+  if (!token) {
+    err(`error: ${describe(doc)}: the environment variable ${doc.api.tokenEnvVar} that should hold the API token is not set or empty`);
+    return EXIT.usage;
+  }
+  const instanceId = env[HANDLER_ENV.instanceId];
+  if (command === 'apply' && !instanceId) {
+    err(`error: ${describe(doc)}: ${HANDLER_ENV.instanceId} is not set; it keys every write so that retries are never executed twice`);
+    return EXIT.usage;
+  }
+  const baseUrl = doc.api.baseUrl ?? env[HANDLER_ENV.defaultBaseUrl];
+  if (!baseUrl) {
+    err(`error: ${describe(doc)}: no API base URL: set baseUrl on the HostingApi construct or ${HANDLER_ENV.defaultBaseUrl}`);
+    return EXIT.usage;
+  }
+
+  const debug = env[HANDLER_ENV.debug] === '1';
+  let client: HostingApiClient;
+  try {
+    client = new HostingApiClient({
+      baseUrl,
+      token,
+      userAgent: 'cdktf-server-hosting-handler',
+      sleep: io.sleep,
+      now: io.now,
+      // Every attempt in debug mode; otherwise only transient trouble that is being retried or waited
+      // out. Refusals are reported once, in the error block.
+      log: (line) => (debug || TRANSIENT.test(line)) && err(`  ${line}`),
+    });
+  } catch (e) {
+    err(`error: ${describe(doc)}: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+
+  const ctx: ReconcileContext = {
+    client,
+    instanceId: instanceId ?? 'plan-only',
+    log: out,
+    sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    now: io.now ?? Date.now,
+  };
+  try {
+    const plan = await planResource(ctx, doc, { firstPlannedAt: env[HANDLER_ENV.firstPlannedAt], plannedAt: env[HANDLER_ENV.plannedAt] });
+    out(plan.summary);
+    if (command === 'plan') return plan.inSync ? EXIT.ok : EXIT.drift;
+    await plan.apply();
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof ReconcileError) {
+      e.describe().forEach((line, i) => err(i === 0 ? `error: ${line}` : line));
+    } else {
+      err(`error: ${describe(doc)}: ${(e as Error).message}`);
+    }
+    return EXIT.failed;
+  } finally {
+    await client.close();
+  }
+}

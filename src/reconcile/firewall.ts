@@ -1,0 +1,98 @@
+import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
+import { ReconcileError } from './reconcile-error';
+import { resourceLabel } from './resource-label';
+import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
+import type { FirewallDocument } from '../contract/resource-document';
+
+export interface FirewallDesired {
+  readonly enabled?: boolean;
+  /** Resolved rule set ids. */
+  readonly rulesets?: readonly number[];
+}
+
+export interface FirewallDiff {
+  readonly change: FirewallChange;
+  /** e.g. `enabled false -> true`, one entry per changed member. */
+  readonly changes: readonly string[];
+}
+
+const sortedUnique = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+const formatIds = (ids: readonly number[]) => `[${ids.join(', ')}]`;
+
+/** Members the user did not set are left alone; rule sets compare as sets, so order alone is no change. */
+export function diffFirewall(desired: FirewallDesired, actual: Firewall): FirewallDiff {
+  const change: { enabled?: boolean; rulesets?: number[] } = {};
+  const changes: string[] = [];
+  if (desired.enabled !== undefined && desired.enabled !== actual.enabled) {
+    change.enabled = desired.enabled;
+    changes.push(`enabled ${actual.enabled} -> ${desired.enabled}`);
+  }
+  if (desired.rulesets !== undefined) {
+    const want = sortedUnique(desired.rulesets);
+    const have = sortedUnique(actual.rulesets);
+    if (want.join(',') !== have.join(',')) {
+      change.rulesets = want;
+      changes.push(`rulesets ${formatIds(have)} -> ${formatIds(want)}`);
+    }
+  }
+  return { change, changes };
+}
+
+/**
+ * Rule sets given by id or by name, checked against what exists. Unknown ids, unknown names and
+ * names shared by several rule sets are refused together, listing what exists.
+ */
+export function resolveRulesets(requested: ReadonlyArray<number | string>, available: readonly Ruleset[]): number[] {
+  const problems: string[] = [];
+  const ids = requested.map((entry) => {
+    if (typeof entry === 'number') {
+      if (!available.some((r) => r.id === entry)) problems.push(`rule set id ${entry} does not exist`);
+      return entry;
+    }
+    const matches = available.filter((r) => r.name === entry);
+    if (matches.length !== 1) {
+      problems.push(matches.length ? `rule set name "${entry}" is ambiguous (ids ${matches.map((r) => r.id).join(', ')})` : `rule set name "${entry}" does not exist`);
+    }
+    return matches[0]?.id ?? -1;
+  });
+  if (problems.length) {
+    const list = available.map((r) => `${r.id} "${r.name}"`).join(', ') || 'none';
+    throw new ReconcileError(`${problems.join('; ')}; nothing was changed`, `use one of the rule sets that exist: ${list}`);
+  }
+  return ids;
+}
+
+export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument): Promise<Plan> {
+  const label = resourceLabel(doc);
+  const requested = doc.desired.rulesets;
+  const byName = requested?.some((r) => typeof r === 'string') ?? false;
+  // Names need the list to mean anything; ids are checked against it only when they would be written.
+  const listRulesets = async () => (await ctx.client.listRulesets().catch((err) => explainApiError(ctx, `${label}: reading rule sets`, err, ['network:read']))).data;
+  let available = byName ? await listRulesets() : undefined;
+  const actual = (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const desired: FirewallDesired = {
+    enabled: doc.desired.enabled,
+    rulesets: requested && available ? resolveRulesets(requested, available) : (requested as number[] | undefined),
+  };
+  const diff = diffFirewall(desired, actual);
+  if (diff.changes.length === 0) {
+    return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
+  }
+  return {
+    inSync: false,
+    summary: `${label}: ${diff.changes.join(', ')}`,
+    apply: async () => {
+      if (diff.change.rulesets && !available) {
+        available = await listRulesets();
+        resolveRulesets(diff.change.rulesets, available);
+      }
+      const write = (attempt: number) =>
+        ctx.client
+          .updateFirewall(doc.serverId, diff.change, keyFor(ctx, { kind: 'firewall', serverId: doc.serverId, step: 'firewall', desired: diff.change, observed: actual, attempt }))
+          .catch((err) => explainApiError(ctx, `${label}: writing`, err, ['network:write']));
+      const reread = async () => (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId))).data;
+      const res = await confirmWrite(ctx, label, write, (fw) => diffFirewall(desired, fw).changes, reread);
+      ctx.log(`${label}: applied${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+    },
+  };
+}

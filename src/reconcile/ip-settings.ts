@@ -1,0 +1,73 @@
+import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
+import { ReconcileError } from './reconcile-error';
+import { resourceLabel } from './resource-label';
+import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
+import type { IpSettingsDocument } from '../contract/resource-document';
+
+export interface IpSettingsDesired {
+  readonly rdns?: string;
+  readonly description?: string;
+  readonly protection?: Protection;
+}
+
+export interface IpFieldChange {
+  readonly field: IpSettingField;
+  readonly from: string;
+  readonly to: string;
+  /** The PATCH body: exactly one member (section 4.9). */
+  readonly body: IpSettingsChange;
+}
+
+/** DNS names are case-insensitive and may end in a dot; neither difference is drift. */
+const normalizeHost = (name: string | null) => (name === null ? null : name.toLowerCase().replace(/\.$/, ''));
+const formatProtection = (p: Protection | null) => (p ? `${p.layer4}/${p.layer7}` : 'none');
+const quote = (v: string | null) => (v === null ? 'none' : JSON.stringify(v));
+
+/** One change per managed field that differs, in a fixed order; unset fields are not managed. */
+export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): IpFieldChange[] {
+  const changes: IpFieldChange[] = [];
+  if (desired.rdns !== undefined && normalizeHost(desired.rdns) !== normalizeHost(actual.rdns)) {
+    changes.push({ field: 'rdns', from: quote(actual.rdns), to: quote(desired.rdns), body: { rdns: desired.rdns } });
+  }
+  if (desired.description !== undefined && desired.description !== actual.description) {
+    changes.push({ field: 'description', from: quote(actual.description), to: quote(desired.description), body: { description: desired.description } });
+  }
+  const p = desired.protection;
+  if (p !== undefined && (actual.protection?.layer4 !== p.layer4 || actual.protection?.layer7 !== p.layer7)) {
+    changes.push({ field: 'protection', from: formatProtection(actual.protection), to: formatProtection(p), body: { protection: { layer4: p.layer4, layer7: p.layer7 } } });
+  }
+  return changes;
+}
+
+export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocument): Promise<Plan> {
+  const label = resourceLabel(doc);
+  const actual = (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const changes = diffIpSettings(doc.desired, actual);
+  if (changes.length === 0) {
+    return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
+  }
+  return {
+    inSync: false,
+    summary: `${label}: ${changes.map((c) => `${c.field} ${c.from} -> ${c.to}`).join(', ')}`,
+    apply: async () => {
+      // All or nothing up front: a locked field is found before any field is written.
+      const locked = changes.filter((c) => !actual.editable[c.field]).map((c) => c.field);
+      if (locked.length) {
+        throw new ReconcileError(
+          `${label}: ${locked.join(' and ')} ${locked.length > 1 ? 'are' : 'is'} not editable for this address; nothing was changed`,
+          `remove ${locked.join(' and ')} from the construct, or ask the provider to make ${locked.length > 1 ? 'them' : 'it'} editable`,
+        );
+      }
+      for (const change of changes) {
+        const write = (attempt: number) =>
+          ctx.client
+            .updateIpSettings(doc.serverId, doc.ip, change.body, keyFor(ctx, { kind: 'ip_settings', serverId: `${doc.serverId}/${doc.ip}`, step: change.field, desired: change.body, observed: actual[change.field], attempt }))
+            .catch((err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']));
+        const reread = async () => (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip))).data;
+        const pending = (settings: IpSettings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`);
+        const res = await confirmWrite(ctx, label, write, pending, reread);
+        ctx.log(`${label}: ${change.field} applied${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+      }
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { explainApiError, keyFor, readFresh, type ReconcileContext } from './context';
+import { ReconcileError } from './reconcile-error';
+import { HostingApiError, isHostingApiError } from '../api/errors';
+import { isFinalOperationStatus, scopesForAction, type PowerAction, type ServerDetail } from '../api/schemas';
+import type { PowerTimeouts } from '../contract/resource-document';
+
+export type Readiness =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'wait'; readonly reason: string }
+  | { readonly kind: 'fail'; readonly reason: string; readonly hint: string };
+
+/**
+ * Whether a power decision can be made on this server now. Never acts while an operation is in
+ * flight, while the server is being set up, or while its power state is unknown: an action then
+ * could run twice or against the wrong state.
+ */
+export function readiness(server: ServerDetail): Readiness {
+  const op = server.currentOperation;
+  if (op && !isFinalOperationStatus(op.status)) {
+    return { kind: 'wait', reason: `operation ${op.id} (${op.action}) is ${op.status}` };
+  }
+  switch (server.status) {
+    case 'provisioning':
+    case 'building':
+      return { kind: 'wait', reason: `the server is ${server.status}` };
+    case 'suspended':
+      return { kind: 'fail', reason: 'the server is suspended', hint: 'resolve the suspension in the control panel, then apply again' };
+    case 'failed':
+      return { kind: 'fail', reason: 'the server is in status failed', hint: 'repair or reinstall the server in the control panel, then apply again' };
+    case 'terminated':
+      return { kind: 'fail', reason: 'the server is terminated', hint: 'remove this construct or point it at another server' };
+    default:
+      return server.power === 'unknown' ? { kind: 'wait', reason: 'its power state is unknown' } : { kind: 'ready' };
+  }
+}
+
+export interface PowerTarget {
+  readonly label: string;
+  readonly kind: 'power_state' | 'reboot';
+  readonly serverId: string;
+  readonly timeouts: PowerTimeouts;
+}
+
+export function readServer(ctx: ReconcileContext, target: PowerTarget): Promise<ServerDetail> {
+  return readFresh(ctx, target.label, () => ctx.client.getServer(target.serverId))
+    .catch((err) => explainApiError(ctx, `${target.label}: reading`, err, ['servers:read']))
+    .then((res) => res.data);
+}
+
+/**
+ * Reads until the server is `done` (with no operation in flight) or ready for a decision; waits,
+ * bounded by `readySeconds`, through provisioning, unknown power and operations in progress.
+ */
+export async function settle(
+  ctx: ReconcileContext,
+  target: PowerTarget,
+  done: (s: ServerDetail) => boolean,
+  first?: ServerDetail,
+): Promise<ServerDetail> {
+  const deadline = ctx.now() + target.timeouts.readySeconds * 1000;
+  let server = first ?? (await readServer(ctx, target));
+  let interval = 1_000;
+  for (;;) {
+    const state = readiness(server);
+    const inFlight = state.kind === 'wait' && server.currentOperation && !isFinalOperationStatus(server.currentOperation.status);
+    if (!inFlight && done(server)) return server;
+    if (state.kind === 'ready') return server;
+    if (state.kind === 'fail') throw new ReconcileError(`${target.label}: ${state.reason}; nothing was changed`, state.hint);
+    const left = deadline - ctx.now();
+    if (left <= 0) {
+      throw new ReconcileError(`${target.label}: still waiting after ${target.timeouts.readySeconds}s: ${state.reason}; nothing was changed`, 'apply again later, or raise the ready timeout of the construct');
+    }
+    ctx.log(`${target.label}: waiting: ${state.reason}`);
+    if (inFlight) {
+      await ctx.client.waitForOperation(target.serverId, server.currentOperation!.id, { timeoutMs: left }).catch((err) => {
+        if (!isHostingApiError(err, 'deadline_exceeded')) throw err;
+      });
+    } else {
+      await ctx.sleep(Math.min(interval, left));
+      interval = Math.min(interval * 2, 10_000);
+    }
+    server = await readServer(ctx, target);
+  }
+}
+
+/** The API lists what this token may run now; when the action is missing, say why before trying. */
+export async function ensureOffered(ctx: ReconcileContext, target: PowerTarget, action: PowerAction, server: ServerDetail): Promise<void> {
+  if (server.actions.includes(action)) return;
+  const what = `${target.label}: ${action} is not available`;
+  if (server.accessRole === 'secondary') {
+    throw new ReconcileError(`${what}: the server is shared with this account and is read-only for it; nothing was changed`, 'manage its power from the owning account');
+  }
+  const needed = scopesForAction(action);
+  const info = await ctx.client.connect().then((r) => r.data, () => undefined);
+  const missing = info ? needed.filter((s) => !info.token.scopes.includes(s)) : [];
+  if (missing.length) {
+    throw new ReconcileError(
+      `${what}: token "${info!.token.name}" lacks the scope ${missing.join(', ')} (it has ${info!.token.scopes.join(', ') || 'none'}); nothing was changed`,
+      `create a token with ${needed.join(' and ')} in the control panel's API section${action === 'shutdown' || action === 'power_off' ? ', or manage only starts with this token' : ''}`,
+    );
+  }
+  throw new ReconcileError(
+    `${what} for a server that is ${server.status} and ${server.power} (the API offers: ${server.actions.join(', ') || 'nothing'}); nothing was changed`,
+    'check the server in the control panel, then apply again',
+  );
+}
+
+export type ActionOutcome =
+  | { readonly kind: 'succeeded' }
+  | { readonly kind: 'failed'; readonly message: string; readonly apiError?: HostingApiError }
+  | { readonly kind: 'unknown'; readonly message: string };
+
+/**
+ * POSTs one action with its deterministic key and follows its operation to a final status.
+ * A lost answer is retried by the client with the same key, so the API replays instead of acting twice.
+ */
+export async function runAction(
+  ctx: ReconcileContext,
+  target: PowerTarget,
+  action: PowerAction,
+  keyParts: { readonly desired: unknown; readonly observed: unknown; readonly attempt: number },
+): Promise<ActionOutcome> {
+  const key = keyFor(ctx, { kind: target.kind, serverId: target.serverId, step: action, ...keyParts });
+  let operationId: string;
+  try {
+    const res = await ctx.client.runAction(target.serverId, action, key);
+    operationId = res.data.id;
+    ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+  } catch (err) {
+    if (isHostingApiError(err, 'outcome_unknown')) return { kind: 'unknown', message: `${err.detail} (request id ${err.requestId ?? 'n/a'})` };
+    if (isHostingApiError(err, 'action_failed', 'action_timeout')) return { kind: 'failed', message: err.detail, apiError: err };
+    return explainApiError(ctx, `${target.label}: ${action}`, err, scopesForAction(action));
+  }
+  let operation;
+  try {
+    operation = await ctx.client.waitForOperation(target.serverId, operationId, { timeoutMs: target.timeouts.operationSeconds * 1000 });
+  } catch (err) {
+    if (isHostingApiError(err, 'deadline_exceeded')) {
+      throw new ReconcileError(
+        `${target.label}: operation ${operationId} (${action}) did not finish within ${target.timeouts.operationSeconds}s`,
+        'apply again: the handler waits for the operation in progress and does not repeat the action',
+        err,
+      );
+    }
+    return explainApiError(ctx, `${target.label}: following operation ${operationId}`, err, ['servers:read']);
+  }
+  const message = operation.message ?? operation.status;
+  switch (operation.status) {
+    case 'succeeded':
+      return { kind: 'succeeded' };
+    case 'outcome_unknown':
+      return { kind: 'unknown', message: `operation ${operationId}: ${message}` };
+    default:
+      return { kind: 'failed', message: `operation ${operationId} ${operation.status}: ${message}` };
+  }
+}

@@ -1,0 +1,86 @@
+import type { Plan, ReconcileContext } from './context';
+import { ensureOffered, readServer, runAction, settle, type PowerTarget } from './power-operations';
+import { ReconcileError } from './reconcile-error';
+import { resourceLabel } from './resource-label';
+import { isFinalOperationStatus, type PowerAction, type ServerDetail } from '../api/schemas';
+import type { PowerStateDocument } from '../contract/resource-document';
+
+type DesiredPower = PowerStateDocument['desired']['state'];
+
+/** The action that moves `power` towards `desired`, or undefined when already there. */
+export function powerActionFor(desired: DesiredPower, power: ServerDetail['power'], stopMethod: PowerStateDocument['stopMethod']): PowerAction | undefined {
+  if (power === desired) return undefined;
+  return desired === 'running' ? 'start' : stopMethod;
+}
+
+const inFlight = (s: ServerDetail) => !!s.currentOperation && !isFinalOperationStatus(s.currentOperation.status);
+
+export async function planPowerState(ctx: ReconcileContext, doc: PowerStateDocument): Promise<Plan> {
+  const target: PowerTarget = { label: resourceLabel(doc), kind: 'power_state', serverId: doc.serverId, timeouts: doc.timeouts };
+  const desired = doc.desired.state;
+  const server = await readServer(ctx, target);
+  if (!inFlight(server) && server.power === desired) {
+    return { inSync: true, summary: `${target.label}: in sync (${desired})`, apply: async () => undefined };
+  }
+  const action = powerActionFor(desired, server.power, doc.stopMethod);
+  const summary = inFlight(server)
+    ? `${target.label}: ${server.power} -> ${desired} (after operation ${server.currentOperation!.id} finishes)`
+    : `${target.label}: ${server.power} -> ${desired}${action ? ` (${action})` : ''}`;
+  return { inSync: false, summary, apply: () => converge(ctx, doc, target, server) };
+}
+
+/**
+ * Acts, follows the operation, and confirms by reading the server again. `outcome_unknown` is
+ * resolved by reading first: if the server got there it is success, otherwise one new attempt (a
+ * new key). A failed graceful shutdown falls back to power_off only when the user asked for it.
+ */
+async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: PowerTarget, first: ServerDetail): Promise<void> {
+  const desired = doc.desired.state;
+  const reached = (s: ServerDetail) => s.power === desired;
+  let stopMethod = doc.stopMethod;
+  let attempt = 1;
+  let server = first;
+  for (;;) {
+    server = await settle(ctx, target, reached, server);
+    const action = powerActionFor(desired, server.power, stopMethod);
+    if (!action) {
+      ctx.log(`${target.label}: ${desired} (confirmed)`);
+      return;
+    }
+    await ensureOffered(ctx, target, action, server);
+    const outcome = await runAction(ctx, target, action, { desired, observed: server.power, attempt });
+    if (outcome.kind === 'succeeded') {
+      server = await readServer(ctx, target);
+      if (!reached(server)) {
+        throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${server.power}`, 'apply again to re-check; if it persists, report the operation to support');
+      }
+      ctx.log(`${target.label}: ${desired} (confirmed)`);
+      return;
+    }
+    if (outcome.kind === 'unknown') {
+      ctx.log(`${target.label}: ${action} outcome unknown (${outcome.message}); reading the server before deciding`);
+      server = await settle(ctx, target, reached);
+      if (reached(server)) {
+        ctx.log(`${target.label}: ${desired} (confirmed after an unknown outcome)`);
+        return;
+      }
+      if (attempt >= 2) {
+        throw new ReconcileError(`${target.label}: ${action} twice ended with an unknown outcome and the server is still ${server.power}`, 'check the server in the control panel before applying again', undefined);
+      }
+      attempt += 1;
+      continue;
+    }
+    if (action === 'shutdown' && doc.forceStopFallback) {
+      ctx.log(`${target.label}: graceful shutdown failed (${outcome.message}); forcing power_off as configured`);
+      stopMethod = 'power_off';
+      attempt = 1;
+      server = await readServer(ctx, target);
+      continue;
+    }
+    throw new ReconcileError(
+      `${target.label}: ${action} failed: ${outcome.message}`,
+      action === 'shutdown' ? 'check the operating system, or set forceStopFallback to power off when a graceful shutdown fails' : 'check the server in the control panel, then apply again',
+      outcome.kind === 'failed' ? outcome.apiError : undefined,
+    );
+  }
+}

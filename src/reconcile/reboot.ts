@@ -1,0 +1,62 @@
+import type { Plan, ReconcileContext } from './context';
+import { ensureOffered, readServer, runAction, settle, type PowerTarget } from './power-operations';
+import { ReconcileError } from './reconcile-error';
+import { resourceLabel } from './resource-label';
+import type { RebootDocument } from '../contract/resource-document';
+
+export interface RebootTiming {
+  /** `plantimestamp()` recorded when the construct was first applied. */
+  readonly firstPlannedAt?: string;
+  /** `plantimestamp()` of this apply. */
+  readonly plannedAt?: string;
+}
+
+/**
+ * A reboot resource is created when the construct first appears (no reboot then) and re-created
+ * each time its reboot triggers change (one reboot each time). Terraform gives a provisioner no old
+ * values, so the bridge passes the plan time of the first apply and of this one: equal means first.
+ */
+export function isFirstCreation(timing: RebootTiming): boolean {
+  if (!timing.firstPlannedAt || !timing.plannedAt) {
+    throw new ReconcileError(
+      'reboot: the bridge did not pass the plan timestamps, so a first creation cannot be told from a trigger change; nothing was changed',
+      'synthesize the stack with this library\'s constructs, which set HOSTING_FIRST_PLANNED_AT and HOSTING_PLANNED_AT',
+    );
+  }
+  return timing.firstPlannedAt === timing.plannedAt;
+}
+
+export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, timing: RebootTiming): Promise<Plan> {
+  const target: PowerTarget = { label: resourceLabel(doc), kind: 'reboot', serverId: doc.serverId, timeouts: doc.timeouts };
+  if (isFirstCreation(timing)) {
+    return { inSync: true, summary: `${target.label}: first creation, no reboot`, apply: async () => undefined };
+  }
+  const action = doc.hard ? 'reset' : 'reboot';
+  return { inSync: false, summary: `${target.label}: reboot triggers changed (${action})`, apply: () => reboot(ctx, target, action) };
+}
+
+/**
+ * One reboot per trigger change, never two: an unknown outcome is reported, not retried, because
+ * power stays `running` either way and a second reboot cannot be ruled out.
+ */
+async function reboot(ctx: ReconcileContext, target: PowerTarget, action: 'reboot' | 'reset'): Promise<void> {
+  const server = await settle(ctx, target, () => false);
+  if (server.power !== 'running') {
+    ctx.log(`${target.label}: the server is ${server.power}; no reboot needed`);
+    return;
+  }
+  await ensureOffered(ctx, target, action, server);
+  const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt: 1 });
+  if (outcome.kind === 'unknown') {
+    ctx.log(`${target.label}: warning: ${action} outcome unknown (${outcome.message}); not repeated, to avoid a second reboot`);
+    return;
+  }
+  if (outcome.kind === 'failed') {
+    throw new ReconcileError(`${target.label}: ${action} failed: ${outcome.message}`, 'check the server in the control panel; applying again reboots again', outcome.apiError);
+  }
+  const after = await readServer(ctx, target);
+  if (after.power !== 'running') {
+    throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
+  }
+  ctx.log(`${target.label}: rebooted (confirmed running)`);
+}

@@ -1,0 +1,68 @@
+import * as z from 'zod/mini';
+import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
+import { DOCUMENT_VERSION, type ResourceDocument } from '../contract/resource-document';
+
+const api = z.strictObject({
+  baseUrl: z.optional(z.string()),
+  tokenEnvVar: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')),
+});
+const base = {
+  version: z.literal(DOCUMENT_VERSION),
+  serverId: z.string().check(z.regex(SERVER_ID_PATTERN, 'must be a server id such as vps_ab_1 or ded_<uuid>')),
+  api,
+};
+const timeouts = z.strictObject({ readySeconds: z.number().check(z.positive()), operationSeconds: z.number().check(z.positive()) });
+
+const atLeastOne = (desired: object) => Object.values(desired).some((v) => v !== undefined);
+
+/** The handler's input; strict, so a typo in a hand-written document is an error, not a no-op. */
+export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discriminatedUnion('kind', [
+  z.strictObject({
+    ...base,
+    kind: z.literal('firewall'),
+    desired: z
+      .strictObject({
+        enabled: z.optional(z.boolean()),
+        rulesets: z.optional(z.array(z.union([z.int().check(z.nonnegative()), z.string().check(z.minLength(1))]))),
+      })
+      .check(z.refine(atLeastOne, 'set enabled and/or rulesets')),
+  }),
+  z.strictObject({
+    ...base,
+    kind: z.literal('ip_settings'),
+    ip: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address')),
+    desired: z
+      .strictObject({
+        rdns: z.optional(z.string().check(z.minLength(1))),
+        description: z.optional(z.string()),
+        protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
+      })
+      .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),
+  }),
+  z.strictObject({
+    ...base,
+    kind: z.literal('power_state'),
+    desired: z.strictObject({ state: z.enum(['running', 'stopped']) }),
+    stopMethod: z.enum(['shutdown', 'power_off']),
+    forceStopFallback: z.boolean(),
+    timeouts,
+  }),
+  z.strictObject({ ...base, kind: z.literal('reboot'), hard: z.boolean(), timeouts }),
+]);
+
+/** Parses the JSON text of a document; the error lists every problem with its path. */
+export function parseResourceDocument(text: string | undefined): ResourceDocument {
+  if (!text) throw new Error('no resource document: the environment variable HOSTING_RESOURCE is empty');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the resource document is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = resourceDocumentSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(document)'}: ${i.message}`);
+    throw new Error(`the resource document is invalid: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,50 @@
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { ipDoc, useHandler } from '../helpers/handler';
+
+const h = useHandler();
+const DED = IDS.dedicated;
+
+test('in sync: one request, no write', async () => {
+  const run = await h.run('apply', ipDoc(DED, IPS.primary, { rdns: 'METAL-1.example.com.', description: 'primary' }));
+  expect(run.stdout).toEqual([`ip settings ${DED} ${IPS.primary}: in sync`]);
+  expect(run.requests).toHaveLength(1);
+});
+
+test('each changed field is one PATCH with one member; unchanged and unmanaged fields are not sent', async () => {
+  const run = await h.run('apply', ipDoc(DED, IPS.secondary, { rdns: 'web2.example.com', description: 'web', protection: { layer4: 'dynamic', layer7: 'off' } }));
+  expect(run.code).toBe(0);
+  expect(run.stdout[0]).toBe(`ip settings ${DED} ${IPS.secondary}: rdns none -> "web2.example.com", description none -> "web"`);
+  expect(run.requests.map((r) => r.method)).toEqual(['GET', 'PATCH', 'PATCH']);
+  expect(h.sim.executed().map((w) => w.detail)).toEqual(['{"rdns":"web2.example.com"}', '{"description":"web"}']);
+});
+
+test('protection, both layers', async () => {
+  const run = await h.run('apply', ipDoc(DED, IPS.primary, { protection: { layer4: 'permanent', layer7: 'only' } }));
+  expect(run.stdout[0]).toBe(`ip settings ${DED} ${IPS.primary}: protection dynamic/off -> permanent/only`);
+  expect(h.sim.executed().map((w) => w.detail)).toEqual(['{"protection":{"layer4":"permanent","layer7":"only"}}']);
+});
+
+test('a non-editable field fails before any write, naming the field, even when another field could be written', async () => {
+  const run = await h.run('apply', ipDoc(DED, IPS.locked, { rdns: 'mine.example.com', description: 'ok' }));
+  expect(run.code).toBe(1);
+  expect(run.stderr).toEqual([
+    `error: ip settings ${DED} ${IPS.locked}: rdns is not editable for this address; nothing was changed`,
+    '  what to do: remove rdns from the construct, or ask the provider to make it editable',
+  ]);
+  expect(run.writes).toEqual([]);
+});
+
+test('a lost PATCH response is replayed, executed once; the next field goes on', async () => {
+  h.sim.addFault({ endpoint: 'PATCH /servers/{serverId}/ips/{ip}', times: 1, effect: { type: 'drop_response' } });
+  const run = await h.run('apply', ipDoc(DED, IPS.secondary, { rdns: 'web2.example.com', description: 'web' }));
+  expect(run.code).toBe(0);
+  expect(run.requests.map((r) => `${r.method}${r.dropped ? ' (dropped)' : ''}${r.replayed ? ' (replayed)' : ''}`)).toEqual(['GET', 'PATCH (dropped)', 'PATCH (replayed)', 'GET', 'PATCH']);
+  expect(h.sim.executed()).toHaveLength(2);
+});
+
+test('a server that is not dedicated: the API\'s refusal with its code and request id', async () => {
+  const run = await h.run('apply', ipDoc(IDS.vpsRunning, '198.51.100.11', { rdns: 'a.example.com' }));
+  expect(run.code).toBe(1);
+  expect(run.stderr[1]).toMatch(/^ {2}API: 409 action_unsupported \(request id req_[0-9a-f]+\): IP settings is available for dedicated servers only/);
+  expect(run.stderr[0]).toBe(`error: ip settings ${IDS.vpsRunning} 198.51.100.11: reading failed: IP settings is available for dedicated servers only; ${IDS.vpsRunning} is vps`);
+});

@@ -1,0 +1,44 @@
+import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { rebootDoc, useHandler } from '../helpers/handler';
+
+const h = useHandler();
+const FIRST = { HOSTING_FIRST_PLANNED_AT: '2026-11-20T10:00:00Z', HOSTING_PLANNED_AT: '2026-11-20T10:00:00Z' };
+const LATER = { HOSTING_FIRST_PLANNED_AT: '2026-11-20T10:00:00Z', HOSTING_PLANNED_AT: '2026-11-21T08:00:00Z' };
+
+test('first creation: no request, no reboot', async () => {
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: FIRST });
+  expect(run.stdout).toEqual([`reboot ${IDS.vpsRunning}: first creation, no reboot`]);
+  expect(run.requests).toEqual([]);
+});
+
+test('a trigger change reboots once and confirms the server runs', async () => {
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(run.code).toBe(0);
+  expect(run.stdout.at(-1)).toBe(`reboot ${IDS.vpsRunning}: rebooted (confirmed running)`);
+  expect(h.sim.state.server(IDS.vpsRunning).bootCount).toBe(1);
+});
+
+test('hard reboot uses reset', async () => {
+  await h.run('apply', rebootDoc(IDS.vpsRunning, true), { env: LATER });
+  expect(h.sim.executed({ kind: 'action' }).map((w) => w.detail)).toEqual(['reset']);
+});
+
+test('a stopped server is not rebooted', async () => {
+  const run = await h.run('apply', rebootDoc(IDS.vpsStopped), { env: LATER });
+  expect(run.stdout.at(-1)).toBe(`reboot ${IDS.vpsStopped}: the server is stopped; no reboot needed`);
+  expect(run.writes).toEqual([]);
+});
+
+test('an unknown outcome is reported, not retried: never two reboots', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status: 'outcome_unknown', takesEffect: true } } });
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(run.code).toBe(0);
+  expect(run.stdout.at(-1)).toMatch(/warning: reboot outcome unknown .* not repeated, to avoid a second reboot$/);
+  expect(h.sim.executed({ kind: 'action' })).toHaveLength(1);
+});
+
+test('without the plan timestamps the handler refuses to guess', async () => {
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning));
+  expect(run.code).toBe(1);
+  expect(run.requests).toEqual([]);
+});
