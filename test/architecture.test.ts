@@ -24,13 +24,24 @@ test('only the transport module imports undici', () => {
 test('the simulator shares only spec-level modules of the API layer', () => {
   const offending = files
     .filter((f) => f.file.startsWith('simulator/'))
-    .flatMap((f) => f.imports.filter((i) => i.startsWith('..') && !['../api/schemas', '../api/errors'].includes(i)).map((i) => `${f.file} -> ${i}`));
+    .flatMap((f) => f.imports.filter((i) => i.startsWith('..') && !['../api/schemas', '../api/errors', '../contract/patterns'].includes(i)).map((i) => `${f.file} -> ${i}`));
   expect(offending).toEqual([]);
 });
 
-test('layers only reach down: api imports no other layer', () => {
+test('layers only reach down: api imports nothing above it (contract is the shared leaf)', () => {
   const up = files
     .filter((f) => f.file.startsWith('api/'))
-    .flatMap((f) => f.imports.filter((i) => i.startsWith('..')).map((i) => `${f.file} -> ${i}`));
+    .flatMap((f) => f.imports.filter((i) => i.startsWith('..') && !i.startsWith('../contract/')).map((i) => `${f.file} -> ${i}`));
   expect(up).toEqual([]);
+});
+
+test('constructs do no I/O and load no runtime dependency: they import only cdktf, constructs, the provider and the contract', () => {
+  const allowed = (i: string) => ['cdktf', 'constructs', 'node:path', 'node:fs'].includes(i) || i.startsWith('@cdktf/provider-null') || i.startsWith('../contract/') || i.startsWith('./');
+  const offending = files.filter((f) => f.file.startsWith('constructs/')).flatMap((f) => f.imports.filter((i) => !allowed(i)).map((i) => `${f.file} -> ${i}`));
+  expect(offending).toEqual([]);
+});
+
+test('nothing below the constructs imports cdktf (so serving cdktn stays a small step)', () => {
+  const offending = files.filter((f) => !f.file.startsWith('constructs/') && f.file !== 'index.ts').flatMap((f) => f.imports.filter((i) => i === 'cdktf' || i.startsWith('@cdktf/')).map((i) => `${f.file} -> ${i}`));
+  expect(offending).toEqual([]);
 });

@@ -14,8 +14,7 @@ z.config(en());
  * spec says they are always present. Request bodies are strict: the spec forbids extra members.
  */
 
-/** Section 2.1. Markdown in the spec escapes the backslash; the pattern itself is `\d`. */
-export const SERVER_ID_PATTERN = /^(vps_[A-Za-z0-9-]{1,10}_\d{1,10}|ded_[0-9a-f-]{36})$/;
+export { SERVER_ID_PATTERN, IPV4_PATTERN } from '../contract/patterns';
 
 const isoTimestamp = z.string();
 const nullableNumber = z.nullable(z.number());
@@ -243,6 +242,3 @@ export const LIMITS = {
 export function scopesForAction(action: PowerAction): Scope[] {
   return action === 'start' || action === 'reboot' ? ['servers:power'] : ['servers:power', 'servers:control'];
 }
-
-const IPV4_OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-export const IPV4_PATTERN = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
+import { ENV_VAR_NAME_PATTERN } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument } from '../contract/resource-document';
 
 const api = z.strictObject({
   baseUrl: z.optional(z.string()),
-  tokenEnvVar: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')),
+  tokenEnvVar: z.string().check(z.regex(ENV_VAR_NAME_PATTERN, 'must be the name of an environment variable')),
 });
 const base = {
   version: z.literal(DOCUMENT_VERSION),

@@ -13,6 +13,7 @@ import {
   type Scope,
   type Traffic,
 } from '../api/schemas';
+import { HOST_NAME_PATTERN } from '../contract/patterns';
 
 export interface ErrorReply {
   readonly status: number;
@@ -49,8 +50,6 @@ export const fail = (status: number, code: ApiErrorCode, message: string, fields
 });
 const ok = (data: unknown, status = 200): Reply => ({ status, data });
 
-/** Host names for rdns: labels of letters, digits and hyphens, 253 characters at most ("not shown"). */
-const HOST_NAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 /** Description length limit: "not shown" in the spec. */
 export const MAX_DESCRIPTION_LENGTH = 255;
 
@@ -148,7 +147,7 @@ function patchIp(ctx: EndpointContext, record: ServerRecord): Reply {
   if (!parsed.success) return fail(400, 'validation_failed', 'invalid IP settings change', zodFields(parsed.error.issues));
   const change = parsed.data;
   const fields = [];
-  if (change.rdns !== undefined && !HOST_NAME.test(change.rdns)) fields.push({ path: 'rdns', message: 'must be a host name' });
+  if (change.rdns !== undefined && !HOST_NAME_PATTERN.test(change.rdns)) fields.push({ path: 'rdns', message: 'must be a host name' });
   if (change.description !== undefined && change.description.length > MAX_DESCRIPTION_LENGTH) {
     fields.push({ path: 'description', message: `must be at most ${MAX_DESCRIPTION_LENGTH} characters` });
   }

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AssetType, TerraformAsset, TerraformStack, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { Bridge } from './bridge';
+import { ValidationError } from './validation';
+import { ENV_VAR_NAME_PATTERN } from '../contract/patterns';
+
+/** The handler bundle, found by file path (never imported): `<package>/assets/handler/index.js`. */
+export const HANDLER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'handler', 'index.js');
+const HANDLER_ASSET_ID = 'cdktf-server-hosting-handler';
+
+export interface HostingApiProps {
+  /**
+   * Base URL of the Hosting API, ending in `/api/v1`.
+   * @default - the `HOSTING_API_URL` environment variable where Terraform runs
+   */
+  readonly baseUrl?: string;
+  /**
+   * The NAME of the environment variable that holds the API token where Terraform runs. The token
+   * itself is never written to the synthesized JSON or the Terraform state.
+   * @default 'HOSTING_API_TOKEN'
+   */
+  readonly tokenEnvVar?: string;
+  /**
+   * Which Terraform resource carries the handler.
+   * @default Bridge.TERRAFORM_DATA
+   */
+  readonly bridge?: Bridge;
+}
+
+/**
+ * The connection that `ServerFirewall`, `IpSettings` and `PowerState` use: where the API is, which
+ * environment variable holds the token, and which bridge resource runs the handler.
+ */
+export class HostingApi extends Construct {
+  /** Base URL of the API, or undefined to use HOSTING_API_URL at apply time. */
+  public readonly baseUrl?: string;
+  /** Name of the environment variable holding the token. */
+  public readonly tokenEnvVar: string;
+  public readonly bridge: Bridge;
+  /** Path of the handler inside the stack's synthesized directory. */
+  public readonly handlerPath: string;
+
+  constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
+    super(scope, id);
+    this.tokenEnvVar = props.tokenEnvVar ?? 'HOSTING_API_TOKEN';
+    if (!ENV_VAR_NAME_PATTERN.test(this.tokenEnvVar)) {
+      // The value is not quoted: a token pasted here by mistake must not reach the CI log.
+      throw new ValidationError(this, 'tokenEnvVar', 'must be the NAME of an environment variable (letters, digits, underscores), not the token itself; the value is not shown in case it is a secret');
+    }
+    if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl);
+    this.baseUrl = props.baseUrl;
+    this.bridge = props.bridge ?? Bridge.TERRAFORM_DATA;
+    this.handlerPath = handlerAsset(TerraformStack.of(this)).path;
+  }
+}
+
+function checkBaseUrl(scope: Construct, baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" is not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
+  }
+  if (url.username || url.password) {
+    throw new ValidationError(scope, 'baseUrl', 'must not contain credentials; the token comes from the environment variable named by tokenEnvVar');
+  }
+  if (!/^https?:$/.test(url.protocol) || !url.pathname.replace(/\/+$/, '').endsWith('/api/v1') || url.search || url.hash) {
+    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
+  }
+}
+
+/** One copy of the handler per stack, however many constructs use it. */
+function handlerAsset(stack: TerraformStack): TerraformAsset {
+  const existing = stack.node.tryFindChild(HANDLER_ASSET_ID);
+  if (existing) return existing as TerraformAsset;
+  if (!existsSync(HANDLER_BUNDLE_PATH)) {
+    throw new Error(`The handler bundle is missing at ${HANDLER_BUNDLE_PATH}; build it with "npx projen bundle:handler" (installed packages ship it)`);
+  }
+  return new TerraformAsset(stack, HANDLER_ASSET_ID, { path: HANDLER_BUNDLE_PATH, type: AssetType.FILE });
+}

@@ -1,0 +1,5 @@
+export * from './bridge';
+export * from './hosting-api';
+export * from './ip-settings';
+export * from './power-state';
+export * from './server-firewall';

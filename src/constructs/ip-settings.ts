@@ -1,0 +1,106 @@
+import type { ITerraformDependable, TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { createBridgeResource } from './bridge-resource';
+import type { HostingApi } from './hosting-api';
+import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
+import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
+
+/** DDoS protection at layer 4. */
+export enum Layer4Protection {
+  /** Filters only while an attack is under way. */
+  DYNAMIC = 'dynamic',
+  /** Filters all the time. */
+  PERMANENT = 'permanent',
+}
+
+/** DDoS protection at layer 7. */
+export enum Layer7Protection {
+  OFF = 'off',
+  /** Filters all the time. */
+  PERMANENT = 'permanent',
+  /** Filters web traffic only. */
+  ONLY = 'only',
+}
+
+/** Both layers of an address's DDoS protection; the API sets them together. */
+export interface IpProtection {
+  readonly layer4: Layer4Protection;
+  readonly layer7: Layer7Protection;
+}
+
+/** Longest description accepted (the API's limit is not published; 255 is what the simulator enforces). */
+const MAX_DESCRIPTION_LENGTH = 255;
+
+export interface IpSettingsProps {
+  /** The API connection. */
+  readonly api: HostingApi;
+  /** A dedicated server id (`ded_…`). */
+  readonly serverId: string;
+  /** One IPv4 address assigned to the server. */
+  readonly ip: string;
+  /**
+   * Reverse DNS name. Compared case-insensitively, ignoring a trailing dot.
+   * @default - not managed
+   */
+  readonly rdns?: string;
+  /**
+   * Description of the address.
+   * @default - not managed
+   */
+  readonly description?: string;
+  /**
+   * DDoS protection mode, both layers.
+   * @default - not managed
+   */
+  readonly protection?: IpProtection;
+  /**
+   * Resources this one waits for.
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the
+ * fields set here are managed; each changed field is one write. Needs `network:read` and
+ * `network:write`.
+ */
+export class IpSettings extends Construct implements ITerraformDependable {
+  /** The server id, for other resources to reference. */
+  public readonly serverId: string;
+  /** The address, for other resources to reference. */
+  public readonly ip: string;
+  /** The bridge resource that runs the handler. */
+  public readonly resource: TerraformResource;
+
+  constructor(scope: Construct, id: string, props: IpSettingsProps) {
+    super(scope, id);
+    checkServerId(this, props.serverId, 'ded');
+    checkIpv4(this, props.ip);
+    checkHostName(this, 'rdns', props.rdns);
+    checkMaxLength(this, 'description', props.description, MAX_DESCRIPTION_LENGTH);
+    checkOneOf(this, 'protection.layer4', props.protection?.layer4, Object.values(Layer4Protection));
+    checkOneOf(this, 'protection.layer7', props.protection?.layer7, Object.values(Layer7Protection));
+    checkSomethingManaged(this, { rdns: props.rdns, description: props.description, protection: props.protection });
+    const document: IpSettingsDocument = {
+      version: DOCUMENT_VERSION,
+      kind: 'ip_settings',
+      serverId: props.serverId,
+      ip: props.ip,
+      api: { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar },
+      desired: {
+        rdns: props.rdns,
+        description: props.description,
+        protection: props.protection && { layer4: props.protection.layer4, layer7: props.protection.layer7 },
+      },
+    };
+    this.serverId = props.serverId;
+    this.ip = props.ip;
+    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+  }
+
+  /** The bridge resource's address, so `dependsOn` on this construct works. */
+  public get fqn(): string {
+    return this.resource.fqn;
+  }
+}

@@ -1,0 +1,120 @@
+import { Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { createBirthRecord, createBridgeResource } from './bridge-resource';
+import type { HostingApi } from './hosting-api';
+import { checkOneOf, checkPositiveSeconds, checkServerId } from './validation';
+import { DOCUMENT_VERSION, HANDLER_ENV, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
+
+/** The power state to converge to. */
+export enum PowerStateValue {
+  RUNNING = 'running',
+  STOPPED = 'stopped',
+}
+
+/** How a running server is stopped. */
+export enum StopMethod {
+  /** Ask the operating system (`shutdown`); needs `servers:control`. */
+  SHUTDOWN = 'shutdown',
+  /** Cut the power at once (`power_off`); needs `servers:control`. */
+  POWER_OFF = 'power_off',
+}
+
+export interface PowerStateProps {
+  /** The API connection. */
+  readonly api: HostingApi;
+  /** The server id (`vps_…` or `ded_…`). */
+  readonly serverId: string;
+  /** Running or stopped. */
+  readonly state: PowerStateValue;
+  /**
+   * How to stop a running server.
+   * @default StopMethod.SHUTDOWN
+   */
+  readonly stopMethod?: StopMethod;
+  /**
+   * Cut the power (`power_off`) when a graceful shutdown fails.
+   * @default false
+   */
+  readonly forceStopFallback?: boolean;
+  /**
+   * Values whose change reboots the server once (e.g. an image version). The first creation never
+   * reboots; a stopped server is not rebooted.
+   * @default - never reboot
+   */
+  readonly rebootTriggers?: { [key: string]: string };
+  /**
+   * Reboot by `reset` (hardware, needs `servers:control`) instead of `reboot` (operating system).
+   * @default false
+   */
+  readonly hardReboot?: boolean;
+  /**
+   * How long to wait for a server that is provisioning, whose power is unknown, or that has an
+   * operation in progress.
+   * @default 600
+   */
+  readonly readyTimeoutSeconds?: number;
+  /**
+   * How long one power operation may take.
+   * @default 600
+   */
+  readonly operationTimeoutSeconds?: number;
+  /**
+   * Resources this one waits for.
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * Keeps a server running or stopped, and reboots it once whenever `rebootTriggers` change. Needs
+ * `servers:read` and `servers:power`, plus `servers:control` to stop or hard-reset.
+ */
+export class PowerState extends Construct implements ITerraformDependable {
+  /** The server id, for other resources to reference. */
+  public readonly serverId: string;
+  /** The bridge resource that converges the power state. */
+  public readonly resource: TerraformResource;
+  /** The bridge resource that reboots on trigger changes, when `rebootTriggers` is set. */
+  public readonly rebootResource?: TerraformResource;
+
+  constructor(scope: Construct, id: string, props: PowerStateProps) {
+    super(scope, id);
+    checkServerId(this, props.serverId);
+    checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
+    checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
+    checkPositiveSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
+    checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
+    const api = { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar };
+    const timeouts: PowerTimeouts = { readySeconds: props.readyTimeoutSeconds ?? 600, operationSeconds: props.operationTimeoutSeconds ?? 600 };
+    const document: PowerStateDocument = {
+      version: DOCUMENT_VERSION,
+      kind: 'power_state',
+      serverId: props.serverId,
+      api,
+      desired: { state: props.state },
+      stopMethod: props.stopMethod ?? StopMethod.SHUTDOWN,
+      forceStopFallback: props.forceStopFallback ?? false,
+      timeouts,
+    };
+    this.serverId = props.serverId;
+    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+
+    if (props.rebootTriggers) {
+      // A separate resource, replaced only when the triggers change: switching `state` never reboots.
+      const reboot: RebootDocument = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? false, timeouts };
+      const firstPlannedAt = createBirthRecord(this, 'first-apply', props.api.bridge);
+      this.rebootResource = createBridgeResource(this, 'reboot', {
+        api: props.api,
+        document: reboot,
+        extraTriggers: props.rebootTriggers,
+        createEnvironment: { [HANDLER_ENV.firstPlannedAt]: firstPlannedAt, [HANDLER_ENV.plannedAt]: Fn.plantimestamp() },
+        dependsOn: [this.resource],
+      });
+    }
+  }
+
+  /** The address of the last bridge resource, so `dependsOn` on this construct waits for power and reboot. */
+  public get fqn(): string {
+    return (this.rebootResource ?? this.resource).fqn;
+  }
+}

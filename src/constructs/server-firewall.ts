@@ -1,0 +1,69 @@
+import type { ITerraformDependable, TerraformResource } from 'cdktf';
+import { Construct } from 'constructs';
+import { createBridgeResource } from './bridge-resource';
+import type { HostingApi } from './hosting-api';
+import { checkRulesetIds, checkServerId, checkSomethingManaged } from './validation';
+import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
+
+export interface ServerFirewallProps {
+  /** The API connection. */
+  readonly api: HostingApi;
+  /** A VPS id (`vps_…`), as listed by GET /servers. */
+  readonly serverId: string;
+  /**
+   * Whether the firewall is on.
+   * @default - not managed
+   */
+  readonly enabled?: boolean;
+  /**
+   * Ids of the rule sets to apply (GET /firewall/rulesets). Compared as a set: order does not matter.
+   * @default - not managed, unless rulesetNames is set
+   */
+  readonly rulesets?: number[];
+  /**
+   * Names of rule sets to apply, resolved to ids at apply time; combined with `rulesets`.
+   * @default - none
+   */
+  readonly rulesetNames?: string[];
+  /**
+   * Resources this one waits for.
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * The firewall of one VPS: on or off, and which rule sets apply. Only the members set here are
+ * managed. Needs a token with `network:read` and `network:write`.
+ */
+export class ServerFirewall extends Construct implements ITerraformDependable {
+  /** The server id, for other resources to reference. */
+  public readonly serverId: string;
+  /** The bridge resource that runs the handler. */
+  public readonly resource: TerraformResource;
+
+  constructor(scope: Construct, id: string, props: ServerFirewallProps) {
+    super(scope, id);
+    checkServerId(this, props.serverId, 'vps');
+    checkRulesetIds(this, props.rulesets);
+    checkSomethingManaged(this, { enabled: props.enabled, rulesets: props.rulesets, rulesetNames: props.rulesetNames });
+    const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
+    const document: FirewallDocument = {
+      version: DOCUMENT_VERSION,
+      kind: 'firewall',
+      serverId: props.serverId,
+      api: { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar },
+      desired: {
+        enabled: props.enabled,
+        rulesets: managesRulesets ? [...(props.rulesets ?? []), ...(props.rulesetNames ?? [])] : undefined,
+      },
+    };
+    this.serverId = props.serverId;
+    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+  }
+
+  /** The bridge resource's address, so `dependsOn` on this construct works. */
+  public get fqn(): string {
+    return this.resource.fqn;
+  }
+}

@@ -1,0 +1,72 @@
+import { Token } from 'cdktf';
+import type { IConstruct } from 'constructs';
+import { HOST_NAME_PATTERN, IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
+
+/*
+ * Synth-time checks. Each error names the construct path, the prop, the value and why; values that
+ * are unresolved cdktf tokens are left for the handler to check at apply time.
+ */
+
+export class ValidationError extends Error {
+  constructor(scope: IConstruct, prop: string, problem: string) {
+    super(`${scope.constructor.name} at ${scope.node.path}: ${prop} ${problem}`);
+    this.name = 'ValidationError';
+  }
+}
+
+const isToken = (value: unknown) => typeof value === 'string' ? Token.isUnresolved(value) : typeof value === 'number' && Token.isUnresolved(value);
+
+export function checkServerId(scope: IConstruct, serverId: string, kind?: 'vps' | 'ded'): void {
+  if (isToken(serverId)) return;
+  if (!SERVER_ID_PATTERN.test(serverId)) {
+    throw new ValidationError(scope, 'serverId', `"${serverId}" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers`);
+  }
+  if (kind && !serverId.startsWith(`${kind}_`)) {
+    const what = kind === 'vps' ? 'a VPS (vps_…): the firewall exists only for virtual servers' : 'a dedicated server (ded_…): IP settings exist only for dedicated servers';
+    throw new ValidationError(scope, 'serverId', `"${serverId}" must be ${what}`);
+  }
+}
+
+export function checkIpv4(scope: IConstruct, ip: string): void {
+  if (!isToken(ip) && !IPV4_PATTERN.test(ip)) {
+    throw new ValidationError(scope, 'ip', `"${ip}" is not an IPv4 address`);
+  }
+}
+
+export function checkHostName(scope: IConstruct, prop: string, name: string | undefined): void {
+  if (name !== undefined && !isToken(name) && !HOST_NAME_PATTERN.test(name)) {
+    throw new ValidationError(scope, prop, `"${name}" is not a valid host name (letters, digits and hyphens in dot-separated labels, at most 253 characters)`);
+  }
+}
+
+export function checkMaxLength(scope: IConstruct, prop: string, value: string | undefined, max: number): void {
+  if (value !== undefined && !isToken(value) && value.length > max) {
+    throw new ValidationError(scope, prop, `is ${value.length} characters long; at most ${max} are accepted`);
+  }
+}
+
+export function checkRulesetIds(scope: IConstruct, ids: readonly number[] | undefined): void {
+  for (const id of ids ?? []) {
+    if (!isToken(id) && (!Number.isInteger(id) || id < 0)) {
+      throw new ValidationError(scope, 'rulesets', `contains ${id}; rule set ids are non-negative integers (see GET /firewall/rulesets)`);
+    }
+  }
+}
+
+export function checkPositiveSeconds(scope: IConstruct, prop: string, value: number | undefined): void {
+  if (value !== undefined && !isToken(value) && !(Number.isFinite(value) && value > 0)) {
+    throw new ValidationError(scope, prop, `is ${value}; it must be a positive number of seconds`);
+  }
+}
+
+export function checkOneOf<T extends string>(scope: IConstruct, prop: string, value: T | undefined, allowed: readonly T[]): void {
+  if (value !== undefined && !allowed.includes(value)) {
+    throw new ValidationError(scope, prop, `is "${value}"; expected one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  }
+}
+
+export function checkSomethingManaged(scope: IConstruct, values: Record<string, unknown>): void {
+  if (Object.values(values).every((v) => v === undefined)) {
+    throw new ValidationError(scope, Object.keys(values).join(', '), 'are all unset; set at least one, or remove the construct');
+  }
+}

@@ -1,0 +1,149 @@
+import { TerraformStack, Testing, DataResource } from 'cdktf';
+import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall, StopMethod } from '../../src';
+
+const VPS = 'vps_web_1';
+const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
+
+function stack() {
+  const app = Testing.app();
+  return new TerraformStack(app, 'test');
+}
+const synth = (s: TerraformStack) => JSON.parse(Testing.synth(s));
+
+describe('the terraform_data bridge (default)', () => {
+  test('one resource per construct, document in input, replace on its hash, provisioners read only self', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { baseUrl: 'https://api.example.com/api/v1' });
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, rulesets: [2, 1] });
+    const json = synth(s);
+    const resources = json.resource.terraform_data;
+    expect(Object.keys(resources)).toHaveLength(1);
+    const bridge: any = Object.values(resources)[0];
+    expect(bridge.input.document).toBe('${jsonencode({"version" = 1, "kind" = "firewall", "serverId" = "vps_web_1", "api" = {"baseUrl" = "https://api.example.com/api/v1", "tokenEnvVar" = "HOSTING_API_TOKEN"}, "desired" = {"enabled" = true, "rulesets" = [2, 1]}})}');
+    expect(bridge.triggers_replace.replace).toMatch(/^\$\{sha256\(jsonencode\(/);
+    expect(bridge.provisioner.map((p: any) => [p['local-exec'].when, p['local-exec'].command])).toEqual([
+      ['create', expect.stringMatching(/^node "assets\/cdktf-server-hosting-handler\/[0-9A-F]+\/index.js" apply$/)],
+      ['destroy', expect.stringMatching(/ destroy$/)],
+    ]);
+    for (const p of bridge.provisioner) {
+      expect(p['local-exec'].environment).toEqual({ HOSTING_RESOURCE: '${self.input.document}', HOSTING_INSTANCE_ID: '${self.id}' });
+    }
+    expect(json.provider).toBeUndefined();
+  });
+
+  test('the handler is shipped once per stack, however many constructs use it', () => {
+    const s = stack();
+    const a = new HostingApi(s, 'a');
+    const b = new HostingApi(s, 'b', { tokenEnvVar: 'OTHER_TOKEN' });
+    expect(a.handlerPath).toBe(b.handlerPath);
+    expect(s.node.children.filter((c) => c.node.id === 'cdktf-server-hosting-handler')).toHaveLength(1);
+  });
+
+  test('PowerState adds a reboot resource and a first-apply record only with reboot triggers', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    new PowerState(s, 'plain', { api, serverId: VPS, state: PowerStateValue.RUNNING });
+    const withReboot = new PowerState(s, 'rebooting', { api, serverId: DED, state: PowerStateValue.RUNNING, stopMethod: StopMethod.POWER_OFF, rebootTriggers: { image: 'v1' }, hardReboot: true });
+    const resources = synth(s).resource.terraform_data;
+    expect(Object.keys(resources).map((k) => k.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['plain_bridge', 'rebooting_bridge', 'rebooting_first-apply', 'rebooting_reboot']);
+    const birth: any = Object.entries(resources).find(([k]) => k.startsWith('rebooting_first-apply'))![1];
+    expect(birth).toMatchObject({ input: { at: '${plantimestamp()}' }, lifecycle: { ignore_changes: ['input'] } });
+    const reboot: any = Object.entries(resources).find(([k]) => k.startsWith('rebooting_reboot'))![1];
+    const env = reboot.provisioner[0]['local-exec'].environment;
+    expect(env.HOSTING_PLANNED_AT).toBe('${plantimestamp()}');
+    expect(env.HOSTING_FIRST_PLANNED_AT).toMatch(/^\$\{terraform_data\.rebooting_first-apply_[0-9A-F]+\.output\.at\}$/);
+    expect(reboot.depends_on).toEqual([expect.stringMatching(/^terraform_data\.rebooting_bridge_/)]);
+    expect(reboot.triggers_replace.replace).toContain('"image" = "v1"');
+    expect(withReboot.fqn).toBe(withReboot.rebootResource!.fqn);
+  });
+
+  test('dependsOn works between these constructs and any other cdktf resource', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const other = new DataResource(s, 'other', { input: 'x' });
+    const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, dependsOn: [other] });
+    new DataResource(s, 'after', { input: 'y', dependsOn: [fw] });
+    const resources = synth(s).resource.terraform_data;
+    const fwBridge: any = Object.entries(resources).find(([k]) => k.startsWith('fw_bridge'))![1];
+    expect(fwBridge.depends_on).toEqual(['terraform_data.other']);
+    expect(resources.after.depends_on).toEqual([expect.stringMatching(/^terraform_data\.fw_bridge_/)]);
+  });
+
+  test('unresolved tokens are passed through for the handler to check at apply time', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const source = new DataResource(s, 'source', { input: VPS });
+    const fw = new ServerFirewall(s, 'fw', { api, serverId: source.getStringAttribute('output'), enabled: true });
+    expect(Testing.synth(s)).toContain('\\"serverId\\" = terraform_data.source.output');
+    expect(fw.serverId).toMatch(/TfToken/);
+  });
+});
+
+test('the null_resource bridge configures the null provider once and reads from self.triggers', () => {
+  const s = stack();
+  const api = new HostingApi(s, 'hosting', { bridge: Bridge.NULL_RESOURCE });
+  new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: false });
+  new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', description: 'x' });
+  new PowerState(s, 'power', { api, serverId: VPS, state: PowerStateValue.STOPPED, rebootTriggers: { a: 'b' } });
+  const json = synth(s);
+  expect(Object.keys(json.provider)).toEqual(['null']);
+  expect(json.resource.terraform_data).toBeUndefined();
+  const resources: any[] = Object.values(json.resource.null_resource);
+  expect(resources).toHaveLength(5);
+  const fw = Object.entries(json.resource.null_resource).find(([k]) => k.startsWith('fw_bridge'))![1] as any;
+  expect(fw.triggers.document).toMatch(/^\$\{jsonencode\(/);
+  expect(fw.provisioner[1]['local-exec'].environment.HOSTING_RESOURCE).toBe('${self.triggers.document}');
+  const birth = Object.entries(json.resource.null_resource).find(([k]) => k.startsWith('power_first-apply'))![1] as any;
+  expect(birth.lifecycle.ignore_changes).toEqual(['triggers']);
+});
+
+describe('synth-time validation names the construct path, the prop and the value', () => {
+  const build = (fn: (s: TerraformStack, api: HostingApi) => void) => () => {
+    const s = stack();
+    fn(s, new HostingApi(s, 'hosting'));
+  };
+  test.each<[string, (s: TerraformStack, api: HostingApi) => void, string]>([
+    ['a malformed server id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'web-1', enabled: true }),
+      'ServerFirewall at test/fw: serverId "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
+    ['a firewall on a dedicated server', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: DED, enabled: true }),
+      `ServerFirewall at test/fw: serverId "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
+    ['IP settings on a VPS', (s, api) => new IpSettings(s, 'ip', { api, serverId: VPS, ip: '198.51.100.1', rdns: 'a.example.com' }),
+      `IpSettings at test/ip: serverId "${VPS}" must be a dedicated server (ded_…): IP settings exist only for dedicated servers`],
+    ['a bad IPv4', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.300', rdns: 'a.example.com' }),
+      'IpSettings at test/ip: ip "203.0.113.300" is not an IPv4 address'],
+    ['a bad rdns', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web_1 .example' }),
+      'IpSettings at test/ip: rdns "web_1 .example" is not a valid host name (letters, digits and hyphens in dot-separated labels, at most 253 characters)'],
+    ['a bad protection enum (from Python, say)', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', protection: { layer4: 'always' as Layer4Protection, layer7: Layer7Protection.OFF } }),
+      'IpSettings at test/ip: protection.layer4 is "always"; expected one of "dynamic", "permanent"'],
+    ['a fractional rule set id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: [1.5] }),
+      'ServerFirewall at test/fw: rulesets contains 1.5; rule set ids are non-negative integers (see GET /firewall/rulesets)'],
+    ['nothing managed', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS }),
+      'ServerFirewall at test/fw: enabled, rulesets, rulesetNames are all unset; set at least one, or remove the construct'],
+    ['a bad power state', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: 'paused' as PowerStateValue }),
+      'PowerState at test/p: state is "paused"; expected one of "running", "stopped"'],
+    ['a non-positive timeout', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, readyTimeoutSeconds: 0 }),
+      'PowerState at test/p: readyTimeoutSeconds is 0; it must be a positive number of seconds'],
+  ])('%s', (_n, fn, message) => {
+    expect(build(fn)).toThrow(message);
+  });
+
+  test.each([
+    ['https://api.example.com', 'must be an http(s) URL whose path ends in /api/v1'],
+    ['https://u:p@api.example.com/api/v1', 'must not contain credentials'],
+    ['not a url', 'is not an absolute URL'],
+  ])('HostingApi baseUrl %s', (baseUrl, message) => {
+    expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow('HostingApi at test/hosting: baseUrl');
+    expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow(message);
+  });
+
+  test('a token pasted as tokenEnvVar is refused without being echoed', () => {
+    const secret = 'hsk_live_0123456789abcdef0123456789';
+    let message = '';
+    try {
+      new HostingApi(stack(), 'hosting', { tokenEnvVar: `${secret}!` });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe('HostingApi at test/hosting: tokenEnvVar must be the NAME of an environment variable (letters, digits, underscores), not the token itself; the value is not shown in case it is a secret');
+  });
+});

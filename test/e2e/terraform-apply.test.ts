@@ -1,0 +1,188 @@
+import type { TerraformStack } from 'cdktf';
+import { HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from '../../src';
+import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+/** A simulator whose full-scope token is the sentinel, so scans for it prove nothing leaked. */
+async function simulatorWithSentinel(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const seed = options.seed ?? defaultSeed();
+  const sentinel = { ...seed.tokens[0], name: 'sentinel', secret: SENTINEL_TOKEN };
+  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
+}
+
+const bridgeAddresses = (output: string, verb: RegExp) => [...output.matchAll(new RegExp(`# (terraform_data\\.[A-Za-z0-9_]+) ${verb.source}`, 'g'))].map((m) => m[1].replace(/_[0-9A-F]{8}$/, ''));
+
+interface ExampleOptions {
+  readonly rdns: string;
+  readonly state: PowerStateValue;
+  readonly image: string;
+}
+
+function example(sim: RunningSimulator, o: ExampleOptions) {
+  return (stack: TerraformStack) => {
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    const fw = new ServerFirewall(stack, 'fw', { api, serverId: IDS.vpsRunning, enabled: true, rulesets: [1], rulesetNames: ['ssh'] });
+    new IpSettings(stack, 'ip', {
+      api,
+      serverId: IDS.dedicated,
+      ip: IPS.secondary,
+      rdns: o.rdns,
+      description: 'web',
+      protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY },
+    });
+    new PowerState(stack, 'power', { api, serverId: IDS.vpsStopped, state: o.state, rebootTriggers: { image: o.image }, dependsOn: [fw] });
+  };
+}
+
+describeWithTerraform('terraform apply end to end: the lifecycle of an example stack', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const start: ExampleOptions = { rdns: 'web1.example.com', state: PowerStateValue.RUNNING, image: 'v1' };
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    ws.synth(example(sim, start));
+    const init = await ws.init();
+    expect(init.code).toBe(0);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('1. the first apply converges every kind; the simulator matches the stack; no reboot on creation', async () => {
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Apply complete! Resources: 5 added, 0 changed, 0 destroyed.');
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+    expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)).toMatchObject({
+      rdns: 'web1.example.com', description: 'web', protection: { layer4: 'permanent', layer7: 'only' },
+    });
+    expect(sim.state.server(IDS.vpsStopped).server.power).toBe('running');
+    expect(run.output).toContain(`reboot ${IDS.vpsStopped}: first creation, no reboot`);
+    expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start']);
+  });
+
+  test('2. a second apply plans no change and makes no request', async () => {
+    const before = sim.requests.length;
+    expect((await ws.plan()).code).toBe(0);
+    const run = await ws.apply();
+    expect(run.output).toContain('No changes.');
+    expect(sim.requests.length).toBe(before);
+  });
+
+  test('3. changing one prop replaces only that bridge resource, and only that field is written', async () => {
+    const writesBefore = sim.executed().length;
+    ws.synth(example(sim, { ...start, rdns: 'web2.example.com' }));
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.ip_bridge']);
+    expect(sim.executed().slice(writesBefore).map((w) => `${w.kind} ${w.detail}`)).toEqual(['ip_settings {"rdns":"web2.example.com"}']);
+  });
+
+  test('4. a reboot trigger change reboots exactly once', async () => {
+    const boots = sim.state.server(IDS.vpsStopped).bootCount;
+    ws.synth(example(sim, { ...start, rdns: 'web2.example.com', image: 'v2' }));
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_reboot']);
+    expect(sim.state.server(IDS.vpsStopped).bootCount).toBe(boots + 1);
+    expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start', 'reboot']);
+  });
+
+  test('5. switching state stops once and does not reboot', async () => {
+    ws.synth(example(sim, { ...start, rdns: 'web2.example.com', image: 'v2', state: PowerStateValue.STOPPED }));
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_bridge']);
+    expect(sim.state.server(IDS.vpsStopped).server.power).toBe('stopped');
+    expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start', 'reboot', 'shutdown']);
+  });
+
+  test('6. drift is corrected by re-applying the bridge resource (-replace)', async () => {
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: false } });
+    const addr = (await ws.terraform(['state', 'list'])).output.split('\n').find((l) => l.startsWith('terraform_data.fw_bridge'))!;
+    const run = await ws.apply(`-replace=${addr}`);
+    expect(run.output).toContain(`firewall ${IDS.vpsRunning}: enabled false -> true`);
+    expect(sim.state.server(IDS.vpsRunning).firewall?.enabled).toBe(true);
+  });
+
+  test('7. destroy retains every setting and makes no request', async () => {
+    const before = sim.requests.length;
+    const run = await ws.destroy();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Destroy complete! Resources: 5 destroyed.');
+    expect(run.output.match(/destroy retains the server's current settings; no request made/g)).toHaveLength(4);
+    expect(sim.requests.length).toBe(before);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+  });
+
+  test('8. the token appears nowhere in the synth output or the Terraform state', () => {
+    const text = ws.allText();
+    expect(text).toContain('HOSTING_API_TOKEN');
+    expect(text).toContain('"serial"');
+    expect(text).not.toContain(SENTINEL_TOKEN);
+  });
+});
+
+describeWithTerraform('terraform apply end to end: failures and load', () => {
+  let sim: RunningSimulator | undefined;
+  let ws: TerraformWorkspace | undefined;
+  afterEach(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('an apply that fails mid-action is re-run and converges with no action run twice', async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    const s = sim;
+    ws.synth((stack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.STOPPED });
+      new ServerFirewall(stack, 'fw', { api, serverId: IDS.vdsRunning, enabled: false });
+    });
+    expect((await ws.init()).code).toBe(0);
+    // The action is accepted and carried out, then following it fails: the handler gives up mid-way.
+    sim.addFault({ endpoint: 'GET /servers/{serverId}/operations/{operationId}', times: 1, effect: { type: 'error', status: 404, code: 'not_found' } });
+    const failed = await ws.apply();
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/error: power vps_web_1: following operation op_\d+ failed/);
+    const retried = await ws.apply();
+    expect(retried.code).toBe(0);
+    expect(retried.output).toContain(`power ${IDS.vpsRunning}: in sync (stopped)`);
+    expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['shutdown']);
+    expect(sim.state.server(IDS.vdsRunning).firewall?.enabled).toBe(false);
+  });
+
+  test('34 resources at -parallelism=10 under a tight shared budget: zero failures, each write once', async () => {
+    const base = defaultSeed();
+    const template = base.servers[0];
+    const servers = Array.from({ length: 34 }, (_, i) => ({
+      ...template,
+      server: { ...template.server, id: `vps_load_${i + 1}`, name: `load-${i + 1}` },
+      firewall: { enabled: false, rulesets: [] },
+    }));
+    // 70 requests against 25 per 4 s: the budget binds about twice.
+    sim = await simulatorWithSentinel({
+      seed: { ...base, servers: [...base.servers, ...servers] },
+      limits: { requestsPerToken: 25, windowMs: 4_000 },
+    });
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    const s = sim;
+    ws.synth((stack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      servers.forEach((srv, i) => new ServerFirewall(stack, `fw${i}`, { api, serverId: srv.server.id, enabled: true }));
+    });
+    expect((await ws.init()).code).toBe(0);
+    const run = await ws.apply('-parallelism=10');
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Apply complete! Resources: 34 added');
+    expect(servers.every((srv) => s.state.server(srv.server.id).firewall?.enabled)).toBe(true);
+    expect(sim.executed()).toHaveLength(34);
+    // The budget really bound: some processes were told to wait, and all of them waited it out.
+    expect(sim.requests.some((r) => r.status === 429)).toBe(true);
+  });
+});

@@ -1,0 +1,102 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, LocalBackend, TerraformStack } from 'cdktf';
+
+/** The project's own CLI configuration: no checkpoint, nothing from the network. */
+export const TERRAFORM_RC = join(__dirname, '..', 'e2e', 'terraform.rc');
+const STACK = 'e2e';
+
+export const terraformVersion = (() => {
+  const res = spawnSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+  return res.status === 0 ? (JSON.parse(res.stdout).terraform_version as string) : undefined;
+})();
+
+/**
+ * `describe` for suites that run the real engine. Without `terraform` on PATH they are skipped with a
+ * visible message, except under CI=true, where a missing engine is a failure.
+ */
+export function describeWithTerraform(name: string, body: () => void): void {
+  if (terraformVersion) {
+    describe(`${name} (terraform ${terraformVersion})`, body);
+    return;
+  }
+  if (process.env.CI === 'true') {
+    describe(name, () => {
+      test('terraform is on PATH', () => {
+        throw new Error('terraform was not found on PATH; the end-to-end suites need it under CI=true');
+      });
+    });
+    return;
+  }
+  // eslint-disable-next-line no-console
+  console.warn(`SKIPPED: "${name}" needs terraform on PATH; it was not found`);
+  describe.skip(name, body);
+}
+
+export interface TerraformRun {
+  readonly code: number;
+  readonly output: string;
+}
+
+/** A temporary folder holding one synthesized stack and its local state, driven by the real engine. */
+export class TerraformWorkspace {
+  public readonly root = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-e2e-'));
+  public readonly stackDir = join(this.root, 'stacks', STACK);
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  /** Synthesizes (or re-synthesizes, keeping the state) the stack `define` builds. */
+  public synth(define: (stack: TerraformStack) => void): void {
+    const app = new App({ outdir: this.root });
+    const stack = new TerraformStack(app, STACK);
+    new LocalBackend(stack, { path: 'terraform.tfstate' });
+    define(stack);
+    app.synth();
+  }
+
+  public init(): Promise<TerraformRun> {
+    return this.terraform(['init', '-input=false', '-no-color']);
+  }
+
+  public apply(...args: string[]): Promise<TerraformRun> {
+    return this.terraform(['apply', '-auto-approve', '-input=false', '-no-color', ...args]);
+  }
+
+  public plan(): Promise<TerraformRun> {
+    return this.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
+  }
+
+  public destroy(): Promise<TerraformRun> {
+    return this.terraform(['destroy', '-auto-approve', '-input=false', '-no-color']);
+  }
+
+  public terraform(args: string[]): Promise<TerraformRun> {
+    return new Promise((resolve) => {
+      const child = spawn('terraform', args, {
+        cwd: this.stackDir,
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env },
+      });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('close', (code) => resolve({ code: code ?? -1, output }));
+    });
+  }
+
+  /** Every file of the synth output and the state, as text, for secret scans. */
+  public allText(): string {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const full = join(dir, name);
+        if (name === '.terraform') return [];
+        return statSync(full).isDirectory() ? walk(full) : [readFileSync(full, 'utf8')];
+      });
+    return walk(this.root).join('\n');
+  }
+
+  public dispose(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
