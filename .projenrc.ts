@@ -84,6 +84,11 @@ if (packageAll) {
   project.packageTask.spawn(packageAll);
 }
 
+project.addTask('demo', {
+  description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',
+  exec: 'node scripts/demo.js',
+});
+
 project.addTask('simulator', {
   description: 'Run the Hosting API simulator on 127.0.0.1 until Ctrl-C (after a compile)',
   exec: 'node bin/cdktf-server-hosting simulator',

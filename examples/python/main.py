@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The example stack of examples/typescript/main.ts, in Python (through jsii).
+
+Install: pip install cdktf cdktf-server-hosting   (the wheel is built into dist/python)
+Run:     HOSTING_API_URL=... HOSTING_API_TOKEN=... cdktf deploy
+"""
+import os
+
+from cdktf import App, TerraformStack
+from constructs import Construct
+from cdktf_server_hosting import (
+    HostingApi,
+    IpProtection,
+    IpSettings,
+    Layer4Protection,
+    Layer7Protection,
+    PowerState,
+    PowerStateValue,
+    ServerFirewall,
+    StopMethod,
+)
+
+
+class WebStack(TerraformStack):
+    def __init__(self, scope: Construct, id: str) -> None:
+        super().__init__(scope, id)
+        api = HostingApi(self, "hosting")
+
+        firewall = ServerFirewall(
+            self, "web-firewall",
+            api=api, server_id="vps_web_1", enabled=True, ruleset_names=["web", "ssh"],
+        )
+
+        IpSettings(
+            self, "metal-public-ip",
+            api=api,
+            server_id="ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b",
+            ip="203.0.113.11",
+            rdns="www.example.com",
+            description="public web",
+            protection=IpProtection(layer4=Layer4Protection.PERMANENT, layer7=Layer7Protection.ONLY),
+        )
+
+        PowerState(
+            self, "web-2-power",
+            api=api,
+            server_id="vps_web_2",
+            state=PowerStateValue.RUNNING,
+            stop_method=StopMethod.SHUTDOWN,
+            reboot_triggers={"release": os.environ.get("RELEASE", "2026.11.1")},
+            depends_on=[firewall],
+        )
+
+
+app = App()
+WebStack(app, "web")
+app.synth()
