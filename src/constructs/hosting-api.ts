@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { ValidationError } from './validation';
 import { ENV_VAR_NAME_PATTERN } from '../contract/patterns';
+import type { ApiConnection } from '../contract/resource-document';
 
 /** The handler bundle, found by file path (never imported): `<package>/assets/handler/index.js`. */
 export const HANDLER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'handler', 'index.js');
@@ -53,6 +54,14 @@ export class HostingApi extends Construct {
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.TERRAFORM_DATA;
     this.handlerPath = handlerAsset(TerraformStack.of(this)).path;
+  }
+
+  /**
+   * The connection part of every resource document.
+   * @internal
+   */
+  public _connection(): ApiConnection {
+    return { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar };
   }
 }
 

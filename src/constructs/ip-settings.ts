@@ -87,7 +87,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
       kind: 'ip_settings',
       serverId: props.serverId,
       ip: props.ip,
-      api: { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar },
+      api: props.api._connection(),
       desired: {
         rdns: props.rdns,
         description: props.description,

@@ -84,7 +84,7 @@ export class PowerState extends Construct implements ITerraformDependable {
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
     checkPositiveSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
     checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
-    const api = { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar };
+    const api = props.api._connection();
     const timeouts: PowerTimeouts = { readySeconds: props.readyTimeoutSeconds ?? 600, operationSeconds: props.operationTimeoutSeconds ?? 600 };
     const document: PowerStateDocument = {
       version: DOCUMENT_VERSION,

@@ -52,7 +52,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
       version: DOCUMENT_VERSION,
       kind: 'firewall',
       serverId: props.serverId,
-      api: { baseUrl: props.api.baseUrl, tokenEnvVar: props.api.tokenEnvVar },
+      api: props.api._connection(),
       desired: {
         enabled: props.enabled,
         rulesets: managesRulesets ? [...(props.rulesets ?? []), ...(props.rulesetNames ?? [])] : undefined,
