@@ -1,5 +1,6 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
 import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
@@ -27,9 +28,6 @@ export interface IpProtection {
   readonly layer4: Layer4Protection;
   readonly layer7: Layer7Protection;
 }
-
-/** Longest description accepted (the API's limit is not published; 255 is what the simulator enforces). */
-const MAX_DESCRIPTION_LENGTH = 255;
 
 export interface IpSettingsProps {
   /** The API connection. */

@@ -15,5 +15,8 @@ export const IPV4_PATTERN = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
  */
 export const HOST_NAME_PATTERN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
+/** Longest IP description accepted. The API's limit is "not shown"; this is the careful choice. */
+export const MAX_DESCRIPTION_LENGTH = 255;
+
 /** What an environment variable name may look like (POSIX, portable subset). */
 export const ENV_VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;

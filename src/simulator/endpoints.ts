@@ -13,7 +13,7 @@ import {
   type Scope,
   type Traffic,
 } from '../api/schemas';
-import { HOST_NAME_PATTERN } from '../contract/patterns';
+import { HOST_NAME_PATTERN, MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 
 export interface ErrorReply {
   readonly status: number;
@@ -50,8 +50,6 @@ export const fail = (status: number, code: ApiErrorCode, message: string, fields
 });
 const ok = (data: unknown, status = 200): Reply => ({ status, data });
 
-/** Description length limit: "not shown" in the spec. */
-export const MAX_DESCRIPTION_LENGTH = 255;
 
 type Lookup = { record: ServerRecord } | { reply: Reply };
 

@@ -46,7 +46,7 @@ function mulberry32(seed: number): () => number {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
   private nextId = 1;
-  private random: () => number;
+  private readonly random: () => number;
 
   constructor(seed = 1) {
     this.random = mulberry32(seed);
@@ -60,10 +60,6 @@ export class FaultInjector {
 
   public clear(): void {
     this.rules = [];
-  }
-
-  public reseed(seed: number): void {
-    this.random = mulberry32(seed);
   }
 
   /** The effects for this request; counts down `times` of each rule that fires. */
