@@ -42,6 +42,9 @@ const project = new cdk.JsiiProject({
     module: 'cdktf_server_hosting',
   },
 
+  // Tests report lint errors; they never rewrite tracked files.
+  eslintOptions: { dirs: ['src', 'test'], commandOptions: { fix: false } },
+
   gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/'],
   npmignoreEnabled: true,
 });
@@ -49,6 +52,12 @@ const project = new cdk.JsiiProject({
 // The lockfile comes out incomplete without this pin (the optional non-Linux packages of newer
 // unrs-resolver releases are missing from the registry), and `npm ci` then fails on a fresh machine.
 project.package.addPackageResolutions('unrs-resolver@1.12.2');
+
+// Only the NULL_RESOURCE bridge loads @cdktf/provider-null, so a stack without it need not install it.
+project.package.addField('peerDependenciesMeta', { '@cdktf/provider-null': { optional: true } });
+
+// A tarball always holds lib/, .jsii and the handler: on a fresh clone `npm pack` builds them first.
+project.package.setScript('prepack', 'node scripts/prepack.js');
 
 for (const name of ['compile', 'package:js', 'package:python', 'docgen', 'test']) {
   project.tasks.tryFind(name)?.env('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', JSII_ENV.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION);
@@ -60,20 +69,27 @@ const bundleHandler = project.addTask('bundle:handler', {
   description: 'Bundle the reconcile handler into assets/handler/index.js',
   exec: 'node scripts/bundle-handler.js',
 });
-project.preCompileTask.spawn(bundleHandler);
+// In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
+project.compileTask.prependSpawn(bundleHandler);
 // Tests run the bundled handler as Terraform would, so they need a fresh bundle too.
 project.testTask.prependSpawn(bundleHandler);
 
+// `.ci/run` runs the tests once, through the README's test command; the build only compiles,
+// documents and packages.
+// documents and packages. projen locks the build task, so its steps are overridden in the file.
+project.tryFindObjectFile('.projen/tasks.json')?.addOverride(
+  'tasks.build.steps',
+  ['default', 'pre-compile', 'compile', 'post-compile', 'package'].map((spawn) => ({ spawn })),
+);
+
 // Offline Python packaging: the default pacmak run pip-installs build tools, which cannot be fetched
-// here. Generate the sources only, then build the wheel with Debian's python3 (it ships setuptools
-// and wheel; the pyenv interpreter found first on PATH does not).
+// here. Generate the sources only, then build the wheel with the first python3 that has setuptools
+// and wheel (scripts/build-wheel.js says what is missing when none has).
 const packagePython = project.tasks.tryFind('package:python');
 if (packagePython) {
   packagePython.reset();
   packagePython.exec('jsii-pacmak -v --target python --code-only --outdir dist/python-src');
-  packagePython.exec(
-    'cd dist/python-src/python && PYENV_VERSION=system /usr/bin/python3 -m pip wheel --no-deps --no-build-isolation --wheel-dir ../../python .',
-  );
+  packagePython.exec('node scripts/build-wheel.js dist/python-src/python dist/python');
   packagePython.exec('rm -rf dist/python-src');
 }
 

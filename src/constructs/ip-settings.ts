@@ -1,9 +1,9 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
 import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
+import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */
