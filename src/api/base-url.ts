@@ -1,8 +1,16 @@
+import { isLoopbackHost } from '../contract/patterns';
+
+export interface BaseUrlOptions {
+  /** Accept plain http to hosts other than this machine (the token then crosses the network in clear text). */
+  readonly allowInsecureHttp?: boolean;
+}
+
 /**
  * Section 1, rule 1: the base URL already ends in `/api/v1`. Returns it without a trailing slash.
- * Credentials in the URL are refused: they would be printed wherever the URL is.
+ * Credentials in the URL are refused: they would be printed wherever the URL is. Plain http is
+ * refused unless the host is this machine or the caller opted in.
  */
-export function normalizeBaseUrl(input: string): string {
+export function normalizeBaseUrl(input: string, options: BaseUrlOptions = {}): string {
   let url: URL;
   try {
     url = new URL(input.trim());
@@ -11,6 +19,12 @@ export function normalizeBaseUrl(input: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new Error(`Invalid Hosting API base URL "${url.origin}": the scheme must be https or http`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
+    throw new Error(
+      `Invalid Hosting API base URL "${url.origin}": plain http would send the token in clear text; use https, ` +
+      'or set allowInsecureHttp on the HostingApi construct if the network path is protected otherwise',
+    );
   }
   if (url.username || url.password) {
     throw new Error('Invalid Hosting API base URL: it must not contain credentials; pass the token through its environment variable');

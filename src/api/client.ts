@@ -53,8 +53,9 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 20_000, deadlineMs: 180_000 };
 
 export interface HostingApiClientOptions {
-  /** Ends in `/api/v1`; a trailing slash is tolerated. */
+  /** Ends in `/api/v1`; a trailing slash is tolerated. Plain http only to loopback, unless allowInsecureHttp. */
   readonly baseUrl: string;
+  readonly allowInsecureHttp?: boolean;
   /** The bearer token. Sent in the Authorization header only; never logged or put in an error. */
   readonly token: string;
   /** Defaults to an undici Agent with the timeouts below; tests pass a MockAgent. */
@@ -112,7 +113,7 @@ export class HostingApiClient {
   readonly #random: () => number;
 
   constructor(options: HostingApiClientOptions) {
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
     if (!options.token) {
       throw new Error('The Hosting API token is empty');
     }

@@ -4,7 +4,7 @@ import { AssetType, TerraformAsset, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { ValidationError } from './validation';
-import { ENV_VAR_NAME_PATTERN } from '../contract/patterns';
+import { isLoopbackHost, isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import type { ApiConnection } from '../contract/resource-document';
 
 /** The handler bundle, found by file path (never imported): `<package>/assets/handler/index.js`. */
@@ -19,10 +19,19 @@ export interface HostingApiProps {
   readonly baseUrl?: string;
   /**
    * The NAME of the environment variable that holds the API token where Terraform runs. The token
-   * itself is never written to the synthesized JSON or the Terraform state.
+   * itself is never written to the synthesized JSON or the Terraform state. Upper-case letters,
+   * digits and underscores, at most 64 characters, with no long random-looking part: anything that
+   * looks like a credential is refused without being echoed.
    * @default 'HOSTING_API_TOKEN'
    */
   readonly tokenEnvVar?: string;
+  /**
+   * Allow a plain `http://` base URL to a host other than this machine. The bearer token then
+   * crosses the network in clear text; use it only where the path is protected otherwise (e.g. a
+   * tunnel). `http://` to loopback addresses (127.0.0.0/8, ::1, localhost) is always allowed.
+   * @default false
+   */
+  readonly allowInsecureHttp?: boolean;
   /**
    * Which Terraform resource carries the handler.
    * @default Bridge.TERRAFORM_DATA
@@ -40,17 +49,20 @@ export class HostingApi extends Construct {
   /** Name of the environment variable holding the token. */
   public readonly tokenEnvVar: string;
   public readonly bridge: Bridge;
+  /** Whether plain http to other hosts was allowed. */
+  public readonly allowInsecureHttp: boolean;
   /** Path of the handler inside the stack's synthesized directory. */
   public readonly handlerPath: string;
 
   constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
     super(scope, id);
     this.tokenEnvVar = props.tokenEnvVar ?? 'HOSTING_API_TOKEN';
-    if (!ENV_VAR_NAME_PATTERN.test(this.tokenEnvVar)) {
+    if (!isTokenVariableName(this.tokenEnvVar)) {
       // The value is not quoted: a token pasted here by mistake must not reach the CI log.
-      throw new ValidationError(this, 'tokenEnvVar', 'must be the NAME of an environment variable (letters, digits, underscores), not the token itself; the value is not shown in case it is a secret');
+      throw new ValidationError(this, 'tokenEnvVar', `must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token itself; the value is not shown in case it is a secret`);
     }
-    if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl);
+    this.allowInsecureHttp = props.allowInsecureHttp ?? false;
+    if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl, this.allowInsecureHttp);
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.TERRAFORM_DATA;
     this.handlerPath = handlerAsset(TerraformStack.of(this)).path;
@@ -61,11 +73,11 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _connection(): ApiConnection {
-    return { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar };
+    return { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, ...(this.allowInsecureHttp ? { allowInsecureHttp: true } : {}) };
   }
 }
 
-function checkBaseUrl(scope: Construct, baseUrl: string): void {
+function checkBaseUrl(scope: Construct, baseUrl: string, allowInsecureHttp: boolean): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -77,6 +89,9 @@ function checkBaseUrl(scope: Construct, baseUrl: string): void {
   }
   if (!/^https?:$/.test(url.protocol) || !url.pathname.replace(/\/+$/, '').endsWith('/api/v1') || url.search || url.hash) {
     throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp: true if the path is protected otherwise)`);
   }
 }
 

@@ -18,5 +18,26 @@ export const HOST_NAME_PATTERN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[
 /** Longest IP description accepted. The API's limit is "not shown"; this is the careful choice. */
 export const MAX_DESCRIPTION_LENGTH = 255;
 
-/** What an environment variable name may look like (POSIX, portable subset). */
-export const ENV_VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The rule for the name of the token's environment variable, in words, for messages and docs. */
+export const TOKEN_VARIABLE_NAME_RULE =
+  'upper-case letters, digits and underscores, starting with a letter or underscore, at most 64 characters, ' +
+  'and no part between underscores longer than 20 characters, or longer than 12 with a digit in it';
+
+/**
+ * Whether a value may be the NAME of the token's variable. Stricter than POSIX on purpose: a
+ * token pasted here by mistake must be refused, not written into the synth output and the state.
+ * Real tokens are mixed-case, lower-case hex or base64url, or carry long random runs; names are
+ * short upper-case words.
+ */
+export function isTokenVariableName(value: string): boolean {
+  if (!/^[A-Z_][A-Z0-9_]{0,63}$/.test(value)) return false;
+  return value.split('_').every((part) => part.length <= 20 && !(part.length > 12 && /\d/.test(part)));
+}
+
+/**
+ * Plain http is allowed only to this machine: anywhere else the bearer token would cross a network
+ * in clear text. `hostname` as `URL#hostname` gives it (IPv6 in brackets).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}

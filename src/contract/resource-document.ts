@@ -27,6 +27,8 @@ export interface ApiConnection {
   readonly baseUrl?: string;
   /** The NAME of the environment variable holding the token, never the token. */
   readonly tokenEnvVar: string;
+  /** Plain http to a host other than this machine; absent means refused. */
+  readonly allowInsecureHttp?: boolean;
 }
 
 export interface ResourceDocumentBase {

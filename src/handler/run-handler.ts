@@ -20,6 +20,15 @@ export interface HandlerIo {
   readonly now?: () => number;
 }
 
+/** The resource's label when its document can be read, a neutral name otherwise (never document text). */
+function destroyLabel(text: string | undefined): string {
+  try {
+    return describe(parseResourceDocument(text));
+  } catch {
+    return 'resource (its stored document could not be read)';
+  }
+}
+
 /**
  * The program Terraform's local-exec runs for one resource. `apply` reads, diffs and makes only the
  * writes needed; `plan` reads and diffs only (exit 2 when out of sync, like terraform plan
@@ -31,12 +40,41 @@ export async function runHandler(argv: readonly string[], env: Readonly<Record<s
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  let token: string | undefined;
-  // Whatever is printed passes through here, so the token cannot reach Terraform's log by accident.
-  const scrub = (line: string) => (token ? line.split(token).join('[redacted]') : line);
-  const out = (line: string) => io.stdout(scrub(line));
-  const err = (line: string) => io.stderr(scrub(line));
+  const print = createPrinter(io);
+  try {
+    return await run(command, env, io, print);
+  } catch (e) {
+    print.err(`error: unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.failed;
+  }
+}
 
+interface Printer {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** From now on this value is replaced in every line, so it cannot reach Terraform's log by accident. */
+  readonly redact: (secret: string) => void;
+}
+
+function createPrinter(io: HandlerIo): Printer {
+  const secrets: string[] = [];
+  const scrub = (line: string) => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), line);
+  return {
+    out: (line) => io.stdout(scrub(line)),
+    err: (line) => io.stderr(scrub(line)),
+    redact: (secret) => secrets.push(secret),
+  };
+}
+
+async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<string, string | undefined>>, io: HandlerIo, print: Printer): Promise<number> {
+  const { out, err } = print;
+  if (command === 'destroy') {
+    // Destroy must never fail: a failure here would block every replacement and removal. It makes
+    // no request, so a document it cannot read (an imported resource, a newer or older version)
+    // changes nothing.
+    out(`${destroyLabel(env[HANDLER_ENV.document])}: destroy retains the server's current settings; no request made`);
+    return EXIT.ok;
+  }
   let doc: ResourceDocument;
   try {
     doc = parseResourceDocument(env[HANDLER_ENV.document]);
@@ -44,16 +82,13 @@ export async function runHandler(argv: readonly string[], env: Readonly<Record<s
     err(`error: ${(e as Error).message}`);
     return EXIT.usage;
   }
-  if (command === 'destroy') {
-    out(`${describe(doc)}: destroy retains the server's current settings; no request made`);
-    return EXIT.ok;
-  }
 
-  token = env[doc.api.tokenEnvVar];
+  const token = env[doc.api.tokenEnvVar];
   if (!token) {
     err(`error: ${describe(doc)}: the environment variable ${doc.api.tokenEnvVar} that should hold the API token is not set or empty`);
     return EXIT.usage;
   }
+  print.redact(token);
   const instanceId = env[HANDLER_ENV.instanceId];
   if (command === 'apply' && !instanceId) {
     err(`error: ${describe(doc)}: ${HANDLER_ENV.instanceId} is not set; it keys every write so that retries are never executed twice`);
@@ -70,6 +105,7 @@ export async function runHandler(argv: readonly string[], env: Readonly<Record<s
   try {
     client = new HostingApiClient({
       baseUrl,
+      allowInsecureHttp: doc.api.allowInsecureHttp,
       token,
       userAgent: 'cdktf-server-hosting-handler',
       sleep: io.sleep,

@@ -1,11 +1,13 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { ENV_VAR_NAME_PATTERN } from '../contract/patterns';
+import { isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument } from '../contract/resource-document';
 
 const api = z.strictObject({
   baseUrl: z.optional(z.string()),
-  tokenEnvVar: z.string().check(z.regex(ENV_VAR_NAME_PATTERN, 'must be the name of an environment variable')),
+  // The message never quotes the value: it may be a token pasted in the wrong place.
+  tokenEnvVar: z.string().check(z.refine(isTokenVariableName, `must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token; the value is not shown`)),
+  allowInsecureHttp: z.optional(z.boolean()),
 });
 const base = {
   version: z.literal(DOCUMENT_VERSION),

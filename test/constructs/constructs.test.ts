@@ -135,15 +135,36 @@ describe('synth-time validation names the construct path, the prop and the value
     expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow('HostingApi at test/hosting: baseUrl');
     expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow(message);
   });
+});
 
-  test('a token pasted as tokenEnvVar is refused without being echoed', () => {
-    const secret = 'hsk_live_0123456789abcdef0123456789';
-    let message = '';
+describe('the token never reaches the synth output, and never crosses a network in clear text', () => {
+  const message = (fn: () => unknown) => {
     try {
-      new HostingApi(stack(), 'hosting', { tokenEnvVar: `${secret}!` });
+      fn();
     } catch (e) {
-      message = (e as Error).message;
+      return (e as Error).message;
     }
-    expect(message).toBe('HostingApi at test/hosting: tokenEnvVar must be the NAME of an environment variable (letters, digits, underscores), not the token itself; the value is not shown in case it is a secret');
+    return 'no error';
+  };
+
+  test.each(['hsk_live_0123456789abcdef0123', 'HSK_LIVE_0123456789ABCDEF0123456789', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'dGhpcyBpcyBub3QgYSB0b2tlbg'])(
+    'a token pasted as tokenEnvVar is refused without being echoed (%s)', (secret) => {
+      const text = message(() => new HostingApi(stack(), 'hosting', { tokenEnvVar: secret }));
+      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar must be the NAME of an environment variable \(upper-case letters, digits and underscores.*\), not the token itself; the value is not shown in case it is a secret$/);
+      expect(text).not.toContain(secret);
+    },
+  );
+
+  test.each(['http://api.example.com/api/v1', 'http://10.1.2.3:8080/api/v1'])('plain http to another machine is refused: %s', (baseUrl) => {
+    expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text');
+  });
+
+  test('plain http is allowed to loopback, and elsewhere only with allowInsecureHttp, which the handler is told', () => {
+    expect(() => new HostingApi(stack(), 'local', { baseUrl: 'http://127.0.0.1:8787/api/v1' })).not.toThrow();
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { baseUrl: 'http://api.internal.example/api/v1', allowInsecureHttp: true });
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
+    const bridge: any = Object.values(synth(s).resource.terraform_data)[0];
+    expect(bridge.input.document).toContain('"allowInsecureHttp" = true');
   });
 });

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SEED_SERVER_IDS as IDS, startSimulator } from '../../src/simulator';
+import { runHandler } from '../../src/handler/run-handler';
 import { firewallDoc, TOKEN_ENV, useHandler } from '../helpers/handler';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
 
 const h = useHandler();
 const doc = firewallDoc(IDS.vpsRunning, { enabled: true });
@@ -16,12 +18,40 @@ test.each<[string, unknown, string]>([
   ['a bad server id', { ...doc, serverId: 'web-1' }, 'error: the resource document is invalid: serverId: must be a server id such as vps_ab_1 or ded_<uuid>'],
   ['nothing managed', { ...doc, desired: {} }, 'error: the resource document is invalid: desired: set enabled and/or rulesets'],
   ['a typo', { ...doc, desired: { enabeld: true } }, 'error: the resource document is invalid: desired: Unrecognized key: "enabeld"'],
-  ['a token in place of the variable name', { ...doc, api: { tokenEnvVar: 'hsim full token' } }, 'api.tokenEnvVar: must be the name of an environment variable'],
+  ['a token in place of the variable name', { ...doc, api: { tokenEnvVar: 'hsk_live_0123456789abcdef0123' } }, 'api.tokenEnvVar: must be the NAME of an environment variable'],
 ])('a document with %s is refused before any request', async (_n, bad, message) => {
   const run = await h.run('apply', typeof bad === 'string' ? bad : JSON.stringify(bad));
   expect(run.code).toBe(64);
   expect(run.stderr[0]).toContain(message);
   expect(run.requests).toEqual([]);
+});
+
+test('a token pasted as the variable name is never echoed, even when it is set in the environment', async () => {
+  const pasted = 'HSK_LIVE_0123456789ABCDEF0123456789';
+  const run = await h.run('apply', { ...doc, api: { tokenEnvVar: pasted } }, { env: { [pasted]: 'x' } });
+  expect(run.code).toBe(64);
+  expect([...run.stdout, ...run.stderr].join('\n')).not.toContain(pasted);
+});
+
+test('plain http to another machine is refused before any request unless the document opts in', async () => {
+  const refused = await h.run('plan', doc, { env: { HOSTING_API_URL: 'http://api.example.com/api/v1' } });
+  expect(refused.stderr[0]).toBe(`error: firewall ${IDS.vpsRunning}: Invalid Hosting API base URL "http://api.example.com": plain http would send the token in clear text; use https, or set allowInsecureHttp on the HostingApi construct if the network path is protected otherwise`);
+  const optedIn = await h.run('plan', { ...doc, api: { ...doc.api, allowInsecureHttp: true } }, { env: { HOSTING_API_URL: 'http://127.0.0.9:9/api/v1' } });
+  expect(optedIn.stderr.join('\n')).not.toContain('plain http');
+});
+
+test('an unexpected failure goes through the same token filter as every other line', async () => {
+  const stderr: string[] = [];
+  const code = await runHandler(['plan'], { HOSTING_RESOURCE: JSON.stringify(doc), HOSTING_API_URL: h.sim.baseUrl, [TOKEN_ENV]: SENTINEL_TOKEN }, {
+    stdout: () => undefined,
+    stderr: (line) => stderr.push(line),
+    now: () => {
+      throw new Error(`clock broke while holding ${SENTINEL_TOKEN}`);
+    },
+  });
+  expect(code).toBe(1);
+  expect(stderr.join('\n')).toContain('clock broke while holding [redacted]');
+  expect(stderr.join('\n')).not.toContain(SENTINEL_TOKEN);
 });
 
 test('the token variable must be set; its name is given, never a value', async () => {

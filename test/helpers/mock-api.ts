@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { HostingApiClient, type HostingApiClientOptions } from '../../src/api';
 
-export const MOCK_ORIGIN = 'http://hosting.test';
+export const MOCK_ORIGIN = 'https://hosting.test';
 export const MOCK_BASE_URL = `${MOCK_ORIGIN}/api/v1`;
 /** A token value that must never show up in any output; tests grep for it. */
 export const SENTINEL_TOKEN = 'tok_SENTINEL_c0ffee_do_not_print';
