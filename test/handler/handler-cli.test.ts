@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { SEED_SERVER_IDS as IDS, startSimulator } from '../../src/simulator';
 import { runHandler } from '../../src/handler/run-handler';
+import { SEED_SERVER_IDS as IDS, startSimulator } from '../../src/simulator';
 import { firewallDoc, TOKEN_ENV, useHandler } from '../helpers/handler';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 
