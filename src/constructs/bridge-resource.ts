@@ -1,72 +1,116 @@
-import { NullProvider } from '@cdktf/provider-null/lib/provider';
-import { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
 import { DataResource, Fn, TerraformStack, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import type { HostingApi } from './hosting-api';
-import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
+import { HANDLER_ENV, type RebootDocument, type ResourceDocument } from '../contract/resource-document';
 
 export interface BridgeResourceOptions {
   readonly api: HostingApi;
   /** Non-secret; may hold unresolved tokens, which Terraform resolves through jsonencode. */
   readonly document: ResourceDocument;
-  /** More values whose change replaces the resource (and so re-runs the handler). */
-  readonly extraTriggers?: Record<string, string>;
-  /** Extra environment for the create-time run (destroy-time provisioners may reference only self). */
-  readonly createEnvironment?: Record<string, string>;
   readonly dependsOn?: ITerraformDependable[];
 }
 
+type Verb = 'apply' | 'destroy';
+
+/** A local-exec provisioner that runs the handler with `verb`. */
+function handlerRun(api: HostingApi, verb: Verb, environment: Record<string, string>) {
+  return {
+    type: 'local-exec' as const,
+    when: verb === 'destroy' ? ('destroy' as const) : ('create' as const),
+    command: `node "${api.handlerPath}" ${verb}`,
+    environment: { [HANDLER_ENV.instanceId]: '${self.id}', ...environment },
+  };
+}
+
 /**
- * One bridge resource: its replace trigger is a hash of the document (and extra triggers), its
- * stored value is the document, a create-time local-exec runs `handler apply`, a destroy-time one
- * `handler destroy`, both reading everything from `self`. The token never appears: the handler
- * reads it from the environment Terraform runs in.
+ * One bridge resource: its replace trigger is a hash of the document, its stored value is the
+ * document, a create-time local-exec runs `handler apply`, a destroy-time one `handler destroy`,
+ * both reading everything from `self`. The token never appears: the handler reads it from the
+ * environment Terraform runs in. The destroy-time reference goes through `try()`: a resource
+ * brought in by `terraform import` has no stored document, and its replacement must not fail.
  */
 export function createBridgeResource(scope: Construct, id: string, options: BridgeResourceOptions): TerraformResource {
   const document = Fn.jsonencode(options.document);
-  const replaceHash = Fn.sha256(Fn.jsonencode({ document: options.document, triggers: options.extraTriggers ?? {} }));
-  const run = (verb: 'apply' | 'destroy', documentRef: string, environment: Record<string, string> = {}) => ({
-    type: 'local-exec' as const,
-    when: verb === 'destroy' ? ('destroy' as const) : ('create' as const),
-    command: `node "${options.api.handlerPath}" ${verb}`,
-    environment: { [HANDLER_ENV.document]: documentRef, [HANDLER_ENV.instanceId]: '${self.id}', ...environment },
-  });
-
+  // The same formula as earlier releases, so upgrading the library replaces nothing.
+  const replace = Fn.sha256(Fn.jsonencode({ document: options.document, triggers: {} }));
+  const attribute = options.api.bridge === Bridge.NULL_RESOURCE ? 'triggers' : 'input';
+  const provisioners = [
+    handlerRun(options.api, 'apply', { [HANDLER_ENV.document]: `\${self.${attribute}.document}` }),
+    handlerRun(options.api, 'destroy', { [HANDLER_ENV.document]: `\${try(self.${attribute}.document, "")}` }),
+  ];
   if (options.api.bridge === Bridge.NULL_RESOURCE) {
-    ensureNullProvider(scope);
-    return new NullResource(scope, id, {
-      triggers: { document, replace: replaceHash },
-      dependsOn: options.dependsOn,
-      provisioners: [run('apply', '${self.triggers.document}', options.createEnvironment), run('destroy', '${self.triggers.document}')],
-    });
+    const { Resource } = nullProvider(scope);
+    return new Resource(scope, id, { triggers: { document, replace }, dependsOn: options.dependsOn, provisioners });
   }
-  return new DataResource(scope, id, {
-    input: { document },
-    triggersReplace: { replace: replaceHash },
-    dependsOn: options.dependsOn,
-    provisioners: [run('apply', '${self.input.document}', options.createEnvironment), run('destroy', '${self.input.document}')],
-  });
+  return new DataResource(scope, id, { input: { document }, triggersReplace: { replace }, dependsOn: options.dependsOn, provisioners });
+}
+
+export interface RebootResourceOptions {
+  readonly api: HostingApi;
+  readonly document: RebootDocument;
+  /** The only values whose change replaces the resource, and so reboots. */
+  readonly triggers: Record<string, string>;
+  /** `plantimestamp()` recorded when the reboot resource was first armed (see createArmedRecord). */
+  readonly armedAt: string;
+  readonly dependsOn: ITerraformDependable[];
 }
 
 /**
- * Records `plantimestamp()` when first created and never changes (ignore_changes), so a later
- * provisioner can tell a first creation from a replacement by comparing it with the current one.
- * Returns the recorded value.
+ * The reboot resource is replaced when, and only when, the reboot triggers change. Everything else
+ * (timeouts, hard or soft, the API connection) reaches the handler through the provisioner's
+ * environment, which Terraform does not compare, so changing it reboots nothing. A reboot is an
+ * event, not a setting: there is nothing to retain on destroy, so no destroy-time run.
  */
-export function createBirthRecord(scope: Construct, id: string, bridge: Bridge): string {
-  const now = Fn.plantimestamp();
-  if (bridge === Bridge.NULL_RESOURCE) {
-    ensureNullProvider(scope);
-    const birth = new NullResource(scope, id, { triggers: { at: now }, lifecycle: { ignoreChanges: ['triggers'] } });
-    return Fn.lookup(birth.triggers, 'at', '');
+export function createRebootResource(scope: Construct, id: string, options: RebootResourceOptions): TerraformResource {
+  const triggers = Fn.sha256(Fn.jsonencode(options.triggers));
+  const provisioners = [
+    handlerRun(options.api, 'apply', {
+      [HANDLER_ENV.document]: Fn.jsonencode(options.document),
+      [HANDLER_ENV.firstPlannedAt]: options.armedAt,
+      [HANDLER_ENV.plannedAt]: Fn.plantimestamp(),
+    }),
+  ];
+  if (options.api.bridge === Bridge.NULL_RESOURCE) {
+    const { Resource } = nullProvider(scope);
+    return new Resource(scope, id, { triggers: { reboot: triggers }, dependsOn: options.dependsOn, provisioners });
   }
-  const birth = new DataResource(scope, id, { input: { at: now }, lifecycle: { ignoreChanges: ['input'] } });
-  return Fn.lookup(birth.output, 'at', '');
+  return new DataResource(scope, id, { triggersReplace: { reboot: triggers }, dependsOn: options.dependsOn, provisioners });
 }
 
-function ensureNullProvider(scope: Construct): void {
+/**
+ * Records `plantimestamp()` when created and never changes (ignore_changes). It depends on the
+ * power bridge, so it is created in the same apply as the reboot resource's first instance, never
+ * by an earlier apply that failed: the reboot handler compares it with the current plan time and
+ * reboots only when they differ, that is, when the triggers of an applied instance changed.
+ * Returns the recorded value.
+ */
+export function createArmedRecord(scope: Construct, id: string, bridge: Bridge, after: ITerraformDependable): string {
+  const now = Fn.plantimestamp();
+  if (bridge === Bridge.NULL_RESOURCE) {
+    const { Resource } = nullProvider(scope);
+    const record = new Resource(scope, id, { triggers: { at: now }, dependsOn: [after], lifecycle: { ignoreChanges: ['triggers'] } });
+    return Fn.lookup(record.triggers, 'at', '');
+  }
+  const record = new DataResource(scope, id, { input: { at: now }, dependsOn: [after], lifecycle: { ignoreChanges: ['input'] } });
+  return Fn.lookup(record.output, 'at', '');
+}
+
+type NullResourceModule = typeof import('@cdktf/provider-null/lib/resource');
+
+/**
+ * `@cdktf/provider-null` is an optional peer: only this bridge loads it, and the null provider is
+ * configured once per stack.
+ */
+function nullProvider(scope: Construct): NullResourceModule {
+  let modules: [NullResourceModule, typeof import('@cdktf/provider-null/lib/provider')];
+  try {
+    modules = [require('@cdktf/provider-null/lib/resource'), require('@cdktf/provider-null/lib/provider')];
+  } catch {
+    throw new Error('Bridge.NULL_RESOURCE needs the package @cdktf/provider-null (npm install @cdktf/provider-null@^11); Bridge.TERRAFORM_DATA needs nothing');
+  }
   const stack = TerraformStack.of(scope);
   const id = 'cdktf-server-hosting-null-provider';
-  if (!stack.node.tryFindChild(id)) new NullProvider(stack, id);
+  if (!stack.node.tryFindChild(id)) new modules[1].NullProvider(stack, id);
+  return modules[0];
 }

@@ -1,9 +1,9 @@
-import { Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
+import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { createBirthRecord, createBridgeResource } from './bridge-resource';
+import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkOneOf, checkPositiveSeconds, checkServerId } from './validation';
-import { DOCUMENT_VERSION, HANDLER_ENV, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
+import { checkOneOf, checkPositiveSeconds, checkServerId, ValidationError } from './validation';
+import { DOCUMENT_VERSION, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
 
 /** The power state to converge to. */
 export enum PowerStateValue {
@@ -37,13 +37,15 @@ export interface PowerStateProps {
    */
   readonly forceStopFallback?: boolean;
   /**
-   * Values whose change reboots the server once (e.g. an image version). The first creation never
-   * reboots; a stopped server is not rebooted.
+   * Values whose change reboots the server once (e.g. an image version). Only a change of a value
+   * that was already applied reboots: the first creation never does, nor does an apply after a
+   * first apply that failed, nor a change of any other prop. A stopped server is not rebooted.
    * @default - never reboot
    */
   readonly rebootTriggers?: { [key: string]: string };
   /**
    * Reboot by `reset` (hardware, needs `servers:control`) instead of `reboot` (operating system).
+   * Needs `rebootTriggers`. Changing it alone does not reboot.
    * @default false
    */
   readonly hardReboot?: boolean;
@@ -84,6 +86,9 @@ export class PowerState extends Construct implements ITerraformDependable {
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
     checkPositiveSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
     checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
+    if (props.hardReboot && !props.rebootTriggers) {
+      throw new ValidationError(this, 'hardReboot', 'is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot');
+    }
     const api = props.api._connection();
     const timeouts: PowerTimeouts = { readySeconds: props.readyTimeoutSeconds ?? 600, operationSeconds: props.operationTimeoutSeconds ?? 600 };
     const document: PowerStateDocument = {
@@ -100,14 +105,13 @@ export class PowerState extends Construct implements ITerraformDependable {
     this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
 
     if (props.rebootTriggers) {
-      // A separate resource, replaced only when the triggers change: switching `state` never reboots.
+      // A separate resource, replaced only when the triggers change: nothing else ever reboots.
       const reboot: RebootDocument = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? false, timeouts };
-      const firstPlannedAt = createBirthRecord(this, 'first-apply', props.api.bridge);
-      this.rebootResource = createBridgeResource(this, 'reboot', {
+      this.rebootResource = createRebootResource(this, 'reboot', {
         api: props.api,
         document: reboot,
-        extraTriggers: props.rebootTriggers,
-        createEnvironment: { [HANDLER_ENV.firstPlannedAt]: firstPlannedAt, [HANDLER_ENV.plannedAt]: Fn.plantimestamp() },
+        triggers: props.rebootTriggers,
+        armedAt: createArmedRecord(this, 'reboot-armed', props.api.bridge, this.resource),
         dependsOn: [this.resource],
       });
     }

@@ -25,9 +25,11 @@ describe('the terraform_data bridge (default)', () => {
       ['create', expect.stringMatching(/^node "assets\/cdktf-server-hosting-handler\/[0-9A-F]+\/index.js" apply$/)],
       ['destroy', expect.stringMatching(/ destroy$/)],
     ]);
-    for (const p of bridge.provisioner) {
-      expect(p['local-exec'].environment).toEqual({ HOSTING_RESOURCE: '${self.input.document}', HOSTING_INSTANCE_ID: '${self.id}' });
-    }
+    expect(bridge.provisioner.map((p: any) => p['local-exec'].environment)).toEqual([
+      { HOSTING_RESOURCE: '${self.input.document}', HOSTING_INSTANCE_ID: '${self.id}' },
+      // An imported resource has no stored document; its replacement must not fail on it.
+      { HOSTING_RESOURCE: '${try(self.input.document, "")}', HOSTING_INSTANCE_ID: '${self.id}' },
+    ]);
     expect(json.provider).toBeUndefined();
   });
 
@@ -39,21 +41,26 @@ describe('the terraform_data bridge (default)', () => {
     expect(s.node.children.filter((c) => c.node.id === 'cdktf-server-hosting-handler')).toHaveLength(1);
   });
 
-  test('PowerState adds a reboot resource and a first-apply record only with reboot triggers', () => {
+  test('PowerState adds a reboot resource and its armed record only with reboot triggers', () => {
     const s = stack();
     const api = new HostingApi(s, 'hosting');
     new PowerState(s, 'plain', { api, serverId: VPS, state: PowerStateValue.RUNNING });
     const withReboot = new PowerState(s, 'rebooting', { api, serverId: DED, state: PowerStateValue.RUNNING, stopMethod: StopMethod.POWER_OFF, rebootTriggers: { image: 'v1' }, hardReboot: true });
     const resources = synth(s).resource.terraform_data;
-    expect(Object.keys(resources).map((k) => k.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['plain_bridge', 'rebooting_bridge', 'rebooting_first-apply', 'rebooting_reboot']);
-    const birth: any = Object.entries(resources).find(([k]) => k.startsWith('rebooting_first-apply'))![1];
-    expect(birth).toMatchObject({ input: { at: '${plantimestamp()}' }, lifecycle: { ignore_changes: ['input'] } });
-    const reboot: any = Object.entries(resources).find(([k]) => k.startsWith('rebooting_reboot'))![1];
+    expect(Object.keys(resources).map((k) => k.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['plain_bridge', 'rebooting_bridge', 'rebooting_reboot', 'rebooting_reboot-armed']);
+    const armed: any = Object.entries(resources).find(([k]) => k.startsWith('rebooting_reboot-armed'))![1];
+    // Created only once the power bridge was applied: a failed first apply arms nothing.
+    expect(armed).toMatchObject({ input: { at: '${plantimestamp()}' }, lifecycle: { ignore_changes: ['input'] }, depends_on: [expect.stringMatching(/^terraform_data\.rebooting_bridge_/)] });
+    const reboot: any = Object.entries(resources).find(([k]) => /^rebooting_reboot_[0-9A-F]+$/.test(k))![1];
     const env = reboot.provisioner[0]['local-exec'].environment;
     expect(env.HOSTING_PLANNED_AT).toBe('${plantimestamp()}');
-    expect(env.HOSTING_FIRST_PLANNED_AT).toMatch(/^\$\{terraform_data\.rebooting_first-apply_[0-9A-F]+\.output\.at\}$/);
+    expect(env.HOSTING_FIRST_PLANNED_AT).toMatch(/^\$\{terraform_data\.rebooting_reboot-armed_[0-9A-F]+\.output\.at\}$/);
+    expect(env.HOSTING_RESOURCE).toContain('"hard" = true');
     expect(reboot.depends_on).toEqual([expect.stringMatching(/^terraform_data\.rebooting_bridge_/)]);
-    expect(reboot.triggers_replace.replace).toContain('"image" = "v1"');
+    // Only the triggers replace it (and so reboot); no input, no destroy-time run.
+    expect(reboot.triggers_replace).toEqual({ reboot: '${sha256(jsonencode({"image" = "v1"}))}' });
+    expect(reboot.input).toBeUndefined();
+    expect(reboot.provisioner).toHaveLength(1);
     expect(withReboot.fqn).toBe(withReboot.rebootResource!.fqn);
   });
 
@@ -92,9 +99,11 @@ test('the null_resource bridge configures the null provider once and reads from 
   expect(resources).toHaveLength(5);
   const fw = Object.entries(json.resource.null_resource).find(([k]) => k.startsWith('fw_bridge'))![1] as any;
   expect(fw.triggers.document).toMatch(/^\$\{jsonencode\(/);
-  expect(fw.provisioner[1]['local-exec'].environment.HOSTING_RESOURCE).toBe('${self.triggers.document}');
-  const birth = Object.entries(json.resource.null_resource).find(([k]) => k.startsWith('power_first-apply'))![1] as any;
-  expect(birth.lifecycle.ignore_changes).toEqual(['triggers']);
+  expect(fw.provisioner[1]['local-exec'].environment.HOSTING_RESOURCE).toBe('${try(self.triggers.document, "")}');
+  const armed = Object.entries(json.resource.null_resource).find(([k]) => k.startsWith('power_reboot-armed'))![1] as any;
+  expect(armed.lifecycle.ignore_changes).toEqual(['triggers']);
+  const reboot = Object.entries(json.resource.null_resource).find(([k]) => /^power_reboot_[0-9A-F]+$/.test(k))![1] as any;
+  expect(reboot.triggers).toEqual({ reboot: '${sha256(jsonencode({"a" = "b"}))}' });
 });
 
 describe('synth-time validation names the construct path, the prop and the value', () => {
@@ -121,6 +130,8 @@ describe('synth-time validation names the construct path, the prop and the value
       'ServerFirewall at test/fw: enabled, rulesets, rulesetNames are all unset; set at least one, or remove the construct'],
     ['a bad power state', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: 'paused' as PowerStateValue }),
       'PowerState at test/p: state is "paused"; expected one of "running", "stopped"'],
+    ['hardReboot without rebootTriggers', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, hardReboot: true }),
+      'PowerState at test/p: hardReboot is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot'],
     ['a non-positive timeout', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, readyTimeoutSeconds: 0 }),
       'PowerState at test/p: readyTimeoutSeconds is 0; it must be a positive number of seconds'],
   ])('%s', (_n, fn, message) => {

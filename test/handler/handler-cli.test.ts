@@ -76,6 +76,18 @@ test('destroy retains: no request at all, not even with a token', async () => {
   expect(run.requests).toEqual([]);
 });
 
+test.each<[string, string]>([
+  ['a newer document version', JSON.stringify({ ...doc, version: 2 })],
+  ['a member this release does not know', JSON.stringify({ ...doc, desired: { enabled: true, logging: true } })],
+  ['no document (a resource brought in by terraform import)', ''],
+  ['text that is not JSON', '{'],
+])('destroy never fails, whatever the stored document: %s', async (_n, stored) => {
+  const run = await h.run('destroy', stored);
+  expect(run.code).toBe(0);
+  expect(run.stdout[0]).toMatch(/destroy retains the server's current settings; no request made$/);
+  expect(run.requests).toEqual([]);
+});
+
 test('an unreachable API: one clear error naming the code and what to do', async () => {
   const run = await h.run('plan', doc, { env: { HOSTING_API_URL: 'http://127.0.0.1:9/api/v1' } });
   expect(run.code).toBe(1);

@@ -1,5 +1,6 @@
 import { HostingApiClient, type HostingApiClientOptions } from '../../src/api';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator';
+import { SENTINEL_TOKEN } from './mock-api';
+import { defaultSeed, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator';
 
 export interface RawResponse {
   readonly status: number;
@@ -75,4 +76,14 @@ export function useSimulator(options: Omit<SimulatorOptions, 'now'> = {}) {
     await ctx.sim.close();
   });
   return ctx;
+}
+
+/**
+ * A real-time simulator whose full-scope token is the sentinel, so scans for it prove nothing
+ * leaked; for suites that run Terraform.
+ */
+export async function simulatorWithSentinel(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const seed = options.seed ?? defaultSeed();
+  const sentinel = { ...seed.tokens[0], name: 'sentinel', secret: SENTINEL_TOKEN };
+  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
 }
