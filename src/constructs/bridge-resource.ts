@@ -105,6 +105,7 @@ type NullResourceModule = typeof import('@cdktf/provider-null/lib/resource');
 function nullProvider(scope: Construct): NullResourceModule {
   let modules: [NullResourceModule, typeof import('@cdktf/provider-null/lib/provider')];
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     modules = [require('@cdktf/provider-null/lib/resource'), require('@cdktf/provider-null/lib/provider')];
   } catch {
     throw new Error('Bridge.NULL_RESOURCE needs the package @cdktf/provider-null (npm install @cdktf/provider-null@^11); Bridge.TERRAFORM_DATA needs nothing');

@@ -25,10 +25,8 @@ describeWithTerraform('PowerState reboots only when an applied reboot trigger ch
   let ws: TerraformWorkspace;
   const stackWith = (p: PowerProps) => (stack: TerraformStack) => {
     const api = new HostingApi(stack, 'hosting', { baseUrl: p.baseUrl ?? sim.baseUrl, tokenEnvVar: p.tokenEnvVar });
-    new PowerState(stack, 'power', {
-      api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image: p.image },
-      readyTimeoutSeconds: p.readyTimeoutSeconds, operationTimeoutSeconds: p.operationTimeoutSeconds, hardReboot: p.hardReboot,
-    });
+    const { image, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot } = p;
+    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image }, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot });
   };
   const actions = () => sim.executed({ kind: 'action' }).map((a) => a.detail);
   const boots = () => sim.state.server(IDS.vpsRunning).bootCount;
