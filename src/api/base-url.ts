@@ -15,26 +15,26 @@ export function normalizeBaseUrl(input: string, options: BaseUrlOptions = {}): s
   try {
     url = new URL(input.trim());
   } catch {
-    throw new Error(`Invalid Hosting API base URL "${input}": not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
+    throw new Error(`invalid Hosting API base URL "${input}": not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`Invalid Hosting API base URL "${url.origin}": the scheme must be https or http`);
+    throw new Error(`invalid Hosting API base URL "${url.origin}": the scheme must be https or http`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
     throw new Error(
-      `Invalid Hosting API base URL "${url.origin}": plain http would send the token in clear text; use https, ` +
+      `invalid Hosting API base URL "${url.origin}": plain http would send the token in clear text; use https, ` +
       'or set allowInsecureHttp on the HostingApi construct if the network path is protected otherwise',
     );
   }
   if (url.username || url.password) {
-    throw new Error('Invalid Hosting API base URL: it must not contain credentials; pass the token through its environment variable');
+    throw new Error('invalid Hosting API base URL: it must not contain credentials; pass the token through its environment variable');
   }
   if (url.search || url.hash) {
-    throw new Error(`Invalid Hosting API base URL "${url.origin}${url.pathname}": it must not have a query or fragment`);
+    throw new Error(`invalid Hosting API base URL "${url.origin}${url.pathname}": it must not have a query or fragment`);
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {
-    throw new Error(`Invalid Hosting API base URL "${url.origin}${url.pathname}": the path must end in /api/v1`);
+    throw new Error(`invalid Hosting API base URL "${url.origin}${url.pathname}": the path must end in /api/v1`);
   }
   return `${url.origin}${path}`;
 }

@@ -65,8 +65,14 @@ export interface HostingApiClientOptions {
   /** One line per attempt, without headers or bodies. */
   readonly log?: (line: string) => void;
   readonly userAgent?: string;
+  /**
+   * The caller's overall deadline, an instant of `now()`: every request, retry, pacing wait and
+   * operation poll gives up by then (e.g. one deadline for a whole resource run).
+   */
+  readonly deadlineAt?: number;
   /** Injected so tests run backoff and pacing without waiting. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** A monotonic clock in milliseconds; wall-clock jumps must not stretch or cut deadlines. */
   readonly now?: () => number;
   readonly random?: () => number;
 }
@@ -89,6 +95,8 @@ interface CallSpec<T> {
   readonly schema: z.ZodMiniType<T>;
   readonly successStatus?: number;
   readonly budget?: BudgetClass;
+  /** Give up by this instant of `now()`, if earlier than the request's own and the client's deadline. */
+  readonly deadlineAt?: number;
 }
 
 type Fail = (code: HostingErrorCode, status: number, detail: string, extra?: Partial<HostingApiError>) => HostingApiError;
@@ -111,11 +119,12 @@ export class HostingApiClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #now: () => number;
   readonly #random: () => number;
+  readonly #deadlineAt: number;
 
   constructor(options: HostingApiClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
     if (!options.token) {
-      throw new Error('The Hosting API token is empty');
+      throw new Error('the Hosting API token is empty');
     }
     this.#token = options.token;
     this.#transport = createTransport({ dispatcher: options.dispatcher, timeouts: options.timeouts });
@@ -123,7 +132,8 @@ export class HostingApiClient {
     this.#log = options.log ?? (() => undefined);
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
+    this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
     this.#pacer = new RateLimitPacer(this.#random);
   }
@@ -175,11 +185,12 @@ export class HostingApiClient {
   }
 
   /** 4.6 */
-  public getOperation(serverId: string, operationId: string): Promise<ApiResponse<Operation>> {
+  public getOperation(serverId: string, operationId: string, options: { readonly deadlineAt?: number } = {}): Promise<ApiResponse<Operation>> {
     return this.call({
       method: 'GET',
       path: `${serverPath(serverId)}/operations/${encodeURIComponent(operationId)}`,
       schema: operationSchema,
+      deadlineAt: options.deadlineAt,
     });
   }
 
@@ -242,26 +253,38 @@ export class HostingApiClient {
    * Polls an operation with growing intervals until its status is final (section 3.2) and returns
    * it, whatever that status is: the caller decides what `failed` or `outcome_unknown` mean for it.
    * Throws `deadline_exceeded`, naming the last status seen, when the operation outlives the wait.
+   * Each poll, its retries included, is bounded by the same deadline: the wait never overruns it.
    */
   public async waitForOperation(serverId: string, operationId: string, options: Partial<OperationWaitOptions> = {}): Promise<Operation> {
     const opts = { ...DEFAULT_OPERATION_WAIT, ...options };
-    const deadline = this.#now() + opts.timeoutMs;
+    const deadline = Math.min(this.#now() + opts.timeoutMs, this.#deadlineAt);
+    const stillRunning = (last: Pick<Operation, 'status' | 'action'> | undefined) =>
+      new HostingApiError({
+        status: 0,
+        code: 'deadline_exceeded',
+        method: 'GET',
+        path: `${serverPath(serverId)}/operations/${operationId}`,
+        detail: `operation ${operationId}${last ? ` (${last.action}) is still ${last.status}` : ' could not be read'} after ${Math.round(opts.timeoutMs / 1000)}s; it may still complete: read the server before acting again`,
+      });
+    let last: Operation | undefined;
     let interval = opts.initialIntervalMs;
     for (;;) {
-      const { data: operation } = await this.getOperation(serverId, operationId);
+      let operation: Operation;
+      try {
+        operation = (await this.getOperation(serverId, operationId, { deadlineAt: deadline })).data;
+      } catch (err) {
+        // A poll cut short by the deadline says nothing new about the operation.
+        if (err instanceof HostingApiError && this.#now() >= deadline && (err.code === 'deadline_exceeded' || isRetryable({ method: 'GET', status: err.status, code: err.code }))) throw stillRunning(last);
+        throw err;
+      }
       opts.onPoll?.(operation);
       if (isFinalOperationStatus(operation.status)) {
         return operation;
       }
+      last = operation;
       const remaining = deadline - this.#now();
       if (remaining <= 0) {
-        throw new HostingApiError({
-          status: 0,
-          code: 'deadline_exceeded',
-          method: 'GET',
-          path: `${serverPath(serverId)}/operations/${operationId}`,
-          detail: `operation ${operationId} (${operation.action}) is still ${operation.status} after ${Math.round(opts.timeoutMs / 1000)}s; it may still complete: read the server before acting again`,
-        });
+        throw stillRunning(last);
       }
       await this.#sleep(Math.min(interval, remaining));
       interval = nextPollIntervalMs(interval, opts);
@@ -302,8 +325,11 @@ export class HostingApiClient {
     }
 
     const budget = spec.budget ?? 'request';
-    const deadline = this.#now() + this.#retry.deadlineMs;
+    const deadline = Math.min(this.#now() + this.#retry.deadlineMs, spec.deadlineAt ?? Number.POSITIVE_INFINITY, this.#deadlineAt);
     for (let attempt = 1; ; attempt++) {
+      if (this.#now() >= deadline) {
+        throw fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
+      }
       const pacing = this.#pacer.delayMs(budget, this.#now());
       if (pacing > 0) {
         if (this.#now() + pacing > deadline) {
@@ -317,7 +343,7 @@ export class HostingApiClient {
       const started = this.#now();
       let error: HostingApiError;
       try {
-        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body });
+        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now() });
         this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#now());
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
@@ -338,7 +364,7 @@ export class HostingApiClient {
           : `${err.message}${method === 'GET' ? '' : '; the write may have been applied'}`);
       }
 
-      if (!isRetryable({ method, status: error.status, code: error.code }) || attempt >= this.#retry.maxAttempts) {
+      if (!isRetryable({ method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
         throw error;
       }
       const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
@@ -379,15 +405,18 @@ export class HostingApiClient {
     requestId: string | undefined,
     fail: Fail,
   ): HostingApiError {
-    const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], this.#now());
+    // An HTTP-date Retry-After is wall-clock time; `now()` is monotonic.
+    const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], Date.now());
+    const replayed = res.headers['idempotent-replayed'] === 'true';
     const parsed = errorBodySchema.safeParse(parseJson(res.body));
     if (!parsed.success) {
-      return fail('unexpected_status', res.status, `status ${res.status} without a documented error body`, { requestId, retryAfterSeconds });
+      return fail('unexpected_status', res.status, `status ${res.status} without a documented error body`, { requestId, retryAfterSeconds, replayed });
     }
     const { code, message, fields } = parsed.data.error;
     return fail(code as HostingErrorCode, res.status, message, {
       requestId: parsed.data.error.requestId || requestId,
       retryAfterSeconds,
+      replayed,
       fields: fields?.map((f) => ({ path: f.path, message: this.scrub(f.message) })),
     });
   }

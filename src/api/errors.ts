@@ -57,6 +57,11 @@ export interface HostingApiErrorDetails {
   readonly retryAfterSeconds?: number;
   /** For writes: the key the request was sent with, so a caller can tell which attempt failed. */
   readonly idempotencyKey?: string;
+  /**
+   * The answer was the stored first result of this key (`Idempotent-Replayed: true`): final for
+   * the key. The write it reports on may or may not have taken effect; read before writing again.
+   */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -74,6 +79,7 @@ export class HostingApiError extends Error {
   public readonly fields: readonly ErrorField[];
   public readonly retryAfterSeconds?: number;
   public readonly idempotencyKey?: string;
+  public readonly replayed: boolean;
 
   constructor(details: HostingApiErrorDetails) {
     super(formatMessage(details));
@@ -87,6 +93,7 @@ export class HostingApiError extends Error {
     this.fields = details.fields ?? [];
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.idempotencyKey = details.idempotencyKey;
+    this.replayed = details.replayed ?? false;
   }
 
   public toJSON(): Record<string, unknown> {
@@ -100,6 +107,7 @@ export class HostingApiError extends Error {
       requestId: this.requestId,
       fields: this.fields,
       retryAfterSeconds: this.retryAfterSeconds,
+      replayed: this.replayed,
     };
   }
 }
@@ -108,7 +116,8 @@ function formatMessage(d: HostingApiErrorDetails): string {
   const status = d.status === 0 ? 'no response' : String(d.status);
   const requestId = d.requestId ? ` (request id ${d.requestId})` : '';
   const fields = d.fields?.length ? ` [${d.fields.map((f) => `${f.path}: ${f.message}`).join('; ')}]` : '';
-  return `${status} ${d.code} on ${d.method} ${d.path}${requestId}: ${d.detail}${fields}`;
+  const replayed = d.replayed ? ' (replayed: the stored first answer of this Idempotency-Key)' : '';
+  return `${status} ${d.code} on ${d.method} ${d.path}${requestId}${replayed}: ${d.detail}${fields}`;
 }
 
 export function isHostingApiError(value: unknown, ...codes: HostingErrorCode[]): value is HostingApiError {

@@ -8,6 +8,8 @@ export interface AttemptOutcome {
   /** 0 when no answer arrived (network error, timeout, lost response). */
   readonly status: number;
   readonly code: HostingErrorCode;
+  /** The answer came from the idempotency store (`Idempotent-Replayed: true`). */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -17,10 +19,14 @@ export interface AttemptOutcome {
  * the same Idempotency-Key: the server then replays the first result instead of acting twice
  * (section 4, rule 3). Answers that tell the caller something it must act on (a refusal, a failed
  * or unconfirmed action) are never retried: `outcome_unknown` means "read the server first", which
- * is the caller's decision, not the transport's.
+ * is the caller's decision, not the transport's. Nor is a replayed answer: it is final for its key.
  */
 export function isRetryable(outcome: AttemptOutcome): boolean {
   const { method, status, code } = outcome;
+  if (outcome.replayed) {
+    // The stored first result of this key: the same key can only ever get it again.
+    return false;
+  }
   if (status === 0) {
     return code === 'network_error' || code === 'timeout';
   }

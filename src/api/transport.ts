@@ -14,6 +14,8 @@ export interface HttpRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** Cuts the header and body timeouts short, so one attempt cannot outlive the caller's deadline. */
+  readonly timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -80,8 +82,8 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
-          headersTimeout: timeouts.headersTimeoutMs,
-          bodyTimeout: timeouts.bodyTimeoutMs,
+          headersTimeout: capped(timeouts.headersTimeoutMs, req.timeoutMs),
+          bodyTimeout: capped(timeouts.bodyTimeoutMs, req.timeoutMs),
         });
         const body = await res.body.text();
         return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
@@ -96,6 +98,10 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
       }
     },
   };
+}
+
+function capped(timeoutMs: number, limitMs: number | undefined): number {
+  return limitMs === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, Math.ceil(limitMs)));
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -10,7 +10,12 @@ export type FaultEffect =
   /** The power action's operation ends like this. */
   | { readonly type: 'operation'; readonly outcome: OperationOutcome }
   /** Serve the last good value of a read with `meta.stale`, as when live data is unavailable. */
-  | { readonly type: 'stale' };
+  | { readonly type: 'stale' }
+  /**
+   * Serve reads from a cache shared between callers (section 1, rule 6): a value read less than
+   * `maxAgeSeconds` ago is served again, without the stale flag, even after a write changed it.
+   */
+  | { readonly type: 'cache'; readonly maxAgeSeconds: number };
 
 export interface FaultRule {
   /** `METHOD /template`, either part may be `*`; e.g. `POST /servers/{serverId}/actions`, `GET *`. Default `* *`. */

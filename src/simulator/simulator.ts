@@ -72,7 +72,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const faults = new FaultInjector(options.faultSeed);
   const limiter = new RateLimiter(limits.windowMs);
   const idempotency = new IdempotencyStore();
-  const lastGood = new Map<string, { data: unknown; observedAt: string }>();
+  const lastGood = new Map<string, { data: unknown; observedAt: string; observedAtMs: number }>();
   const requests: RequestLogEntry[] = [];
 
   const server = createServer((req, res) => {
@@ -118,17 +118,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return;
     }
     seen.tokenName = token.name;
-    const sourceIp = normalizeIp(req.socket.remoteAddress ?? '');
-    if (token.allowlist && !token.allowlist.includes(sourceIp)) {
-      send(fail(403, 'ip_not_allowed', `requests from ${sourceIp} are not allowed for this token`));
-      return;
-    }
-
-    const match = apiPath === undefined ? undefined : safeMatch(method, apiPath);
     const budgets: Budget[] = [
       { key: `token:${token.id}`, limit: limits.requestsPerToken },
       { key: `account:${token.accountId}`, limit: limits.requestsPerAccount },
     ];
+    const sourceIp = normalizeIp(req.socket.remoteAddress ?? '');
+    if (token.allowlist && !token.allowlist.includes(sourceIp)) {
+      // Section 8: every response reports the tightest budget; the token is known, so it has one.
+      send(fail(403, 'ip_not_allowed', `requests from ${sourceIp} are not allowed for this token`), { headers: rateLimitHeaders(limiter.peek(budgets, now())) });
+      return;
+    }
+
+    const match = apiPath === undefined ? undefined : safeMatch(method, apiPath);
     const isWrite = method !== 'GET';
     const bodyJson = isWrite ? parseJsonBody(body) : undefined;
     // A replay is answered from the store and runs no action, so it spends only the request budget.
@@ -193,6 +194,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return;
       }
       const observedAt = new Date(now()).toISOString();
+      const cache = effects.find((e): e is Extract<FaultEffect, { type: 'cache' }> => e.type === 'cache');
+      const cachedEntry = lastGood.get(cacheKey);
+      if (cache && cachedEntry && now() - cachedEntry.observedAtMs <= cache.maxAgeSeconds * 1000) {
+        // Section 1, rule 6: a shared cache a few seconds old, served as live (no stale flag).
+        send({ status: 200, data: cachedEntry.data }, { headers: rateHeaders, meta: { observedAt: cachedEntry.observedAt, stale: false } });
+        return;
+      }
       if (effects.some((e) => e.type === 'stale')) {
         // Section 1, rule 7: the last good value, never a refusal (those were answered above).
         const cached = lastGood.get(cacheKey);
@@ -200,7 +208,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         else send(fail(503, 'temporarily_unavailable', 'live data is unavailable and no earlier value is cached'), { headers: { ...rateHeaders, 'retry-after': '1' } });
         return;
       }
-      lastGood.set(cacheKey, { data: reply.data, observedAt });
+      lastGood.set(cacheKey, { data: reply.data, observedAt, observedAtMs: now() });
       send(reply, { headers: rateHeaders, meta: { observedAt, stale: false } });
       return;
     }
@@ -417,6 +425,8 @@ function describeEffect(effect: FaultEffect): string {
       return `error ${effect.status}${effect.code ? ` ${effect.code}` : ''}${effect.takesEffect ? ' after applying' : ''}`;
     case 'latency':
       return `latency ${effect.ms}ms`;
+    case 'cache':
+      return `cache ${effect.maxAgeSeconds}s`;
     case 'operation':
       return `operation ${effect.outcome.status}${effect.outcome.takesEffect ? ' with effect' : ' without effect'}`;
     default:

@@ -188,3 +188,39 @@ describe('waitForOperation', () => {
     expect(err.message).toContain('op_1 (shutdown) is still running');
   });
 });
+
+describe('deadlines and replayed answers', () => {
+  const OP = `/servers/${fx.VPS_ID}/operations/op_1`;
+  const FW_PATH = `/servers/${fx.VPS_ID}/firewall`;
+  const clockOf = (m: ReturnType<typeof mockClient>) => 1_000_000 + m.sleeps.reduce((a, b) => a + b, 0);
+
+  test('a replayed error answer is final for its key: one attempt, marked replayed, never retried', async () => {
+    const m = mockClient();
+    m.reply('PUT', FW_PATH, 503, apiError('temporarily_unavailable'), { 'idempotent-replayed': 'true', 'retry-after': '1' });
+    const err = await m.client.updateFirewall(fx.VPS_ID, { enabled: true }, 'key-0123456789').catch((e) => e);
+    expect(err).toMatchObject({ code: 'temporarily_unavailable', status: 503, replayed: true });
+    expect(err.message).toContain('(replayed: the stored first answer of this Idempotency-Key)');
+    expect(m.requests).toHaveLength(1);
+    expect(m.sleeps).toEqual([]);
+  });
+
+  test('an operation wait never overruns its deadline by the retry budget of a poll', async () => {
+    const m = mockClient();
+    m.reply('GET', OP, 200, { data: { ...fx.operation, status: 'running' } });
+    for (let i = 0; i < 8; i++) m.reply('GET', OP, 503, apiError('temporarily_unavailable'), { 'retry-after': '2' });
+    const err = await m.client.waitForOperation(fx.VPS_ID, 'op_1', { timeoutMs: 5_000, initialIntervalMs: 1_000, growth: 1 }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'deadline_exceeded' });
+    expect(err.message).toContain('op_1 (shutdown) is still running');
+    expect(clockOf(m) - 1_000_000).toBeLessThanOrEqual(5_000);
+  });
+
+  test('the client-wide deadline bounds retries and pacing of every request', async () => {
+    const m = mockClient({ deadlineAt: 1_000_000 + 3_000 });
+    for (let i = 0; i < 8; i++) m.reply('GET', FW_PATH, 503, apiError('temporarily_unavailable'), { 'retry-after': '2' });
+    const err = await m.client.getFirewall(fx.VPS_ID).catch((e) => e);
+    expect(err).toMatchObject({ code: 'temporarily_unavailable' });
+    expect(clockOf(m) - 1_000_000).toBeLessThanOrEqual(3_000);
+    m.advance(5_000);
+    await expect(m.client.getFirewall(fx.VPS_ID)).rejects.toMatchObject({ code: 'deadline_exceeded' });
+  });
+});
