@@ -1,7 +1,7 @@
 import { HostingApiClient } from '../api/client';
 import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
-import { planResource } from '../reconcile/plan-resource';
+import { planResource, runBudgetSeconds } from '../reconcile/plan-resource';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { parseResourceDocument } from '../reconcile/resource-document-schema';
 import { resourceLabel as describe } from '../reconcile/resource-label';
@@ -101,6 +101,8 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
   }
 
   const debug = env[HANDLER_ENV.debug] === '1';
+  const now = io.now ?? (() => performance.now());
+  const deadlineAt = now() + runBudgetSeconds(doc) * 1000;
   let client: HostingApiClient;
   try {
     client = new HostingApiClient({
@@ -109,7 +111,8 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       token,
       userAgent: 'cdktf-server-hosting-handler',
       sleep: io.sleep,
-      now: io.now,
+      now,
+      deadlineAt,
       // Every attempt in debug mode; otherwise only transient trouble that is being retried or waited
       // out. Refusals are reported once, in the error block.
       log: (line) => (debug || TRANSIENT.test(line)) && err(`  ${line}`),
@@ -122,9 +125,11 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
   const ctx: ReconcileContext = {
     client,
     instanceId: instanceId ?? 'plan-only',
+    tokenEnvVar: doc.api.tokenEnvVar,
     log: out,
     sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    now: io.now ?? Date.now,
+    now,
+    deadlineAt,
   };
   try {
     const plan = await planResource(ctx, doc, { firstPlannedAt: env[HANDLER_ENV.firstPlannedAt], plannedAt: env[HANDLER_ENV.plannedAt] });

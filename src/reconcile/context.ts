@@ -7,10 +7,15 @@ import type { Scope } from '../api/schemas';
 export interface ReconcileContext {
   readonly client: HostingApiClient;
   readonly instanceId: string;
+  /** The NAME of the variable the token came from, for hints; never the token. */
+  readonly tokenEnvVar: string;
   /** One line per decision, for a person reading Terraform's log. */
   readonly log: (line: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Monotonic milliseconds. */
   readonly now: () => number;
+  /** The whole run gives up by this instant of `now()`; the client is bound by it too. */
+  readonly deadlineAt: number;
 }
 
 /** What a kind's plan found; `apply` makes the writes that close the gap, from what was read. */
@@ -25,28 +30,92 @@ export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'instanceId' 
   return idempotencyKey({ ...base, instanceId: ctx.instanceId, attempt: base.attempt ?? 1 });
 }
 
+/** One write of a kind, and how to tell whether it is in effect. */
+export interface WriteStep<T> {
+  /** Starts every line, e.g. `firewall vps_web_1`. */
+  readonly label: string;
+  /** What is written, for lines such as `rdns applied`; empty for the whole resource. */
+  readonly what?: string;
+  readonly write: (attempt: number) => Promise<ApiResponse<T>>;
+  /** A fresh read of what the write changes. */
+  readonly read: () => Promise<T>;
+  /** What the value still lacks (e.g. `enabled false -> true`); empty once the write is in effect. */
+  readonly pending: (value: T) => readonly string[];
+  /** Turns a refusal into a ReconcileError with a next step. */
+  readonly explain: (err: unknown) => Promise<never>;
+}
+
+/** Writes of one step, first try included: enough for a replayed or unknown outcome, then a fresh write. */
+export const MAX_WRITE_ATTEMPTS = 3;
+
 /**
- * Every write is confirmed. A fresh answer must show the desired values. A replayed answer is the
- * first result of that key, which may be outdated (the value was changed away and back since), so
- * it is checked against a fresh read, and written once more with a new attempt number if needed.
+ * A failure that says nothing about whether the write took effect: `outcome_unknown`, or the
+ * stored first answer of the key replayed (a 5xx or 429 recorded after the write may have run).
+ * The same key would only replay it, so the server is read, and written under a new attempt only
+ * if it still needs it.
  */
-export async function confirmWrite<T>(
-  ctx: ReconcileContext,
-  label: string,
-  write: (attempt: number) => Promise<ApiResponse<T>>,
-  remaining: (value: T) => readonly string[],
-  reread: () => Promise<T>,
-): Promise<ApiResponse<T>> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await write(attempt);
-    const left = remaining(res.replayed ? await reread() : res.data);
-    if (left.length === 0) return res;
-    if (res.replayed && attempt === 1) {
-      ctx.log(`${label}: the API replayed an earlier answer, but the server shows ${left.join(', ')}; writing again`);
+function isUnresolvedOutcome(err: unknown): err is HostingApiError {
+  return err instanceof HostingApiError && (err.code === 'outcome_unknown' || (err.replayed && (err.status >= 500 || err.status === 429)));
+}
+
+/**
+ * Writes until the server shows the desired value, and says so. A fresh answer is the server's
+ * own word. A replayed answer is the first result of its key, which may be outdated (the value was
+ * changed away and back since), and an unresolved outcome says nothing: both are checked against a
+ * fresh read, and written again under the next attempt (a new key) only if still needed. Writing
+ * the same value again is harmless for settings, so a read from a shared cache costs at most one
+ * more write, never a wrong result.
+ */
+export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>): Promise<void> {
+  const done = (how: string) => ctx.log(`${step.label}: ${step.what ? `${step.what} ` : ''}applied${how}`);
+  for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+    let res: ApiResponse<T>;
+    try {
+      res = await step.write(attempt);
+    } catch (err) {
+      if (!isUnresolvedOutcome(err)) return step.explain(err);
+      ctx.log(`${step.label}: the outcome of the write is unknown (${err.status} ${err.code}${err.replayed ? ', replayed' : ''}, request id ${err.requestId ?? 'n/a'}); reading the server before deciding`);
+      const left = step.pending(await step.read());
+      if (left.length === 0) return done(' (confirmed by reading the server)');
+      ctx.log(`${step.label}: the server shows ${left.join(', ')}; writing again`);
       continue;
     }
-    throw new ReconcileError(`${label}: the API accepted the change but reports ${left.join(', ')} still to do`, 'apply again; if it persists, report the request id to support');
+    const left = step.pending(res.replayed ? await step.read() : res.data);
+    if (left.length === 0) return done(`${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+    if (!res.replayed) {
+      throw new ReconcileError(`${step.label}: the API accepted the change but reports ${left.join(', ')} still to do`, 'apply again; if it persists, report the request id to support');
+    }
+    ctx.log(`${step.label}: the API replayed an earlier answer, but the server shows ${left.join(', ')}; writing again`);
   }
+  throw new ReconcileError(
+    `${step.label}: ${step.what ? `${step.what} ` : ''}not confirmed after ${MAX_WRITE_ATTEMPTS} writes with unknown or outdated outcomes`,
+    'check the server in the control panel, then apply again: completed writes are detected and not repeated',
+  );
+}
+
+/** Delays of the confirming re-reads: together longer than a shared read cache lives (section 1, rule 6). */
+export const CONFIRM_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+
+/**
+ * Reads until `done`, or until the re-reads are spent, and returns the last value. For decisions
+ * that cannot be undone (a power action, skipping a reboot), where a read from a shared cache a
+ * few seconds old (served without `meta.stale`) would otherwise decide.
+ */
+export async function readUntil<T>(
+  ctx: ReconcileContext,
+  label: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  describe: (value: T) => string,
+): Promise<T> {
+  let value = await read();
+  for (const delay of CONFIRM_DELAYS_MS) {
+    if (done(value) || ctx.now() + delay >= ctx.deadlineAt) return value;
+    ctx.log(`  ${label}: the server still shows ${describe(value)} (the read may come from a shared cache); reading again in ${delay} ms`);
+    await ctx.sleep(delay);
+    value = await read();
+  }
+  return value;
 }
 
 /** Stale data never decides a write: read again a few times, then give up clearly. */
@@ -72,7 +141,9 @@ export async function readFresh<T>(ctx: ReconcileContext, what: string, read: ()
 /** Turns an API refusal into a ReconcileError with a next step; asks /connect which scopes are missing. */
 export async function explainApiError(ctx: ReconcileContext, what: string, err: unknown, needed: readonly Scope[]): Promise<never> {
   if (!(err instanceof HostingApiError)) throw err;
-  const hint = HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step';
+  const hint = err.code === 'unauthorized'
+    ? `check that the token in the environment variable ${ctx.tokenEnvVar} is valid, not expired and not revoked.`
+    : HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step';
   if (err.code === 'insufficient_scope' || err.code === 'unauthorized' || err.code === 'ip_not_allowed') {
     throw new ReconcileError(`${what} failed: ${err.detail}`, `${await describeToken(ctx, needed)} ${hint}`, err);
   }
@@ -80,7 +151,6 @@ export async function explainApiError(ctx: ReconcileContext, what: string, err: 
 }
 
 const HINTS: Partial<Record<HostingErrorCode, string>> = {
-  unauthorized: 'check that the token in the environment variable is valid, not expired and not revoked.',
   insufficient_scope: 'create a token with the missing scopes in the control panel\'s API section.',
   ip_not_allowed: 'add the address Terraform runs from to the token\'s allowlist.',
   primary_owner_required: 'the server is shared with this account and is read-only for it; manage it from the owning account.',
@@ -103,9 +173,9 @@ async function describeToken(ctx: ReconcileContext, needed: readonly Scope[]): P
     const missing = needed.filter((s) => !data.token.scopes.includes(s));
     const has = data.token.scopes.length ? data.token.scopes.join(', ') : 'none';
     return missing.length
-      ? `Token "${data.token.name}" has the scopes ${has} and lacks ${missing.join(', ')};`
-      : `Token "${data.token.name}" has the scopes ${has};`;
+      ? `token "${data.token.name}" has the scopes ${has} and lacks ${missing.join(', ')};`
+      : `token "${data.token.name}" has the scopes ${has};`;
   } catch (err) {
-    return err instanceof HostingApiError ? `The token itself was refused (${err.code});` : 'The token could not be checked;';
+    return err instanceof HostingApiError ? `the token itself was refused (${err.code});` : 'the token could not be checked;';
   }
 }

@@ -1,6 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
+import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
 import type { FirewallDocument } from '../contract/resource-document';
 
@@ -42,7 +43,7 @@ export function diffFirewall(desired: FirewallDesired, actual: Firewall): Firewa
  * Rule sets given by id or by name, checked against what exists. Unknown ids, unknown names and
  * names shared by several rule sets are refused together, listing what exists.
  */
-export function resolveRulesets(requested: ReadonlyArray<number | string>, available: readonly Ruleset[]): number[] {
+export function resolveRulesets(label: string, requested: ReadonlyArray<number | string>, available: readonly Ruleset[]): number[] {
   const problems: string[] = [];
   const ids = requested.map((entry) => {
     if (typeof entry === 'number') {
@@ -57,7 +58,7 @@ export function resolveRulesets(requested: ReadonlyArray<number | string>, avail
   });
   if (problems.length) {
     const list = available.map((r) => `${r.id} "${r.name}"`).join(', ') || 'none';
-    throw new ReconcileError(`${problems.join('; ')}; nothing was changed`, `use one of the rule sets that exist: ${list}`);
+    throw new ReconcileError(`${label}: ${problems.join('; ')}; nothing was changed`, `use one of the rule sets that exist: ${list}`);
   }
   return ids;
 }
@@ -65,34 +66,34 @@ export function resolveRulesets(requested: ReadonlyArray<number | string>, avail
 export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument): Promise<Plan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;
-  const byName = requested?.some((r) => typeof r === 'string') ?? false;
-  // Names need the list to mean anything; ids are checked against it only when they would be written.
   const listRulesets = async () => (await ctx.client.listRulesets().catch((err) => explainApiError(ctx, `${label}: reading rule sets`, err, ['network:read']))).data;
-  let available = byName ? await listRulesets() : undefined;
-  const actual = (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
-  const desired: FirewallDesired = {
-    enabled: doc.desired.enabled,
-    rulesets: requested && available ? resolveRulesets(requested, available) : (requested as number[] | undefined),
-  };
+  // Names need the list to mean anything. Ids are checked by the API itself when written; the list
+  // is read only to explain a refusal.
+  const byName = requested?.some((r) => typeof r === 'string') ?? false;
+  const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
+  const read = async () => (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const actual = await read();
+  const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
   const diff = diffFirewall(desired, actual);
   if (diff.changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
   }
+  const explain = async (err: unknown): Promise<never> => {
+    if (diff.change.rulesets && isHostingApiError(err, 'validation_failed', 'not_found')) {
+      resolveRulesets(label, diff.change.rulesets, await listRulesets());
+    }
+    return explainApiError(ctx, `${label}: writing`, err, ['network:write']);
+  };
   return {
     inSync: false,
     summary: `${label}: ${diff.changes.join(', ')}`,
-    apply: async () => {
-      if (diff.change.rulesets && !available) {
-        available = await listRulesets();
-        resolveRulesets(diff.change.rulesets, available);
-      }
-      const write = (attempt: number) =>
-        ctx.client
-          .updateFirewall(doc.serverId, diff.change, keyFor(ctx, { kind: 'firewall', serverId: doc.serverId, step: 'firewall', desired: diff.change, observed: actual, attempt }))
-          .catch((err) => explainApiError(ctx, `${label}: writing`, err, ['network:write']));
-      const reread = async () => (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId))).data;
-      const res = await confirmWrite(ctx, label, write, (fw) => diffFirewall(desired, fw).changes, reread);
-      ctx.log(`${label}: applied${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
-    },
+    apply: () =>
+      confirmWrite(ctx, {
+        label,
+        write: (attempt) => ctx.client.updateFirewall(doc.serverId, diff.change, keyFor(ctx, { kind: 'firewall', serverId: doc.serverId, step: 'firewall', desired: diff.change, observed: actual, attempt })),
+        read,
+        pending: (fw) => diffFirewall(desired, fw).changes,
+        explain,
+      }),
   };
 }

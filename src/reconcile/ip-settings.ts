@@ -41,7 +41,8 @@ export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): 
 
 export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocument): Promise<Plan> {
   const label = resourceLabel(doc);
-  const actual = (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const read = async () => (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const actual = await read();
   const changes = diffIpSettings(doc.desired, actual);
   if (changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
@@ -59,14 +60,14 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocum
         );
       }
       for (const change of changes) {
-        const write = (attempt: number) =>
-          ctx.client
-            .updateIpSettings(doc.serverId, doc.ip, change.body, keyFor(ctx, { kind: 'ip_settings', serverId: `${doc.serverId}/${doc.ip}`, step: change.field, desired: change.body, observed: actual[change.field], attempt }))
-            .catch((err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']));
-        const reread = async () => (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip))).data;
-        const pending = (settings: IpSettings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`);
-        const res = await confirmWrite(ctx, label, write, pending, reread);
-        ctx.log(`${label}: ${change.field} applied${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+        await confirmWrite(ctx, {
+          label,
+          what: change.field,
+          write: (attempt) => ctx.client.updateIpSettings(doc.serverId, doc.ip, change.body, keyFor(ctx, { kind: 'ip_settings', serverId: `${doc.serverId}/${doc.ip}`, step: change.field, desired: change.body, observed: actual[change.field], attempt })),
+          read,
+          pending: (settings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`),
+          explain: (err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']),
+        });
       }
     },
   };

@@ -18,3 +18,21 @@ export function planResource(ctx: ReconcileContext, doc: ResourceDocument, timin
       return planReboot(ctx, doc, timing);
   }
 }
+
+/** Settings writes: room for rate-limit waits at the API's per-minute budgets, and retries. */
+export const SETTINGS_RUN_SECONDS = 600;
+
+/**
+ * The one overall deadline of a resource run, in seconds: every retry, pacing wait, operation poll
+ * and readiness wait of the run ends by then. Power runs get their readiness wait, two operations
+ * (an attempt after an unknown outcome, or the forced fallback) and two minutes for the requests.
+ */
+export function runBudgetSeconds(doc: ResourceDocument): number {
+  switch (doc.kind) {
+    case 'power_state':
+    case 'reboot':
+      return doc.timeouts.readySeconds + 2 * doc.timeouts.operationSeconds + 120;
+    default:
+      return SETTINGS_RUN_SECONDS;
+  }
+}

@@ -1,4 +1,4 @@
-import { explainApiError, keyFor, readFresh, type ReconcileContext } from './context';
+import { explainApiError, keyFor, readFresh, readUntil, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { HostingApiError, isHostingApiError } from '../api/errors';
 import { isFinalOperationStatus, scopesForAction, type PowerAction, type ServerDetail } from '../api/schemas';
@@ -47,6 +47,11 @@ export function readServer(ctx: ReconcileContext, target: PowerTarget): Promise<
     .then((res) => res.data);
 }
 
+/** Re-reads (bounded) until the server shows `power`; a shared cache must not decide a power action. */
+export function readUntilPower(ctx: ReconcileContext, target: PowerTarget, power: ServerDetail['power']): Promise<ServerDetail> {
+  return readUntil(ctx, target.label, () => readServer(ctx, target), (s) => s.power === power, (s) => `power ${s.power}`);
+}
+
 /**
  * Reads until the server is `done` (with no operation in flight) or ready for a decision; waits,
  * bounded by `readySeconds`, through provisioning, unknown power and operations in progress.
@@ -57,7 +62,7 @@ export async function settle(
   done: (s: ServerDetail) => boolean,
   first?: ServerDetail,
 ): Promise<ServerDetail> {
-  const deadline = ctx.now() + target.timeouts.readySeconds * 1000;
+  const deadline = Math.min(ctx.now() + target.timeouts.readySeconds * 1000, ctx.deadlineAt);
   let server = first ?? (await readServer(ctx, target));
   let interval = 1_000;
   for (;;) {
@@ -96,7 +101,8 @@ export async function ensureOffered(ctx: ReconcileContext, target: PowerTarget, 
   if (missing.length) {
     throw new ReconcileError(
       `${what}: token "${info!.token.name}" lacks the scope ${missing.join(', ')} (it has ${info!.token.scopes.join(', ') || 'none'}); nothing was changed`,
-      `create a token with ${needed.join(' and ')} in the control panel's API section${action === 'shutdown' || action === 'power_off' ? ', or manage only starts with this token' : ''}`,
+      // Only a token that can start but not stop may usefully keep managing starts.
+      `create a token with ${needed.join(' and ')} in the control panel's API section${(action === 'shutdown' || action === 'power_off') && !missing.includes('servers:power') ? ', or manage only starts with this token' : ''}`,
     );
   }
   throw new ReconcileError(
@@ -108,7 +114,12 @@ export async function ensureOffered(ctx: ReconcileContext, target: PowerTarget, 
 export type ActionOutcome =
   | { readonly kind: 'succeeded' }
   | { readonly kind: 'failed'; readonly message: string; readonly apiError?: HostingApiError }
-  | { readonly kind: 'unknown'; readonly message: string };
+  | { readonly kind: 'unknown'; readonly message: string }
+  /** 409 `action_unsupported` although `actions` offered it: another operation got there first. */
+  | { readonly kind: 'busy'; readonly message: string; readonly apiError: HostingApiError };
+
+/** Refusals of an offered action before another decision is made, e.g. two resources racing on one server. */
+export const MAX_BUSY_REFUSALS = 3;
 
 /**
  * POSTs one action with its deterministic key and follows its operation to a final status.
@@ -128,7 +139,12 @@ export async function runAction(
     ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
   } catch (err) {
     if (isHostingApiError(err, 'outcome_unknown')) return { kind: 'unknown', message: `${err.detail} (request id ${err.requestId ?? 'n/a'})` };
+    if (isHostingApiError(err) && err.replayed && (err.status >= 500 || err.status === 429)) {
+      // The stored first answer of this key: the action may have run after it was recorded.
+      return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key (request id ${err.requestId ?? 'n/a'})` };
+    }
     if (isHostingApiError(err, 'action_failed', 'action_timeout')) return { kind: 'failed', message: err.detail, apiError: err };
+    if (isHostingApiError(err, 'action_unsupported')) return { kind: 'busy', message: err.detail, apiError: err };
     return explainApiError(ctx, `${target.label}: ${action}`, err, scopesForAction(action));
   }
   let operation;
@@ -141,6 +157,10 @@ export async function runAction(
         'apply again: the handler waits for the operation in progress and does not repeat the action',
         err,
       );
+    }
+    if (isHostingApiError(err, 'not_found')) {
+      // The API lost track of the operation (it restarted, say): the server itself tells what happened.
+      return { kind: 'unknown', message: `operation ${operationId} is no longer known to the API (request id ${err.requestId ?? 'n/a'})` };
     }
     return explainApiError(ctx, `${target.label}: following operation ${operationId}`, err, ['servers:read']);
   }

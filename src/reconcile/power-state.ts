@@ -1,5 +1,5 @@
 import type { Plan, ReconcileContext } from './context';
-import { ensureOffered, readServer, runAction, settle, type PowerTarget } from './power-operations';
+import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import { isFinalOperationStatus, type PowerAction, type ServerDetail } from '../api/schemas';
@@ -32,13 +32,16 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateDocum
 /**
  * Acts, follows the operation, and confirms by reading the server again. `outcome_unknown` is
  * resolved by reading first: if the server got there it is success, otherwise one new attempt (a
- * new key). A failed graceful shutdown falls back to power_off only when the user asked for it.
+ * new key). An offered action refused as unsupported means another operation got there first: wait
+ * for it and decide again. A failed graceful shutdown falls back to power_off only when asked to.
  */
 async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: PowerTarget, first: ServerDetail): Promise<void> {
   const desired = doc.desired.state;
   const reached = (s: ServerDetail) => s.power === desired;
   let stopMethod = doc.stopMethod;
   let attempt = 1;
+  let unknownOutcomes = 0;
+  let busyRefusals = 0;
   let server = first;
   for (;;) {
     server = await settle(ctx, target, reached, server);
@@ -50,22 +53,32 @@ async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: 
     await ensureOffered(ctx, target, action, server);
     const outcome = await runAction(ctx, target, action, { desired, observed: server.power, attempt });
     if (outcome.kind === 'succeeded') {
-      server = await readServer(ctx, target);
+      server = await readUntilPower(ctx, target, desired);
       if (!reached(server)) {
         throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${server.power}`, 'apply again to re-check; if it persists, report the operation to support');
       }
       ctx.log(`${target.label}: ${desired} (confirmed)`);
       return;
     }
+    if (outcome.kind === 'busy') {
+      if (++busyRefusals >= MAX_BUSY_REFUSALS) {
+        throw new ReconcileError(`${target.label}: ${action} was refused ${busyRefusals} times although the API offered it: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.apiError);
+      }
+      ctx.log(`${target.label}: ${action} refused (${outcome.message}); waiting for the operation in progress, then deciding again`);
+      attempt += 1;
+      server = await readServer(ctx, target);
+      continue;
+    }
     if (outcome.kind === 'unknown') {
       ctx.log(`${target.label}: ${action} outcome unknown (${outcome.message}); reading the server before deciding`);
       server = await settle(ctx, target, reached);
+      if (!reached(server)) server = await readUntilPower(ctx, target, desired);
       if (reached(server)) {
         ctx.log(`${target.label}: ${desired} (confirmed after an unknown outcome)`);
         return;
       }
-      if (attempt >= 2) {
-        throw new ReconcileError(`${target.label}: ${action} twice ended with an unknown outcome and the server is still ${server.power}`, 'check the server in the control panel before applying again', undefined);
+      if (++unknownOutcomes >= 2) {
+        throw new ReconcileError(`${target.label}: ${action} twice ended with an unknown outcome and the server is still ${server.power}`, 'check the server in the control panel before applying again');
       }
       attempt += 1;
       continue;
@@ -80,7 +93,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: 
     throw new ReconcileError(
       `${target.label}: ${action} failed: ${outcome.message}`,
       action === 'shutdown' ? 'check the operating system, or set forceStopFallback to power off when a graceful shutdown fails' : 'check the server in the control panel, then apply again',
-      outcome.kind === 'failed' ? outcome.apiError : undefined,
+      outcome.apiError,
     );
   }
 }

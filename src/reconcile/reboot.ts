@@ -1,5 +1,5 @@
 import type { Plan, ReconcileContext } from './context';
-import { ensureOffered, readServer, runAction, settle, type PowerTarget } from './power-operations';
+import { ensureOffered, MAX_BUSY_REFUSALS, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import type { RebootDocument } from '../contract/resource-document';
@@ -37,26 +37,39 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, tim
 
 /**
  * One reboot per trigger change, never two: an unknown outcome is reported, not retried, because
- * power stays `running` either way and a second reboot cannot be ruled out.
+ * power stays `running` either way and a second reboot cannot be ruled out. Skipping the reboot
+ * (the server is not running) is decided on a confirmed read, never on a cached one.
  */
 async function reboot(ctx: ReconcileContext, target: PowerTarget, action: 'reboot' | 'reset'): Promise<void> {
-  const server = await settle(ctx, target, () => false);
-  if (server.power !== 'running') {
-    ctx.log(`${target.label}: the server is ${server.power}; no reboot needed`);
-    return;
+  for (let attempt = 1; ; attempt++) {
+    let server = await settle(ctx, target, () => false);
+    if (server.power !== 'running') server = await readUntilPower(ctx, target, 'running');
+    if (server.power !== 'running') {
+      ctx.log(`${target.label}: the server is ${server.power}; no reboot needed`);
+      return;
+    }
+    await ensureOffered(ctx, target, action, server);
+    const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
+    switch (outcome.kind) {
+      case 'busy':
+        if (attempt >= MAX_BUSY_REFUSALS) {
+          throw new ReconcileError(`${target.label}: ${action} was refused ${attempt} times although the API offered it: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.apiError);
+        }
+        ctx.log(`${target.label}: ${action} refused (${outcome.message}); waiting for the operation in progress, then deciding again`);
+        continue;
+      case 'unknown':
+        ctx.log(`${target.label}: warning: ${action} outcome unknown (${outcome.message}); not repeated, to avoid a second reboot`);
+        return;
+      case 'failed':
+        throw new ReconcileError(`${target.label}: ${action} failed: ${outcome.message}`, 'check the server in the control panel; applying again reboots again', outcome.apiError);
+      case 'succeeded': {
+        const after = await readUntilPower(ctx, target, 'running');
+        if (after.power !== 'running') {
+          throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
+        }
+        ctx.log(`${target.label}: rebooted (confirmed running)`);
+        return;
+      }
+    }
   }
-  await ensureOffered(ctx, target, action, server);
-  const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt: 1 });
-  if (outcome.kind === 'unknown') {
-    ctx.log(`${target.label}: warning: ${action} outcome unknown (${outcome.message}); not repeated, to avoid a second reboot`);
-    return;
-  }
-  if (outcome.kind === 'failed') {
-    throw new ReconcileError(`${target.label}: ${action} failed: ${outcome.message}`, 'check the server in the control panel; applying again reboots again', outcome.apiError);
-  }
-  const after = await readServer(ctx, target);
-  if (after.power !== 'running') {
-    throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
-  }
-  ctx.log(`${target.label}: rebooted (confirmed running)`);
 }

@@ -35,6 +35,8 @@ export interface RequestLogEntry {
   readonly status: number;
   readonly code?: string;
   readonly replayed: boolean;
+  /** The Idempotency-Key the request carried, if any. */
+  readonly idempotencyKey?: string;
   /** True when the connection was closed without an answer (the `drop_response` fault). */
   readonly dropped: boolean;
   readonly faults: readonly string[];
@@ -97,7 +99,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const at = now();
     const seen: { tokenName?: string; endpoint?: string; serverId?: string; faults: string[] } = { faults: [] };
     const record = (status: number, code: string | undefined, flags: { replayed?: boolean; dropped?: boolean } = {}) =>
-      requests.push({ requestId, method, path: `${apiPath ?? url.pathname}${url.search}`, ...seen, status, code, replayed: !!flags.replayed, dropped: !!flags.dropped, at });
+      requests.push({
+        requestId,
+        method,
+        path: `${apiPath ?? url.pathname}${url.search}`,
+        ...seen,
+        status,
+        code,
+        replayed: !!flags.replayed,
+        dropped: !!flags.dropped,
+        at,
+        idempotencyKey: headerValue(req.headers['idempotency-key']),
+      });
     const send = (reply: Reply, extra: { headers?: Record<string, string>; meta?: object } = {}) => {
       const body = 'error' in reply ? errorBody(reply.error, requestId) : JSON.stringify({ data: reply.data, ...(extra.meta && { meta: extra.meta }) });
       const status = 'error' in reply ? reply.error.status : reply.status;
@@ -408,6 +421,10 @@ function rateLimitHeaders(verdict: RateLimitVerdict): Record<string, string> {
     'ratelimit-remaining': String(verdict.remaining),
     'ratelimit-reset': String(verdict.resetSeconds),
   };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function normalizeIp(address: string): string {

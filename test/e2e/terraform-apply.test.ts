@@ -132,7 +132,27 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     ws?.dispose();
   });
 
-  test('an apply that fails mid-action is re-run and converges with no action run twice', async () => {
+  test('an apply cut off mid-action (Ctrl-C) is re-run and converges with no action run twice', async () => {
+    sim = await simulatorWithSentinel({ operationDelays: { queuedMs: 200, runningMs: 4_000 } });
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    const s = sim;
+    ws.synth((stack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.STOPPED });
+    });
+    expect((await ws.init()).code).toBe(0);
+    // Interrupt once the action was accepted, while the handler follows its operation.
+    const interrupted = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], {
+      until: (output) => /shutdown accepted as operation/.test(output),
+    });
+    expect(interrupted.code).not.toBe(0);
+    const retried = await ws.apply();
+    expect(retried.code).toBe(0);
+    expect(retried.output).toMatch(new RegExp(`power ${IDS.vpsRunning}: (stopped \\(confirmed\\)|in sync \\(stopped\\))`));
+    expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['shutdown']);
+  });
+
+  test('an operation the API no longer knows (404) is resolved by reading the server, in the same apply', async () => {
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
@@ -142,16 +162,13 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
       new ServerFirewall(stack, 'fw', { api, serverId: IDS.vdsRunning, enabled: false });
     });
     expect((await ws.init()).code).toBe(0);
-    // The action is accepted and carried out, then following it fails: the handler gives up mid-way.
     sim.addFault({ endpoint: 'GET /servers/{serverId}/operations/{operationId}', times: 1, effect: { type: 'error', status: 404, code: 'not_found' } });
-    const failed = await ws.apply();
-    expect(failed.code).not.toBe(0);
-    expect(failed.output).toMatch(/error: power vps_web_1: following operation op_\d+ failed/);
-    const retried = await ws.apply();
-    expect(retried.code).toBe(0);
-    expect(retried.output).toContain(`power ${IDS.vpsRunning}: in sync (stopped)`);
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/shutdown outcome unknown \(operation op_\d+ is no longer known to the API/);
+    expect(run.output).toContain(`power ${IDS.vpsRunning}: stopped (confirmed after an unknown outcome)`);
     expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['shutdown']);
-    expect(sim.state.server(IDS.vdsRunning).firewall?.enabled).toBe(false);
+    expect((await ws.apply()).output).toContain('No changes.');
   });
 
   test('a bridge resource brought in by terraform import does not wedge later applies', async () => {

@@ -20,10 +20,10 @@ test('enabled only: one read, one PUT with only that member, confirmed', async (
   expect(h.sim.executed()).toEqual([expect.objectContaining({ kind: 'firewall', detail: '{"enabled":true}' })]);
 });
 
-test('rule sets: checked against the list before the one write', async () => {
+test('rule sets by id: the API checks them; two requests for a changed firewall', async () => {
   const run = await h.run('apply', firewallDoc(VPS, { rulesets: [2, 1] }));
   expect(run.stdout[0]).toBe(`firewall ${VPS}: rulesets [] -> [1, 2]`);
-  expect(run.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /servers/${VPS}/firewall`, 'GET /firewall/rulesets', `PUT /servers/${VPS}/firewall`]);
+  expect(run.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /servers/${VPS}/firewall`, `PUT /servers/${VPS}/firewall`]);
   expect(h.sim.executed().map((w) => w.detail)).toEqual(['{"rulesets":[1,2]}']);
 });
 
@@ -34,16 +34,20 @@ test('rule sets by name', async () => {
   expect((await h.run('apply', firewallDoc(VPS, { enabled: true, rulesets: ['ssh', 'web'] }))).writes).toEqual([]);
 });
 
-test('an unknown rule set fails before any write, listing the rule sets that exist', async () => {
+test('an unknown rule set is refused with nothing changed, listing the rule sets that exist', async () => {
+  // With names, the list is read first: nothing is sent.
   const run = await h.run('apply', firewallDoc(VPS, { enabled: true, rulesets: [1, 99, 'nope'] }));
   expect(run.code).toBe(1);
   expect(run.stderr).toEqual([
-    'error: rule set id 99 does not exist; rule set name "nope" does not exist; nothing was changed',
+    `error: firewall ${VPS}: rule set id 99 does not exist; rule set name "nope" does not exist; nothing was changed`,
     '  what to do: use one of the rule sets that exist: 1 "web", 2 "ssh", 3 "mail", 4 "monitoring"',
   ]);
+  expect(run.writes).toEqual([]);
+  // With ids only, the API's refusal is explained from the list, read only then.
   const ids = await h.run('apply', firewallDoc(VPS, { rulesets: [99] }));
-  expect(ids.stderr[0]).toBe('error: rule set id 99 does not exist; nothing was changed');
-  expect([...run.writes, ...ids.writes]).toEqual([]);
+  expect(ids.stderr[0]).toBe(`error: firewall ${VPS}: rule set id 99 does not exist; nothing was changed`);
+  expect(ids.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /servers/${VPS}/firewall 200`, `PUT /servers/${VPS}/firewall 400`, 'GET /firewall/rulesets 200']);
+  expect(h.sim.executed()).toEqual([]);
 });
 
 test('a shared (secondary) server: clear message, no write', async () => {
@@ -58,7 +62,7 @@ test('a shared (secondary) server: clear message, no write', async () => {
 test('a token without network:write: the refusal names the missing scope from /connect', async () => {
   const run = await h.run('apply', firewallDoc(VPS, { enabled: true }), { tokenName: 'read-only' });
   expect(run.code).toBe(1);
-  expect(run.stderr.join('\n')).toContain('Token "read-only" has the scopes servers:read, network:read and lacks network:write;');
+  expect(run.stderr.join('\n')).toContain('token "read-only" has the scopes servers:read, network:read and lacks network:write;');
   expect(run.requests.map((r) => r.endpoint)).toEqual(['GET /servers/{serverId}/firewall', 'PUT /servers/{serverId}/firewall', 'GET /connect']);
 });
 

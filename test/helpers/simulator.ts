@@ -1,5 +1,5 @@
-import { HostingApiClient, type HostingApiClientOptions } from '../../src/api';
 import { SENTINEL_TOKEN } from './mock-api';
+import { HostingApiClient, type HostingApiClientOptions } from '../../src/api';
 import { defaultSeed, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator';
 
 export interface RawResponse {

@@ -72,16 +72,25 @@ export class TerraformWorkspace {
     return this.terraform(['destroy', '-auto-approve', '-input=false', '-no-color']);
   }
 
-  public terraform(args: string[]): Promise<TerraformRun> {
+  /** Runs terraform; with `until`, sends it SIGINT (as Ctrl-C does) once the output matches. */
+  public terraform(args: string[], options: { until?: (output: string) => boolean } = {}): Promise<TerraformRun> {
     return new Promise((resolve) => {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,
         env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env },
       });
       let output = '';
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
-      child.on('close', (code) => resolve({ code: code ?? -1, output }));
+      let interrupted = false;
+      const collect = (d: Buffer) => {
+        output += d;
+        if (!interrupted && options.until?.(output)) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
+      child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), output }));
     });
   }
 

@@ -18,16 +18,16 @@ describe('diffFirewall', () => {
 describe('resolveRulesets', () => {
   const available = [{ id: 1, name: 'web' }, { id: 2, name: 'ssh' }, { id: 5, name: 'dup' }, { id: 6, name: 'dup' }];
   test('ids and names resolve to ids', () => {
-    expect(resolveRulesets([1, 'ssh'], available)).toEqual([1, 2]);
+    expect(resolveRulesets('firewall vps_a_1', [1, 'ssh'], available)).toEqual([1, 2]);
   });
   test('unknown ids, unknown names and ambiguous names fail together, listing what exists', () => {
     let err: ReconcileError | undefined;
     try {
-      resolveRulesets([9, 'mail', 'dup'], available);
+      resolveRulesets('firewall vps_a_1', [9, 'mail', 'dup'], available);
     } catch (e) {
       err = e as ReconcileError;
     }
-    expect(err?.summary).toBe('rule set id 9 does not exist; rule set name "mail" does not exist; rule set name "dup" is ambiguous (ids 5, 6); nothing was changed');
+    expect(err?.summary).toBe('firewall vps_a_1: rule set id 9 does not exist; rule set name "mail" does not exist; rule set name "dup" is ambiguous (ids 5, 6); nothing was changed');
     expect(err?.hint).toBe('use one of the rule sets that exist: 1 "web", 2 "ssh", 5 "dup", 6 "dup"');
   });
 });
