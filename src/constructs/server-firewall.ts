@@ -2,7 +2,7 @@ import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkRulesetIds, checkServerId, checkSomethingManaged } from './validation';
+import { checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged } from './validation';
 import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
 
 export interface ServerFirewallProps {
@@ -46,6 +46,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     super(scope, id);
     checkServerId(this, props.serverId, 'vps');
     checkRulesetIds(this, props.rulesets);
+    checkRulesetNames(this, props.rulesetNames);
     checkSomethingManaged(this, { enabled: props.enabled, rulesets: props.rulesets, rulesetNames: props.rulesetNames });
     const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
     const document: FirewallDocument = {

@@ -53,6 +53,14 @@ export function checkRulesetIds(scope: IConstruct, ids: readonly number[] | unde
   }
 }
 
+export function checkRulesetNames(scope: IConstruct, names: readonly string[] | undefined): void {
+  for (const name of names ?? []) {
+    if (!isToken(name) && name.length === 0) {
+      throw new ValidationError(scope, 'rulesetNames', 'contains an empty name; use the names listed by GET /firewall/rulesets');
+    }
+  }
+}
+
 export function checkPositiveSeconds(scope: IConstruct, prop: string, value: number | undefined): void {
   if (value !== undefined && !isToken(value) && !(Number.isFinite(value) && value > 0)) {
     throw new ValidationError(scope, prop, `is ${value}; it must be a positive number of seconds`);

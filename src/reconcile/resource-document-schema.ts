@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { HOST_NAME_PATTERN, isTokenVariableName, MAX_DESCRIPTION_LENGTH, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument } from '../contract/resource-document';
 
 const api = z.strictObject({
@@ -9,12 +9,14 @@ const api = z.strictObject({
   tokenEnvVar: z.string().check(z.refine(isTokenVariableName, `must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token; the value is not shown`)),
   allowInsecureHttp: z.optional(z.boolean()),
 });
-const base = {
-  version: z.literal(DOCUMENT_VERSION),
-  serverId: z.string().check(z.regex(SERVER_ID_PATTERN, 'must be a server id such as vps_ab_1 or ded_<uuid>')),
-  api,
-};
-const timeouts = z.strictObject({ readySeconds: z.number().check(z.positive()), operationSeconds: z.number().check(z.positive()) });
+// The same rules as the constructs' synth-time checks (src/constructs/validation.ts), so a value
+// that synthesizes is never refused at apply time, after the old bridge instance is gone.
+const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, 'must be a server id such as vps_ab_1 or ded_<uuid>'));
+const base = { version: z.literal(DOCUMENT_VERSION), serverId, api };
+const vpsId = serverId.check(z.startsWith('vps_', 'must be a VPS (vps_…): the firewall exists only for virtual servers'));
+const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated server (ded_…): IP settings exist only for dedicated servers'));
+const seconds = z.number().check(z.positive(), z.refine(Number.isFinite, 'must be finite'));
+const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: seconds });
 
 const atLeastOne = (desired: object) => Object.values(desired).some((v) => v !== undefined);
 
@@ -23,6 +25,7 @@ export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discrim
   z.strictObject({
     ...base,
     kind: z.literal('firewall'),
+    serverId: vpsId,
     desired: z
       .strictObject({
         enabled: z.optional(z.boolean()),
@@ -33,11 +36,12 @@ export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discrim
   z.strictObject({
     ...base,
     kind: z.literal('ip_settings'),
+    serverId: dedicatedId,
     ip: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address')),
     desired: z
       .strictObject({
-        rdns: z.optional(z.string().check(z.minLength(1))),
-        description: z.optional(z.string()),
+        rdns: z.optional(z.string().check(z.regex(HOST_NAME_PATTERN, 'must be a valid host name'))),
+        description: z.optional(z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH))),
         protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
       })
       .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),

@@ -150,3 +150,18 @@ test('power unknown is waited out and never acted on while unknown', async () =>
   expect(run.stderr[0]).toBe(`error: power ${RUNNING}: still waiting after 3s: its power state is unknown; nothing was changed`);
   expect(run.writes).toEqual([]);
 });
+
+test('a read-only token: the refusal names both missing scopes and does not suggest managing starts', async () => {
+  const run = await h.run('apply', powerDoc(RUNNING, 'stopped'), { tokenName: 'read-only' });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toEqual([
+    `error: power ${RUNNING}: shutdown is not available: token "read-only" lacks the scope servers:power, servers:control (it has servers:read, network:read); nothing was changed`,
+    '  what to do: create a token with servers:power and servers:control in the control panel\'s API section',
+  ]);
+});
+
+test('a refused token: the hint names the variable that holds it', async () => {
+  const run = await h.run('apply', powerDoc(RUNNING, 'stopped'), { tokenName: 'expired' });
+  expect(run.code).toBe(1);
+  expect(run.stderr.at(-1)).toBe('  what to do: the token itself was refused (unauthorized); check that the token in the environment variable HOSTING_TEST_TOKEN is valid, not expired and not revoked.');
+});
