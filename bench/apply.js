@@ -13,6 +13,8 @@ const { defaultSeed, startSimulator } = require('../lib/simulator');
 
 const WINDOW_MS = 6_000;
 const LIMITS = { requestsPerToken: 120, actionsPerToken: 10, requestsPerAccount: 300, windowMs: WINDOW_MS };
+/** The scale case of the hardening issue: 24 firewalls against 40 requests per window. */
+const TIGHT = { ...LIMITS, requestsPerToken: 40 };
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 
 function terraform(cwd, env, args) {
@@ -25,11 +27,11 @@ function terraform(cwd, env, args) {
   });
 }
 
-async function applyBench(n) {
+async function applyBench(n, limits = LIMITS) {
   const base = defaultSeed();
   const template = base.servers[0];
   const servers = Array.from({ length: n }, (_, i) => ({ ...template, server: { ...template.server, id: `vps_bench_${i + 1}` }, firewall: { enabled: false, rulesets: [] } }));
-  const sim = await startSimulator({ seed: { ...base, servers }, limits: LIMITS });
+  const sim = await startSimulator({ seed: { ...base, servers }, limits });
   const root = mkdtempSync(join(tmpdir(), 'bench-apply-'));
   try {
     const app = new App({ outdir: root });
@@ -47,11 +49,12 @@ async function applyBench(n) {
     const requests = sim.requests.length;
     const refused = sim.requests.filter((r) => r.status === 429).length;
     const served = requests - refused;
-    const failed = n - sim.executed().length;
+    // A failure is a resource Terraform reports as failed, whatever the simulator executed.
+    const failed = (run.output.match(/Error: local-exec provisioner error/g) ?? []).length;
     // Every served request spends one unit of the per-token budget; the first window is free.
-    const bound = Math.max(0, Math.ceil(served / LIMITS.requestsPerToken) - 1) * (WINDOW_MS / 1000);
+    const bound = Math.max(0, Math.ceil(served / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
     console.log(
-      `N=${String(n).padEnd(4)} wall ${wall.toFixed(1).padStart(6)} s   rate-limit bound ${bound.toFixed(1).padStart(5)} s   ` +
+      `N=${String(n).padEnd(4)} budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${wall.toFixed(1).padStart(6)} s   rate-limit bound ${bound.toFixed(1).padStart(5)} s   ` +
       `${bound > 0 ? `ratio ${(wall / bound).toFixed(2)}x` : 'limits do not bind'}   requests/resource ${(requests / n).toFixed(2)}   ` +
       `429s ${refused} (${((refused / requests) * 100).toFixed(1)}%)   failed ${failed}${run.code === 0 ? '' : `   terraform exit ${run.code}`}`,
     );
@@ -75,6 +78,7 @@ function synthMs(define) {
 async function main() {
   console.log(`apply, -parallelism=10, limits ${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token (section 8, time / 10):`);
   for (const n of sizes.length ? sizes : [10, 100, 300]) await applyBench(n);
+  await applyBench(24, TIGHT);
 
   const bare = synthMs((stack) => {
     for (let i = 0; i < 1000; i++) new DataResource(stack, `d${i}`, { input: { i } });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { normalizeBaseUrl } from './base-url';
 import { HostingApiError, type HostingErrorCode } from './errors';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
+import type { BudgetStore } from './budget-store';
 import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
 import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
 import {
@@ -72,8 +73,17 @@ export interface HostingApiClientOptions {
   readonly deadlineAt?: number;
   /** Injected so tests run backoff and pacing without waiting. */
   readonly sleep?: (ms: number) => Promise<void>;
-  /** A monotonic clock in milliseconds; wall-clock jumps must not stretch or cut deadlines. */
+  /**
+   * A monotonic clock in milliseconds, so wall-clock jumps neither stretch nor cut deadlines.
+   * When given, rate-limit pacing follows it too; otherwise pacing uses the wall clock, because
+   * the server's windows and a shared budget store are wall-clock time.
+   */
   readonly now?: () => number;
+  /**
+   * Where rate-limit budgets are kept; a `FileBudgetStore` shares them between processes.
+   * @default - this client's own memory
+   */
+  readonly budgetStore?: BudgetStore;
   readonly random?: () => number;
 }
 
@@ -120,6 +130,7 @@ export class HostingApiClient {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #deadlineAt: number;
+  readonly #pacingNow: () => number;
 
   constructor(options: HostingApiClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
@@ -133,9 +144,10 @@ export class HostingApiClient {
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? (() => performance.now());
+    this.#pacingNow = options.now ?? Date.now;
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
-    this.#pacer = new RateLimitPacer(this.#random);
+    this.#pacer = new RateLimitPacer(this.#random, undefined, options.budgetStore);
   }
 
   public toString(): string {
@@ -330,21 +342,19 @@ export class HostingApiClient {
       if (this.#now() >= deadline) {
         throw fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
       }
-      const pacing = this.#pacer.delayMs(budget, this.#now());
-      if (pacing > 0) {
+      for (let pacing = this.#pacer.acquire(budget, this.#pacingNow()); pacing > 0; pacing = this.#pacer.acquire(budget, this.#pacingNow())) {
         if (this.#now() + pacing > deadline) {
           throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
         }
         this.#log(`${method} ${pathWithQuery}: rate-limit budget spent, waiting ${pacing} ms for the reset`);
         await this.#sleep(pacing);
       }
-      this.#pacer.spend(budget);
 
       const started = this.#now();
       let error: HostingApiError;
       try {
         const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now() });
-        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#now());
+        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#pacingNow());
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
         if (res.status === (spec.successStatus ?? 200)) {

@@ -1,4 +1,5 @@
 export * from './base-url';
+export * from './budget-store';
 export * from './client';
 export * from './errors';
 export * from './operation-wait';

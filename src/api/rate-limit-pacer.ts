@@ -1,70 +1,80 @@
-/**
- * Budgets the server reports per request class. Section 8 has a separate, tighter budget for power
- * actions; the headers on an action's answer report that one, the headers on any other answer
- * report the general one. An action spends from both.
- */
-export type BudgetClass = 'request' | 'action';
+import { MemoryBudgetStore, type Budget, type BudgetClass, type Budgets, type BudgetStore } from './budget-store';
 
-interface Budget {
-  remaining: number;
-  resetAtMs: number;
-}
+export type { BudgetClass };
 
 export interface RateLimitHeaders {
   readonly remaining?: string;
   readonly reset?: string;
 }
 
+/** Answers whose reset differs by less than this belong to the same window (the header is whole seconds). */
+const SAME_WINDOW_MS = 1_500;
+
+const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetClass === 'action' ? ['request', 'action'] : ['request']);
+
 /**
- * Waits for the window to reset instead of collecting a 429 once the server says the budget is
- * spent. Every handler of an apply shares one token's budget and learns about the others only
- * through these headers, so the server's figures always replace what this process believed.
+ * Waits for the window to reset instead of collecting a 429 once the budget is spent. The headers
+ * on an action's answer report the action budget, those on any other answer the general one; an
+ * action spends from both. Every client of one token shares the budget, and learns of the others
+ * through the headers and, with a shared store, through each other's reservations.
  */
 export class RateLimitPacer {
-  private readonly budgets = new Map<BudgetClass, Budget>();
-
-  /** @param spreadMs upper bound of a random extra wait, so processes woken by one reset do not collide. */
+  /** @param spreadMs upper bound of a random extra wait, so clients woken by one reset do not collide. */
   constructor(
     private readonly random: () => number,
     private readonly spreadMs = 250,
+    private readonly store: BudgetStore = new MemoryBudgetStore(),
   ) {}
 
+  /**
+   * Takes the server's figures. Within one window the lower remaining count wins: requests that
+   * others reserved may not have reached the server yet. A later window replaces an earlier one;
+   * an answer from an earlier window changes nothing.
+   */
   public observe(budgetClass: BudgetClass, headers: RateLimitHeaders, nowMs: number): void {
     const remaining = Number(headers.remaining);
     const resetSeconds = Number(headers.reset);
     if (headers.remaining === undefined || !Number.isFinite(remaining) || !Number.isFinite(resetSeconds)) {
       return;
     }
-    this.budgets.set(budgetClass, { remaining, resetAtMs: nowMs + resetSeconds * 1000 });
+    const seen: Budget = { remaining, resetAtMs: nowMs + resetSeconds * 1000 };
+    this.store.update((budgets) => {
+      const known = budgets[budgetClass];
+      if (!known || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
+        budgets[budgetClass] = seen;
+      } else if (seen.resetAtMs >= known.resetAtMs - SAME_WINDOW_MS) {
+        known.remaining = Math.min(known.remaining, seen.remaining);
+      }
+    });
   }
 
-  /** Counts a request about to be sent, so a burst from this process does not overshoot. */
-  public spend(budgetClass: BudgetClass): void {
-    for (const cls of budgetClass === 'action' ? (['request', 'action'] as const) : (['request'] as const)) {
-      const budget = this.budgets.get(cls);
-      if (budget) {
-        budget.remaining -= 1;
+  /**
+   * Reserves one request of this class and returns 0, or returns how long to wait before asking
+   * again (the budget is spent until its reset).
+   */
+  public acquire(budgetClass: BudgetClass, nowMs: number): number {
+    return this.store.update((budgets) => {
+      const delay = waitFor(budgets, budgetClass, nowMs);
+      if (delay > 0) return delay + Math.round(this.random() * this.spreadMs);
+      for (const cls of classesOf(budgetClass)) {
+        const budget = budgets[cls];
+        if (budget) budget.remaining -= 1;
       }
-    }
+      return 0;
+    });
   }
+}
 
-  /** How long to wait before a request of this class may be sent. */
-  public delayMs(budgetClass: BudgetClass, nowMs: number): number {
-    const classes = budgetClass === 'action' ? (['request', 'action'] as const) : (['request'] as const);
-    let delay = 0;
-    for (const cls of classes) {
-      const budget = this.budgets.get(cls);
-      if (!budget) {
-        continue;
-      }
-      if (nowMs >= budget.resetAtMs) {
-        this.budgets.delete(cls);
-        continue;
-      }
-      if (budget.remaining <= 0) {
-        delay = Math.max(delay, budget.resetAtMs - nowMs + Math.round(this.random() * this.spreadMs));
-      }
+function waitFor(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): number {
+  let delay = 0;
+  for (const cls of classesOf(budgetClass)) {
+    const budget = budgets[cls];
+    if (!budget) continue;
+    if (nowMs >= budget.resetAtMs) {
+      delete budgets[cls];
+      continue;
     }
-    return delay;
+    if (budget.remaining <= 0) delay = Math.max(delay, budget.resetAtMs - nowMs);
   }
+  return delay;
 }

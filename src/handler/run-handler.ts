@@ -1,3 +1,4 @@
+import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient } from '../api/client';
 import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
@@ -18,6 +19,8 @@ export interface HandlerIo {
   /** Injected so tests run waits without waiting. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
+  /** Where the handler processes of one run share rate-limit budgets; default: a folder in the temporary directory. */
+  readonly pacingDir?: string;
 }
 
 /** The resource's label when its document can be read, a neutral name otherwise (never document text). */
@@ -113,6 +116,8 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       sleep: io.sleep,
       now,
       deadlineAt,
+      // The handler processes of one apply share the token's budget: pace them as one client.
+      budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token, io.pacingDir)),
       // Every attempt in debug mode; otherwise only transient trouble that is being retried or waited
       // out. Refusals are reported once, in the error block.
       log: (line) => (debug || TRANSIENT.test(line)) && err(`  ${line}`),

@@ -1,6 +1,9 @@
-import { backoffDelayMs, HostingApiError, isRetryable, parseRetryAfter, RateLimitPacer, type HttpMethod } from '../../src/api';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backoffDelayMs, FileBudgetStore, HostingApiError, isRetryable, parseRetryAfter, RateLimitPacer, sharedBudgetFile, type HttpMethod } from '../../src/api';
 import * as fx from '../helpers/fixtures';
-import { apiError, mockClient } from '../helpers/mock-api';
+import { apiError, mockClient, SENTINEL_TOKEN } from '../helpers/mock-api';
 
 const KEY = 'key-0123456789';
 const FW = `/servers/${fx.VPS_ID}/firewall`;
@@ -62,22 +65,21 @@ describe('RateLimitPacer (pure)', () => {
   test('waits for the reset once the budget is spent, then forgets it', () => {
     const pacer = new RateLimitPacer(() => 0);
     pacer.observe('request', { remaining: '1', reset: '10' }, 0);
-    expect(pacer.delayMs('request', 0)).toBe(0);
-    pacer.spend('request');
-    expect(pacer.delayMs('request', 1_000)).toBe(9_000);
-    expect(pacer.delayMs('request', 10_000)).toBe(0);
+    expect(pacer.acquire('request', 0)).toBe(0);
+    expect(pacer.acquire('request', 1_000)).toBe(9_000);
+    expect(pacer.acquire('request', 10_000)).toBe(0);
   });
   test('an action waits for both budgets; a read only for the general one', () => {
     const pacer = new RateLimitPacer(() => 0);
     pacer.observe('action', { remaining: '0', reset: '30' }, 0);
-    expect(pacer.delayMs('request', 0)).toBe(0);
-    expect(pacer.delayMs('action', 0)).toBe(30_000);
+    expect(pacer.acquire('request', 0)).toBe(0);
+    expect(pacer.acquire('action', 0)).toBe(30_000);
   });
   test('headers without figures change nothing', () => {
     const pacer = new RateLimitPacer(() => 0);
     pacer.observe('request', {}, 0);
     pacer.observe('request', { remaining: 'x', reset: '1' }, 0);
-    expect(pacer.delayMs('request', 0)).toBe(0);
+    expect(pacer.acquire('request', 0)).toBe(0);
   });
 });
 
@@ -222,5 +224,52 @@ describe('deadlines and replayed answers', () => {
     expect(clockOf(m) - 1_000_000).toBeLessThanOrEqual(3_000);
     m.advance(5_000);
     await expect(m.client.getFirewall(fx.VPS_ID)).rejects.toMatchObject({ code: 'deadline_exceeded' });
+  });
+});
+
+describe('pacing shared between processes (FileBudgetStore)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pacing-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a budget one client saw spent makes another client with the same file wait, not collect a 429', () => {
+    const file = sharedBudgetFile('https://api.example.com/api/v1', 'token-a', dir);
+    const first = new RateLimitPacer(() => 0, 250, new FileBudgetStore(file));
+    const second = new RateLimitPacer(() => 0, 250, new FileBudgetStore(file));
+    first.observe('request', { remaining: '2', reset: '6' }, 0);
+    expect(second.acquire('request', 100)).toBe(0);
+    expect(first.acquire('request', 200)).toBe(0);
+    expect(second.acquire('request', 300)).toBe(5_700);
+    expect(first.acquire('request', 6_000)).toBe(0);
+  });
+
+  test('within a window the lower figure wins (others may have reserved); a new window replaces it; an old answer changes nothing', () => {
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(sharedBudgetFile('https://api.example.com/api/v1', 't', dir)));
+    pacer.observe('request', { remaining: '5', reset: '10' }, 0);
+    pacer.observe('request', { remaining: '7', reset: '9' }, 500);
+    pacer.observe('request', { remaining: '1', reset: '10' }, 1_000);
+    expect(pacer.acquire('request', 1_000)).toBe(0);
+    expect(pacer.acquire('request', 1_000)).toBe(9_000);
+    pacer.observe('request', { remaining: '30', reset: '60' }, 11_000);
+    expect(pacer.acquire('request', 11_000)).toBe(0);
+    pacer.observe('request', { remaining: '0', reset: '1' }, 11_000);
+    expect(pacer.acquire('request', 11_000)).toBe(0);
+  });
+
+  test('the file name reveals neither the token nor the URL, and differs per token', () => {
+    const a = sharedBudgetFile('https://api.example.com/api/v1', SENTINEL_TOKEN, dir);
+    const b = sharedBudgetFile('https://api.example.com/api/v1', 'other', dir);
+    expect(a).not.toContain(SENTINEL_TOKEN);
+    expect(a).not.toContain('example');
+    expect(a).not.toBe(b);
+  });
+
+  test('an unusable folder degrades to this process\'s own knowledge, never to a failure', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(join(dir, 'a-file', 'folder', 'x.json')));
+    pacer.observe('request', { remaining: '0', reset: '5' }, 0);
+    expect(pacer.acquire('request', 0)).toBe(5_000);
   });
 });

@@ -190,19 +190,16 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     expect((await ws.plan()).code).toBe(0);
   });
 
-  test('34 resources at -parallelism=10 under a tight shared budget: zero failures, each write once', async () => {
+  test('24 firewalls at -parallelism=10 under 40 requests per window: under 5% answers 429, zero failures, each write once', async () => {
     const base = defaultSeed();
     const template = base.servers[0];
-    const servers = Array.from({ length: 34 }, (_, i) => ({
+    const servers = Array.from({ length: 24 }, (_, i) => ({
       ...template,
       server: { ...template.server, id: `vps_load_${i + 1}`, name: `load-${i + 1}` },
       firewall: { enabled: false, rulesets: [] },
     }));
-    // 70 requests against 25 per 4 s: the budget binds about twice.
-    sim = await simulatorWithSentinel({
-      seed: { ...base, servers: [...base.servers, ...servers] },
-      limits: { requestsPerToken: 25, windowMs: 4_000 },
-    });
+    // 48 requests against 40 per window (section 8's scale of a minute, shrunk to 6 s): it binds.
+    sim = await simulatorWithSentinel({ seed: { ...base, servers: [...base.servers, ...servers] }, limits: { requestsPerToken: 40, windowMs: 6_000 } });
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
@@ -212,10 +209,13 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     expect((await ws.init()).code).toBe(0);
     const run = await ws.apply('-parallelism=10');
     expect(run.code).toBe(0);
-    expect(run.output).toContain('Apply complete! Resources: 34 added');
+    expect(run.output).toContain('Apply complete! Resources: 24 added');
     expect(servers.every((srv) => s.state.server(srv.server.id).firewall?.enabled)).toBe(true);
-    expect(sim.executed()).toHaveLength(34);
-    // The budget really bound: some processes were told to wait, and all of them waited it out.
-    expect(sim.requests.some((r) => r.status === 429)).toBe(true);
+    expect(sim.executed()).toHaveLength(24);
+    // The handler processes pace themselves as one client through their shared budget file.
+    const refused = sim.requests.filter((r) => r.status === 429).length;
+    expect(refused / sim.requests.length).toBeLessThan(0.05);
+    expect(run.output).toMatch(/rate-limit budget spent, waiting/);
   });
+
 });

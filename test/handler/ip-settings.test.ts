@@ -42,9 +42,9 @@ test('a lost PATCH response is replayed, executed once; the next field goes on',
   expect(h.sim.executed()).toHaveLength(2);
 });
 
-test('a server that is not dedicated: the API\'s refusal with its code and request id', async () => {
+test('a server that is not dedicated is refused before any request, as at synth time', async () => {
   const run = await h.run('apply', ipDoc(IDS.vpsRunning, '198.51.100.11', { rdns: 'a.example.com' }));
-  expect(run.code).toBe(1);
-  expect(run.stderr[1]).toMatch(/^ {2}API: 409 action_unsupported \(request id req_[0-9a-f]+\): IP settings is available for dedicated servers only/);
-  expect(run.stderr[0]).toBe(`error: ip settings ${IDS.vpsRunning} 198.51.100.11: reading failed: IP settings is available for dedicated servers only; ${IDS.vpsRunning} is vps`);
+  expect(run.code).toBe(64);
+  expect(run.stderr[0]).toBe('error: the resource document is invalid: serverId: must be a dedicated server (ded_…): IP settings exist only for dedicated servers');
+  expect(run.requests).toEqual([]);
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SENTINEL_TOKEN } from './mock-api';
 import { useSimulator } from './simulator';
 import type { FirewallDocument, IpSettingsDocument, PowerStateDocument, RebootDocument, ResourceDocument } from '../../src/contract/resource-document';
@@ -33,6 +36,12 @@ export function useHandler(options: Omit<SimulatorOptions, 'now' | 'seed'> = {})
   const seed = defaultSeed();
   const sentinel = { ...seed.tokens[0], name: 'sentinel', secret: SENTINEL_TOKEN };
   const s = useSimulator({ ...options, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
+  // Shared rate-limit budgets live per test: budgets of an earlier test must not pace this one.
+  let pacingDir = '';
+  beforeEach(() => {
+    pacingDir = mkdtempSync(join(tmpdir(), 'handler-pacing-'));
+  });
+  afterEach(() => rmSync(pacingDir, { recursive: true, force: true }));
 
   interface RunOptions {
     readonly tokenName?: string;
@@ -55,6 +64,7 @@ export function useHandler(options: Omit<SimulatorOptions, 'now' | 'seed'> = {})
       stderr: (line) => stderr.push(line),
       sleep: async (ms) => s.clock.advance(ms),
       now: s.clock.now,
+      pacingDir,
     });
     const output = [...stdout, ...stderr].join('\n');
     if (output.includes(SENTINEL_TOKEN)) throw new Error(`the token leaked into the handler output:\n${output}`);
