@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { normalizeBaseUrl } from './base-url';
+import type { BudgetStore } from './budget-store';
 import { HostingApiError, type HostingErrorCode } from './errors';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
-import type { BudgetStore } from './budget-store';
 import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
 import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
 import {

@@ -199,7 +199,8 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
       firewall: { enabled: false, rulesets: [] },
     }));
     // 48 requests against 40 per window (section 8's scale of a minute, shrunk to 6 s): it binds.
-    sim = await simulatorWithSentinel({ seed: { ...base, servers: [...base.servers, ...servers] }, limits: { requestsPerToken: 40, windowMs: 6_000 } });
+    const seed = { ...base, servers: [...base.servers, ...servers] };
+    sim = await simulatorWithSentinel({ seed, limits: { requestsPerToken: 40, windowMs: 6_000 } });
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
