@@ -56,6 +56,10 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 // Only the NULL_RESOURCE bridge loads @cdktf/provider-null, so a stack without it need not install it.
 project.package.addField('peerDependenciesMeta', { '@cdktf/provider-null': { optional: true } });
 
+// The public entry point only: the internal layers (client, simulator, handler) stay internal, and
+// files inside this repository (examples/typescript) can import the package by name.
+project.package.addField('exports', { '.': { types: './lib/index.d.ts', default: './lib/index.js' }, './package.json': './package.json' });
+
 // A tarball always holds lib/, .jsii and the handler: on a fresh clone `npm pack` builds them first.
 project.package.setScript('prepack', 'node scripts/prepack.js');
 
@@ -103,6 +107,11 @@ if (packageAll) {
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',
   exec: 'node scripts/demo.js',
+});
+
+project.addTask('synth:example', {
+  description: 'Build, then synthesize examples/typescript where it sits (into examples/typescript/cdktf.out)',
+  steps: [{ spawn: 'compile' }, { exec: 'ts-node --transpile-only main.ts', cwd: 'examples/typescript' }],
 });
 
 project.addTask('simulator', {

@@ -2,7 +2,7 @@
 // 127.0.0.1, synthesizes examples/typescript, and drives the real terraform through apply, a no-op
 // apply, drift spotted by `handler plan`, its repair, and destroy. Exits 0 when all went as shown.
 const { spawnSync, spawn } = require('node:child_process');
-const { mkdtempSync, mkdirSync, symlinkSync, rmSync, readdirSync } = require('node:fs');
+const { mkdtempSync, rmSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -70,9 +70,6 @@ async function main() {
 
   const work = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-demo-'));
   try {
-    // The example imports the package by name, as a user's stack would.
-    mkdirSync(join(work, 'node_modules'));
-    symlinkSync(root, join(work, 'node_modules', 'cdktf-server-hosting'), 'dir');
     const env = {
       ...process.env,
       CHECKPOINT_DISABLE: '1',
@@ -84,8 +81,11 @@ async function main() {
 
     step(3, 'Synthesizing examples/typescript/main.ts');
     const outdir = join(work, 'cdktf.out');
-    const synth = run(join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', join(root, 'examples', 'typescript', 'main.ts')], {
-      env: { ...env, CDKTF_OUTDIR: outdir, NODE_PATH: join(work, 'node_modules') },
+    // The example imports the package by name, as a user's stack would (the package's exports let
+    // files inside it do that where they sit).
+    const synth = run(join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'main.ts'], {
+      cwd: join(root, 'examples', 'typescript'),
+      env: { ...env, CDKTF_OUTDIR: outdir },
     });
     if (synth.status !== 0) fail(`synth failed:\n${synth.stderr}`);
     const stackDir = join(outdir, 'stacks', 'web');

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
+
+const root = join(__dirname, '..', '..');
+const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * What a user does: pack the library (a fresh clone builds it in `prepack`), install the tarball
+ * into their own project with its own package.json and a strict tsconfig, type-check with plain
+ * `tsc`, synthesize, and run `terraform init` and `plan` on the output. Installs come from the npm
+ * cache that `npm ci` filled, so the test needs no network.
+ */
+describeWithTerraform('a user project installs the packed library', () => {
+  const work = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-consumer-'));
+  const project = join(work, 'my-stack');
+  const run = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) => {
+    const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
+    return { code: res.status, stdout: res.stdout, output: `${res.stdout}${res.stderr}` };
+  };
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  test('npm pack makes a complete package', () => {
+    const packed = run('npm', ['pack', '--pack-destination', work, '--json'], root);
+    expect(packed.code).toBe(0);
+    const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
+    const files = (JSON.parse(json)[0].files as { path: string }[]).map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json']));
+    expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
+  });
+
+  test('installs into a fresh project, type-checks strictly, synthesizes, and plans with terraform', () => {
+    const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+    run('mkdir', ['-p', project], work);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({
+      name: 'my-stack',
+      private: true,
+      dependencies: { 'cdktf': versionOf('cdktf'), 'constructs': versionOf('constructs'), 'cdktf-server-hosting': `file:${tarball}` },
+      devDependencies: { 'typescript': versionOf('typescript'), '@types/node': versionOf('@types/node') },
+    }, null, 2));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noImplicitAny: true, esModuleInterop: true, outDir: 'out', types: ['node'] },
+      include: ['main.ts'],
+    }, null, 2));
+    writeFileSync(join(project, 'main.ts'), [
+      "import { App, TerraformStack } from 'cdktf';",
+      "import { HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from 'cdktf-server-hosting';",
+      "const app = new App({ outdir: 'cdktf.out' });",
+      "const stack = new TerraformStack(app, 'web');",
+      "const api = new HostingApi(stack, 'hosting', { baseUrl: 'https://api.example.com/api/v1' });",
+      "const fw = new ServerFirewall(stack, 'fw', { api, serverId: 'vps_web_1', enabled: true, rulesets: [1] });",
+      "new IpSettings(stack, 'ip', { api, serverId: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', rdns: 'web.example.com',",
+      '  protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY } });',
+      "new PowerState(stack, 'power', { api, serverId: 'vps_web_2', state: PowerStateValue.RUNNING, rebootTriggers: { release: '1' }, dependsOn: [fw] });",
+      'app.synth();',
+      '',
+    ].join('\n'));
+
+    const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+    expect(install).toMatchObject({ code: 0 });
+    expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], project)).toMatchObject({ code: 0, output: '' });
+    expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project).code).toBe(0);
+    expect(run('node', ['out/main.js'], project).code).toBe(0);
+
+    const stackDir = join(project, 'cdktf.out', 'stacks', 'web');
+    expect(run('terraform', ['init', '-input=false', '-no-color'], stackDir).code).toBe(0);
+    const plan = run('terraform', ['plan', '-input=false', '-no-color'], stackDir);
+    expect(plan.output).toContain('Plan: 5 to add, 0 to change, 0 to destroy.');
+    expect(plan.code).toBe(0);
+  });
+});
