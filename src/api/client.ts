@@ -73,12 +73,14 @@ export interface HostingApiClientOptions {
   readonly deadlineAt?: number;
   /** Injected so tests run backoff and pacing without waiting. */
   readonly sleep?: (ms: number) => Promise<void>;
-  /**
-   * A monotonic clock in milliseconds, so wall-clock jumps neither stretch nor cut deadlines.
-   * When given, rate-limit pacing follows it too; otherwise pacing uses the wall clock, because
-   * the server's windows and a shared budget store are wall-clock time.
-   */
+  /** A monotonic clock in milliseconds for deadlines, so wall-clock jumps neither stretch nor cut them. */
   readonly now?: () => number;
+  /**
+   * Wall-clock milliseconds, for rate-limit windows (a shared budget store is read by processes
+   * whose monotonic clocks start at different points) and HTTP-date `Retry-After`.
+   * @default Date.now, or `now` when only that is given (tests with one manual clock)
+   */
+  readonly wallClock?: () => number;
   /**
    * Where rate-limit budgets are kept; a `FileBudgetStore` shares them between processes.
    * @default - this client's own memory
@@ -130,7 +132,7 @@ export class HostingApiClient {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #deadlineAt: number;
-  readonly #pacingNow: () => number;
+  readonly #wallClock: () => number;
 
   constructor(options: HostingApiClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
@@ -144,7 +146,7 @@ export class HostingApiClient {
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? (() => performance.now());
-    this.#pacingNow = options.now ?? Date.now;
+    this.#wallClock = options.wallClock ?? options.now ?? Date.now;
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
     this.#pacer = new RateLimitPacer(this.#random, undefined, options.budgetStore);
@@ -342,7 +344,7 @@ export class HostingApiClient {
       if (this.#now() >= deadline) {
         throw fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
       }
-      for (let pacing = this.#pacer.acquire(budget, this.#pacingNow()); pacing > 0; pacing = this.#pacer.acquire(budget, this.#pacingNow())) {
+      for (let pacing = this.#pacer.acquire(budget, this.#wallClock()); pacing > 0; pacing = this.#pacer.acquire(budget, this.#wallClock())) {
         if (this.#now() + pacing > deadline) {
           throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
         }
@@ -354,7 +356,7 @@ export class HostingApiClient {
       let error: HostingApiError;
       try {
         const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now() });
-        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#pacingNow());
+        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
         if (res.status === (spec.successStatus ?? 200)) {
@@ -415,8 +417,7 @@ export class HostingApiClient {
     requestId: string | undefined,
     fail: Fail,
   ): HostingApiError {
-    // An HTTP-date Retry-After is wall-clock time; `now()` is monotonic.
-    const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], Date.now());
+    const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], this.#wallClock());
     const replayed = res.headers['idempotent-replayed'] === 'true';
     const parsed = errorBodySchema.safeParse(parseJson(res.body));
     if (!parsed.success) {

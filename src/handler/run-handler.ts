@@ -115,6 +115,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       userAgent: 'cdktf-server-hosting-handler',
       sleep: io.sleep,
       now,
+      wallClock: io.now ?? Date.now,
       deadlineAt,
       // The handler processes of one apply share the token's budget: pace them as one client.
       budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token, io.pacingDir)),

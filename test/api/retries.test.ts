@@ -266,6 +266,24 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     expect(a).not.toBe(b);
   });
 
+  test('clients whose monotonic clocks start at different points share windows by the wall clock', async () => {
+    const store = () => new FileBudgetStore(sharedBudgetFile('https://hosting.test/api/v1', 'shared', dir));
+    let wall = 1_700_000_000_000;
+    const first = mockClient({ budgetStore: store(), now: () => 5_000, wallClock: () => wall });
+    first.reply('GET', `/servers/${fx.VPS_ID}/firewall`, 200, { data: fx.firewall }, { 'ratelimit-remaining': '0', 'ratelimit-reset': '3' });
+    await first.client.getFirewall(fx.VPS_ID);
+    // Another process, started later: its monotonic clock is near zero, the wall clock 1 s on.
+    wall += 1_000;
+    const sleeps: number[] = [];
+    const second = mockClient({ budgetStore: store(), now: () => 20, wallClock: () => wall, sleep: async (ms) => void sleeps.push((wall += ms)) });
+    second.reply('GET', `/servers/${fx.VPS_ID}/firewall`, 200, { data: fx.firewall });
+    await second.client.getFirewall(fx.VPS_ID);
+    expect(sleeps).toHaveLength(1);
+    const waited = sleeps[0] - 1_700_000_001_000;
+    expect(waited).toBeGreaterThanOrEqual(2_000);
+    expect(waited).toBeLessThanOrEqual(2_000 + 250);
+  });
+
   test('an unusable folder degrades to this process\'s own knowledge, never to a failure', () => {
     writeFileSync(join(dir, 'a-file'), '');
     const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(join(dir, 'a-file', 'folder', 'x.json')));
