@@ -74,7 +74,11 @@ describe('section 5: authentication', () => {
 
   test('rule 4: an allowlisted source address is served; another is 403 ip_not_allowed', async () => {
     expect((await s.raw('GET', '/servers', { token: s.sim.tokens.reseller })).status).toBe(200);
-    expectError(await s.raw('GET', '/servers', { token: s.sim.tokens['reseller-elsewhere'] }), 403, 'ip_not_allowed');
+    const refused = await s.raw('GET', '/servers', { token: s.sim.tokens['reseller-elsewhere'] });
+    expectError(refused, 403, 'ip_not_allowed');
+    // Section 8: every response reports the tightest budget; the token is known, so it has one. The
+    // refusal spends nothing.
+    expect(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((h) => refused.headers.get(h))).toEqual(['120', '120', '60']);
   });
 
   test('rule 2: only a hash of each token is kept', () => {
