@@ -27,7 +27,7 @@ const project = new cdk.JsiiProject({
   peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2', '@cdktf/provider-null@^11.0.0'],
   // jsii refuses runtime dependencies that are not bundled; neither leaks into the public API.
   bundledDeps: ['undici@^7', 'zod@^4'],
-  devDeps: ['@types/node@^20', 'esbuild@^0.25'],
+  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3'],
 
   jestOptions: {
     jestVersion: '^30',
@@ -73,10 +73,17 @@ const bundleHandler = project.addTask('bundle:handler', {
   description: 'Bundle the reconcile handler into assets/handler/index.js',
   exec: 'node scripts/bundle-handler.js',
 });
+// The provider runs as Terraform's plugin, one bundled file written into each synthesized stack.
+const bundleProvider = project.addTask('bundle:provider', {
+  description: 'Bundle the Terraform provider into assets/provider/provider.js',
+  exec: 'node scripts/bundle-provider.js',
+});
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
-project.compileTask.prependSpawn(bundleHandler);
-// Tests run the bundled handler as Terraform would, so they need a fresh bundle too.
-project.testTask.prependSpawn(bundleHandler);
+// Tests run the bundles as Terraform would, so they need fresh ones too.
+for (const task of [project.compileTask, project.testTask]) {
+  task.prependSpawn(bundleProvider);
+  task.prependSpawn(bundleHandler);
+}
 
 // `.ci/run` runs the tests once, through the README's test command; the build only compiles,
 // documents and packages.

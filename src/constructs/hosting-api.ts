@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssetType, TerraformAsset, TerraformStack, Token } from 'cdktf';
+import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from 'cdktf';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
+import { hostingProvider } from './provider-package';
 import { ValidationError } from './validation';
 import { isLoopbackHost, isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import type { ApiConnection } from '../contract/resource-document';
@@ -51,8 +52,6 @@ export class HostingApi extends Construct {
   public readonly bridge: Bridge;
   /** Whether plain http to other hosts was allowed. */
   public readonly allowInsecureHttp: boolean;
-  /** Path of the handler inside the stack's synthesized directory. */
-  public readonly handlerPath: string;
 
   constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
     super(scope, id);
@@ -65,7 +64,19 @@ export class HostingApi extends Construct {
     if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl, this.allowInsecureHttp);
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.TERRAFORM_DATA;
-    this.handlerPath = handlerAsset(TerraformStack.of(this)).path;
+  }
+
+  /** Path of the handler inside the stack's synthesized directory; the handler ships with the first bridge resource. */
+  public get handlerPath(): string {
+    return handlerAsset(TerraformStack.of(this)).path;
+  }
+
+  /**
+   * The stack's `hosting` provider, configured with this connection (Bridge.PROVIDER).
+   * @internal
+   */
+  public _provider(): TerraformProvider {
+    return hostingProvider(this, { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp });
   }
 
   /**

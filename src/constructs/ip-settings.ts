@@ -2,7 +2,7 @@ import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
+import { checkBridgeServes, checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
 import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
 
@@ -73,6 +73,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
 
   constructor(scope: Construct, id: string, props: IpSettingsProps) {
     super(scope, id);
+    checkBridgeServes(this, props.api.bridge);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
     checkHostName(this, 'rdns', props.rdns);

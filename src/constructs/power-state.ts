@@ -2,7 +2,7 @@ import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkOneOf, checkPositiveSeconds, checkServerId, ValidationError } from './validation';
+import { checkBridgeServes, checkOneOf, checkPositiveSeconds, checkServerId, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
 
 /** The power state to converge to. */
@@ -81,6 +81,7 @@ export class PowerState extends Construct implements ITerraformDependable {
 
   constructor(scope: Construct, id: string, props: PowerStateProps) {
     super(scope, id);
+    checkBridgeServes(this, props.api.bridge);
     checkServerId(this, props.serverId);
     checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));

@@ -1,7 +1,9 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { Bridge } from './bridge';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
+import { HostingProviderResource } from './provider-package';
 import { checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged } from './validation';
 import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
 
@@ -60,7 +62,14 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
       },
     };
     this.serverId = props.serverId;
-    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+    this.resource = props.api.bridge === Bridge.PROVIDER
+      ? new HostingProviderResource(this, 'resource', 'hosting_server_firewall', {
+        server_id: props.serverId,
+        enabled: props.enabled,
+        rulesets: props.rulesets,
+        ruleset_names: props.rulesetNames,
+      }, props.api._provider(), props.dependsOn)
+      : createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
   }
 
   /** The bridge resource's address, so `dependsOn` on this construct works. */

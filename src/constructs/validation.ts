@@ -1,5 +1,6 @@
 import { Token } from 'cdktf';
 import type { IConstruct } from 'constructs';
+import { Bridge } from './bridge';
 import { HOST_NAME_PATTERN, IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*
@@ -76,5 +77,12 @@ export function checkOneOf<T extends string>(scope: IConstruct, prop: string, va
 export function checkSomethingManaged(scope: IConstruct, values: Record<string, unknown>): void {
   if (Object.values(values).every((v) => v === undefined)) {
     throw new ValidationError(scope, Object.keys(values).join(', '), 'are all unset; set at least one, or remove the construct');
+  }
+}
+
+/** The provider serves only the firewall so far; the other kinds run through a bridge resource. */
+export function checkBridgeServes(scope: IConstruct, bridge: Bridge): void {
+  if (bridge === Bridge.PROVIDER) {
+    throw new ValidationError(scope, 'api', `uses Bridge.PROVIDER, which serves only ServerFirewall in this release; give ${scope.constructor.name} a HostingApi with Bridge.TERRAFORM_DATA (one stack may hold both)`);
   }
 }

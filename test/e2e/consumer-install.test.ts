@@ -27,7 +27,7 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(packed.code).toBe(0);
     const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
     const files = (JSON.parse(json)[0].files as { path: string }[]).map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json']));
+    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json']));
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   });
 

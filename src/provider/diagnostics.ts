@@ -1,0 +1,29 @@
+import { HostingApiError } from '../api/errors';
+import { ReconcileError } from '../reconcile/reconcile-error';
+
+/** `tfplugin6.Diagnostic` as this provider sends it. */
+export interface Diagnostic {
+  readonly severity: 1 | 2;
+  readonly summary: string;
+  readonly detail?: string;
+  readonly attribute?: { readonly steps: ReadonlyArray<{ readonly attribute_name: string }> };
+}
+
+export const ERROR = 1;
+
+export function errorAt(attribute: string | undefined, summary: string, detail?: string): Diagnostic {
+  return { severity: ERROR, summary, detail, attribute: attribute ? { steps: [{ attribute_name: attribute }] } : undefined };
+}
+
+/**
+ * A failure as a diagnostic, with the API's status, code and request id and what to do, as the
+ * handler prints it. The caller's scrub keeps the token out of every line.
+ */
+export function diagnosticOf(err: unknown, scrub: (text: string) => string): Diagnostic {
+  if (err instanceof ReconcileError) {
+    const [summary, ...detail] = err.describe();
+    return { severity: ERROR, summary: scrub(summary), detail: scrub(detail.map((l) => l.trim()).join('\n')) };
+  }
+  if (err instanceof HostingApiError) return { severity: ERROR, summary: scrub(err.message) };
+  return { severity: ERROR, summary: scrub(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`) };
+}

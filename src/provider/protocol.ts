@@ -1,0 +1,132 @@
+import type { ServiceDefinition } from '@grpc/grpc-js';
+// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into assets/provider/provider.js; lib/ never loads it
+import * as protobuf from 'protobufjs/light';
+
+/*
+ * The parts of Terraform's plugin protocol 6.8 (tfplugin6) and go-plugin's controller that this
+ * provider serves, as a protobufjs JSON descriptor: message and field numbers are facts of the wire
+ * format (docs/plugin-protocol/tfplugin6.8.proto in hashicorp/terraform); the descriptor is ours,
+ * written as data so nothing parses .proto text at start-up. Enums travel as int32 (same varint).
+ */
+
+type Fields = Record<string, { type: string; id: number; rule?: 'repeated'; keyType?: string }>;
+const msg = (fields: Fields) => ({ fields });
+const rpc = (request: Fields, response: Fields) => ({ nested: { Request: msg(request), Response: msg(response) } });
+const dynamic = (id: number) => ({ type: 'DynamicValue', id });
+const diagnostics = (id: number) => ({ type: 'Diagnostic', id, rule: 'repeated' as const });
+
+const DESCRIPTOR = {
+  nested: {
+    tfplugin6: {
+      nested: {
+        DynamicValue: msg({ msgpack: { type: 'bytes', id: 1 }, json: { type: 'bytes', id: 2 } }),
+        Diagnostic: msg({ severity: { type: 'int32', id: 1 }, summary: { type: 'string', id: 2 }, detail: { type: 'string', id: 3 }, attribute: { type: 'AttributePath', id: 4 } }),
+        AttributePath: {
+          fields: { steps: { type: 'Step', id: 1, rule: 'repeated' } },
+          nested: { Step: msg({ attribute_name: { type: 'string', id: 1 }, element_key_string: { type: 'string', id: 2 }, element_key_int: { type: 'int64', id: 3 } }) },
+        },
+        RawState: msg({ json: { type: 'bytes', id: 1 }, flatmap: { keyType: 'string', type: 'string', id: 2 } }),
+        ServerCapabilities: msg({ plan_destroy: { type: 'bool', id: 1 }, get_provider_schema_optional: { type: 'bool', id: 2 }, move_resource_state: { type: 'bool', id: 3 } }),
+        ClientCapabilities: msg({ deferral_allowed: { type: 'bool', id: 1 }, write_only_attributes_allowed: { type: 'bool', id: 2 } }),
+        Schema: {
+          fields: { version: { type: 'int64', id: 1 }, block: { type: 'Block', id: 2 } },
+          nested: {
+            Block: msg({
+              version: { type: 'int64', id: 1 },
+              attributes: { type: 'Attribute', id: 2, rule: 'repeated' },
+              description: { type: 'string', id: 4 },
+              description_kind: { type: 'int32', id: 5 },
+              deprecated: { type: 'bool', id: 6 },
+            }),
+            Attribute: msg({
+              name: { type: 'string', id: 1 },
+              type: { type: 'bytes', id: 2 },
+              description: { type: 'string', id: 3 },
+              required: { type: 'bool', id: 4 },
+              optional: { type: 'bool', id: 5 },
+              computed: { type: 'bool', id: 6 },
+              sensitive: { type: 'bool', id: 7 },
+              description_kind: { type: 'int32', id: 8 },
+              deprecated: { type: 'bool', id: 9 },
+            }),
+          },
+        },
+        GetMetadata: {
+          nested: {
+            Request: msg({}),
+            Response: msg({ server_capabilities: { type: 'ServerCapabilities', id: 1 }, diagnostics: diagnostics(2), resources: { type: 'ResourceMetadata', id: 4, rule: 'repeated' } }),
+            ResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
+          },
+        },
+        GetProviderSchema: rpc({}, {
+          provider: { type: 'Schema', id: 1 },
+          resource_schemas: { keyType: 'string', type: 'Schema', id: 2 },
+          diagnostics: diagnostics(4),
+          server_capabilities: { type: 'ServerCapabilities', id: 6 },
+        }),
+        ValidateProviderConfig: rpc({ config: dynamic(1) }, { diagnostics: diagnostics(2) }),
+        ValidateResourceConfig: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
+        ValidateDataResourceConfig: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
+        UpgradeResourceState: rpc(
+          { type_name: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 }, raw_state: { type: 'RawState', id: 3 } },
+          { upgraded_state: dynamic(1), diagnostics: diagnostics(2) },
+        ),
+        ConfigureProvider: rpc({ terraform_version: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
+        ReadResource: rpc(
+          { type_name: { type: 'string', id: 1 }, current_state: dynamic(2), private: { type: 'bytes', id: 3 } },
+          { new_state: dynamic(1), diagnostics: diagnostics(2), private: { type: 'bytes', id: 3 } },
+        ),
+        PlanResourceChange: rpc(
+          { type_name: { type: 'string', id: 1 }, prior_state: dynamic(2), proposed_new_state: dynamic(3), config: dynamic(4), prior_private: { type: 'bytes', id: 5 } },
+          { planned_state: dynamic(1), requires_replace: { type: 'AttributePath', id: 2, rule: 'repeated' }, planned_private: { type: 'bytes', id: 3 }, diagnostics: diagnostics(4) },
+        ),
+        ApplyResourceChange: rpc(
+          { type_name: { type: 'string', id: 1 }, prior_state: dynamic(2), planned_state: dynamic(3), config: dynamic(4), planned_private: { type: 'bytes', id: 5 } },
+          { new_state: dynamic(1), private: { type: 'bytes', id: 2 }, diagnostics: diagnostics(3) },
+        ),
+        ImportResourceState: {
+          nested: {
+            Request: msg({ type_name: { type: 'string', id: 1 }, id: { type: 'string', id: 2 } }),
+            ImportedResource: msg({ type_name: { type: 'string', id: 1 }, state: dynamic(2), private: { type: 'bytes', id: 3 } }),
+            Response: msg({ imported_resources: { type: 'ImportedResource', id: 1, rule: 'repeated' }, diagnostics: diagnostics(2) }),
+          },
+        },
+        StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
+      },
+    },
+    plugin: { nested: { Empty: msg({}) } },
+  },
+};
+
+const root = protobuf.Root.fromJSON(DESCRIPTOR);
+const CONVERSION: protobuf.IConversionOptions = { longs: Number, arrays: true, objects: true };
+
+function method(service: string, name: string, request: string, response: string) {
+  const req = root.lookupType(request);
+  const res = root.lookupType(response);
+  return {
+    path: `/${service}/${name}`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: object) => Buffer.from(req.encode(req.fromObject(value)).finish()),
+    requestDeserialize: (bytes: Buffer) => req.toObject(req.decode(bytes), CONVERSION),
+    responseSerialize: (value: object) => Buffer.from(res.encode(res.fromObject(value)).finish()),
+    responseDeserialize: (bytes: Buffer) => res.toObject(res.decode(bytes), CONVERSION),
+  };
+}
+
+const RPCS = [
+  'GetMetadata', 'GetProviderSchema', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
+  'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'StopProvider',
+] as const;
+export type ProviderRpc = (typeof RPCS)[number];
+
+/** tfplugin6.Provider, the RPCs this provider answers; Terraform gets UNIMPLEMENTED for the rest. */
+export const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
+  RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, `tfplugin6.${name}.Response`)]),
+) as ServiceDefinition;
+
+/** go-plugin's controller: Terraform ends every provider process with Shutdown. */
+export const CONTROLLER_SERVICE: ServiceDefinition = {
+  Shutdown: method('plugin.GRPCController', 'Shutdown', 'plugin.Empty', 'plugin.Empty'),
+} as ServiceDefinition;

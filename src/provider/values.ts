@@ -1,0 +1,29 @@
+// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into assets/provider/provider.js; lib/ never loads it
+import { decode, encode, ExtensionCodec } from '@msgpack/msgpack';
+
+/*
+ * Terraform's values on the wire (docs/plugin-protocol/object-wire-format.md): msgpack, where an
+ * unknown value ("known after apply") is extension type 0, and extension 12 an unknown with
+ * refinements. Objects carry every attribute of their schema, null where absent.
+ */
+
+/** A value Terraform does not know yet. */
+export const UNKNOWN: unique symbol = Symbol('unknown');
+export type Value = null | boolean | number | string | typeof UNKNOWN | Value[] | { [name: string]: Value };
+
+const codec = new ExtensionCodec();
+codec.register({
+  type: 0,
+  encode: (value: unknown) => (value === UNKNOWN ? new Uint8Array([0]) : null),
+  decode: () => UNKNOWN,
+});
+codec.register({ type: 12, encode: () => null, decode: () => UNKNOWN });
+
+export function decodeValue(bytes: Uint8Array | undefined): Value {
+  if (!bytes || bytes.length === 0) return null;
+  return decode(bytes, { extensionCodec: codec }) as Value;
+}
+
+export function encodeValue(value: Value): Buffer {
+  return Buffer.from(encode(value, { extensionCodec: codec }));
+}
