@@ -71,12 +71,12 @@ for (const name of ['compile', 'package:js', 'package:python', 'docgen', 'test']
 // file, so it needs no node_modules where Terraform runs.
 const bundleHandler = project.addTask('bundle:handler', {
   description: 'Bundle the reconcile handler into assets/handler/index.js',
-  exec: 'node scripts/bundle-handler.js',
+  exec: 'node scripts/bundle.js handler',
 });
 // The provider runs as Terraform's plugin, one bundled file written into each synthesized stack.
 const bundleProvider = project.addTask('bundle:provider', {
   description: 'Bundle the Terraform provider into assets/provider/provider.js',
-  exec: 'node scripts/bundle-provider.js',
+  exec: 'node scripts/bundle.js provider',
 });
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
 // Tests run the bundles as Terraform would, so they need fresh ones too.

@@ -4,7 +4,7 @@ import { Agent, type Dispatcher } from 'undici';
  * The one module that talks HTTP. Everything above it sees plain requests and responses, so tests
  * swap the dispatcher (undici's MockAgent) and nothing else. It uses only `Agent` and
  * `Dispatcher#request`, so the handler bundle can load just those parts of undici
- * (scripts/undici-for-handler.js).
+ * (scripts/undici-slim.js).
  */
 
 export type { Dispatcher };

@@ -1,4 +1,4 @@
-// Stands in for `undici` in the handler bundle only (esbuild alias). The transport needs an Agent
+// Stands in for `undici` in the handler and provider bundles (esbuild alias). The transport needs an Agent
 // and Dispatcher#request; undici's index also loads fetch, WebSocket, EventSource, the cache and
 // the mocks at require time, which would more than double the start-up of every handler process.
 'use strict';

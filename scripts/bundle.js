@@ -1,0 +1,44 @@
+// Bundles one program into a self-contained file that plain `node` runs where Terraform runs, with
+// no node_modules: the reconcile handler (Terraform's local-exec runs it per resource) or the
+// Terraform provider (written into each synthesized stack). Usage: node scripts/bundle.js <handler|provider>
+const { build } = require('esbuild');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const TARGETS = {
+  handler: { entry: join(root, 'src', 'handler', 'main.ts'), outfile: join(root, 'assets', 'handler', 'index.js') },
+  provider: { entry: join(root, 'src', 'provider', 'main.ts'), outfile: join(root, 'assets', 'provider', 'provider.js') },
+};
+const target = TARGETS[process.argv[2]];
+if (!target) {
+  process.stderr.write(`usage: node scripts/bundle.js <${Object.keys(TARGETS).join('|')}>\n`);
+  process.exit(64);
+}
+
+/** Swaps the bare `undici` import (not its subpaths) for the slim entry both programs need. */
+const slimUndici = {
+  name: 'slim-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: join(__dirname, 'undici-slim.js') }));
+  },
+};
+
+build({
+  entryPoints: [target.entry],
+  outfile: target.outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [slimUndici],
+}).then((result) => {
+  const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((name) => name.endsWith('.js'))].bytes;
+  process.stdout.write(`${process.argv[2]} bundle: ${target.outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+}, (err) => {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+});
