@@ -51,6 +51,15 @@ export interface RetryOptions {
   readonly deadlineMs: number;
 }
 
+/**
+ * Whether a line of this client's log reports trouble that is being retried or waited out (a 429,
+ * a 5xx, a lost connection, a timeout, a pacing wait): what a person following a run should see
+ * even without debug output. Refusals are not among them; callers report those once.
+ */
+export function isTransientLogLine(line: string): boolean {
+  return / -> (429|5\d\d) | -> (connection failed|timed out)|waiting/.test(line);
+}
+
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 20_000, deadlineMs: 180_000 };
 
 export interface HostingApiClientOptions {

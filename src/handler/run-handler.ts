@@ -1,5 +1,5 @@
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
-import { HostingApiClient } from '../api/client';
+import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
 import { planResource, runBudgetSeconds } from '../reconcile/plan-resource';
@@ -9,7 +9,6 @@ import { resourceLabel as describe } from '../reconcile/resource-label';
 
 export const EXIT = { ok: 0, failed: 1, drift: 2, usage: 64 } as const;
 
-const TRANSIENT = / -> (429|5\d\d) | -> (connection failed|timed out)|waiting/;
 
 const USAGE = 'usage: handler <apply|plan|destroy>  (the resource document comes from HOSTING_RESOURCE)';
 
@@ -121,7 +120,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token, io.pacingDir)),
       // Every attempt in debug mode; otherwise only transient trouble that is being retried or waited
       // out. Refusals are reported once, in the error block.
-      log: (line) => (debug || TRANSIENT.test(line)) && err(`  ${line}`),
+      log: (line) => (debug || isTransientLogLine(line)) && err(`  ${line}`),
     });
   } catch (e) {
     err(`error: ${describe(doc)}: ${(e as Error).message}`);

@@ -5,7 +5,7 @@ import type { ObjectValue, ProviderResource } from './resources/resource';
 import { serverFirewallResource } from './resources/server-firewall';
 import { schemaOf } from './schema';
 import { decodeValue, encodeValue, type Value } from './values';
-import { HostingApiClient } from '../api/client';
+import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
@@ -91,7 +91,7 @@ export function createProviderService(environment: ProviderEnvironment): Provide
           token,
           allowInsecureHttp: config.allow_insecure_http === true,
           userAgent: 'cdktf-server-hosting-provider',
-          log: (line) => / -> (429|5\d\d) | -> (connection failed|timed out)|waiting/.test(line) && log(`  ${line}`),
+          log: (line) => isTransientLogLine(line) && log(`  ${line}`),
         });
         ctx = {
           client,
