@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TerraformStack } from 'cdktf';
@@ -83,8 +84,27 @@ describeWithTerraform('the hosting provider (Bridge.PROVIDER) end to end', () =>
     expect(sim.state.server(IDS.vpsRunning).firewall?.enabled).toBe(true);
   });
 
-  test('the token appears nowhere in the synth output or the state; TLS was never switched off', () => {
+  test('the token appears nowhere in the synth output or the state', () => {
     expect(ws.allText()).not.toContain(SENTINEL_TOKEN);
-    expect(process.env.TF_DISABLE_PLUGIN_TLS).toBeUndefined();
+  });
+
+});
+
+describe('the provider process refuses to serve outside Terraform\'s mutual TLS', () => {
+  const BUNDLE = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
+  const start = (env: Record<string, string>) => spawnSync(process.execPath, [BUNDLE], { encoding: 'utf8', env: { PATH: process.env.PATH!, ...env }, timeout: 10_000 });
+
+  test('without go-plugin\'s magic cookie: exit 1, one line on stderr, nothing on stdout', () => {
+    const res = start({});
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe('This is a Terraform provider plugin: Terraform starts it; it is not meant to be run by hand.\n');
+  });
+
+  test('without Terraform\'s client certificate (plain TLS or none): exit 1 before listening', () => {
+    const res = start({ TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2' });
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('PLUGIN_CLIENT_CERT is not set: this provider only serves Terraform over mutual TLS.');
   });
 });
