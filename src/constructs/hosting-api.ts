@@ -34,15 +34,15 @@ export interface HostingApiProps {
    */
   readonly allowInsecureHttp?: boolean;
   /**
-   * Which Terraform resource carries the handler.
-   * @default Bridge.TERRAFORM_DATA
+   * How Terraform runs the constructs: this package's provider, or a bridge resource and the handler.
+   * @default Bridge.PROVIDER
    */
   readonly bridge?: Bridge;
 }
 
 /**
  * The connection that `ServerFirewall`, `IpSettings` and `PowerState` use: where the API is, which
- * environment variable holds the token, and which bridge resource runs the handler.
+ * environment variable holds the token, and how Terraform runs them (`bridge`).
  */
 export class HostingApi extends Construct {
   /** Base URL of the API, or undefined to use HOSTING_API_URL at apply time. */
@@ -63,10 +63,10 @@ export class HostingApi extends Construct {
     this.allowInsecureHttp = props.allowInsecureHttp ?? false;
     if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl, this.allowInsecureHttp);
     this.baseUrl = props.baseUrl;
-    this.bridge = props.bridge ?? Bridge.TERRAFORM_DATA;
+    this.bridge = props.bridge ?? Bridge.PROVIDER;
   }
 
-  /** Path of the handler inside the stack's synthesized directory; the handler ships with the first bridge resource. */
+  /** Path of the handler inside the stack's synthesized directory (the bridges); it ships with the first bridge resource. */
   public get handlerPath(): string {
     return handlerAsset(TerraformStack.of(this)).path;
   }

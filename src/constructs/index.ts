@@ -1,5 +1,6 @@
 export * from './bridge';
 export * from './hosting-api';
 export * from './ip-settings';
+export * from './on-destroy';
 export * from './power-state';
 export * from './server-firewall';

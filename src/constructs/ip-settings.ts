@@ -1,8 +1,11 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { Bridge } from './bridge';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkBridgeServes, checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkServerId, checkSomethingManaged } from './validation';
+import { OnDestroy } from './on-destroy';
+import { HostingProviderResource } from './provider-package';
+import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
 
@@ -52,6 +55,12 @@ export interface IpSettingsProps {
    */
   readonly protection?: IpProtection;
   /**
+   * What removing this construct does to the address's settings. RESTORE cannot clear a field
+   * that was empty before (the API has no way to): such a field keeps its value, with a warning.
+   * @default OnDestroy.RETAIN
+   */
+  readonly onDestroy?: OnDestroy;
+  /**
    * Resources this one waits for.
    * @default - none
    */
@@ -68,12 +77,12 @@ export class IpSettings extends Construct implements ITerraformDependable {
   public readonly serverId: string;
   /** The address, for other resources to reference. */
   public readonly ip: string;
-  /** The bridge resource that runs the handler. */
+  /** The `hosting_ip_settings` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
+  readonly #bridge: Bridge;
 
   constructor(scope: Construct, id: string, props: IpSettingsProps) {
     super(scope, id);
-    checkBridgeServes(this, props.api.bridge);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
     checkHostName(this, 'rdns', props.rdns);
@@ -81,6 +90,10 @@ export class IpSettings extends Construct implements ITerraformDependable {
     checkOneOf(this, 'protection.layer4', props.protection?.layer4, Object.values(Layer4Protection));
     checkOneOf(this, 'protection.layer7', props.protection?.layer7, Object.values(Layer7Protection));
     checkSomethingManaged(this, { rdns: props.rdns, description: props.description, protection: props.protection });
+    checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
+    if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
+    this.#bridge = props.api.bridge;
+    const protection = props.protection && { layer4: props.protection.layer4, layer7: props.protection.layer7 };
     const document: IpSettingsDocument = {
       version: DOCUMENT_VERSION,
       kind: 'ip_settings',
@@ -90,16 +103,35 @@ export class IpSettings extends Construct implements ITerraformDependable {
       desired: {
         rdns: props.rdns,
         description: props.description,
-        protection: props.protection && { layer4: props.protection.layer4, layer7: props.protection.layer7 },
+        protection,
       },
     };
     this.serverId = props.serverId;
     this.ip = props.ip;
-    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+    this.resource = props.api.bridge === Bridge.PROVIDER
+      ? new HostingProviderResource(this, 'resource', 'hosting_ip_settings', {
+        server_id: props.serverId,
+        ip: props.ip,
+        rdns: props.rdns,
+        description: props.description,
+        protection,
+        on_destroy: props.onDestroy,
+      }, props.api._provider(), props.dependsOn)
+      : createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
   }
 
-  /** The bridge resource's address, so `dependsOn` on this construct works. */
+  /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
+  }
+
+  /**
+   * Adopts the address's settings as they are: the next plan imports them (a Terraform `import`
+   * block, id `<server id>/<address>`) and shows the in-place changes from the actual values
+   * instead of a create. Bridge.PROVIDER only.
+   */
+  public importExisting(): void {
+    checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    this.resource.importFrom(`${this.serverId}/${this.ip}`);
   }
 }

@@ -1,8 +1,10 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
-import { checkBridgeServes, checkOneOf, checkPositiveSeconds, checkServerId, ValidationError } from './validation';
+import { HostingProviderResource } from './provider-package';
+import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
 
 /** The power state to converge to. */
@@ -74,14 +76,14 @@ export interface PowerStateProps {
 export class PowerState extends Construct implements ITerraformDependable {
   /** The server id, for other resources to reference. */
   public readonly serverId: string;
-  /** The bridge resource that converges the power state. */
+  /** The `hosting_power_state` resource, or the bridge resource that converges the power state. */
   public readonly resource: TerraformResource;
-  /** The bridge resource that reboots on trigger changes, when `rebootTriggers` is set. */
+  /** With a bridge: the bridge resource that reboots on trigger changes, when `rebootTriggers` is set. */
   public readonly rebootResource?: TerraformResource;
+  readonly #bridge: Bridge;
 
   constructor(scope: Construct, id: string, props: PowerStateProps) {
     super(scope, id);
-    checkBridgeServes(this, props.api.bridge);
     checkServerId(this, props.serverId);
     checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
@@ -89,6 +91,22 @@ export class PowerState extends Construct implements ITerraformDependable {
     checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
     if (props.hardReboot && !props.rebootTriggers) {
       throw new ValidationError(this, 'hardReboot', 'is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot');
+    }
+    this.#bridge = props.api.bridge;
+    this.serverId = props.serverId;
+    if (props.api.bridge === Bridge.PROVIDER) {
+      // One resource: the provider tells a change of the triggers from a create, so no reboot resource.
+      this.resource = new HostingProviderResource(this, 'resource', 'hosting_power_state', {
+        server_id: props.serverId,
+        state: props.state,
+        stop_method: props.stopMethod,
+        force_stop_fallback: props.forceStopFallback,
+        reboot_triggers: props.rebootTriggers,
+        hard_reboot: props.hardReboot,
+        ready_timeout_seconds: props.readyTimeoutSeconds,
+        operation_timeout_seconds: props.operationTimeoutSeconds,
+      }, props.api._provider(), props.dependsOn);
+      return;
     }
     const api = props.api._connection();
     const timeouts: PowerTimeouts = { readySeconds: props.readyTimeoutSeconds ?? 600, operationSeconds: props.operationTimeoutSeconds ?? 600 };
@@ -102,7 +120,6 @@ export class PowerState extends Construct implements ITerraformDependable {
       forceStopFallback: props.forceStopFallback ?? false,
       timeouts,
     };
-    this.serverId = props.serverId;
     this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
 
     if (props.rebootTriggers) {
@@ -118,8 +135,17 @@ export class PowerState extends Construct implements ITerraformDependable {
     }
   }
 
-  /** The address of the last bridge resource, so `dependsOn` on this construct waits for power and reboot. */
+  /** The address of the last resource, so `dependsOn` on this construct waits for power and reboot. */
   public get fqn(): string {
     return (this.rebootResource ?? this.resource).fqn;
+  }
+
+  /**
+   * Adopts the server's power as it is: the next plan imports it (a Terraform `import` block) and
+   * shows the in-place change, if any, instead of a create. Importing never reboots. Bridge.PROVIDER only.
+   */
+  public importExisting(): void {
+    checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    this.resource.importFrom(this.serverId);
   }
 }

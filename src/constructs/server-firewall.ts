@@ -3,8 +3,9 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { createBridgeResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
+import { OnDestroy } from './on-destroy';
 import { HostingProviderResource } from './provider-package';
-import { checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged } from './validation';
+import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
 
 export interface ServerFirewallProps {
@@ -28,6 +29,11 @@ export interface ServerFirewallProps {
    */
   readonly rulesetNames?: string[];
   /**
+   * What removing this construct does to the firewall.
+   * @default OnDestroy.RETAIN
+   */
+  readonly onDestroy?: OnDestroy;
+  /**
    * Resources this one waits for.
    * @default - none
    */
@@ -41,8 +47,9 @@ export interface ServerFirewallProps {
 export class ServerFirewall extends Construct implements ITerraformDependable {
   /** The server id, for other resources to reference. */
   public readonly serverId: string;
-  /** The bridge resource that runs the handler. */
+  /** The `hosting_server_firewall` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
+  readonly #bridge: Bridge;
 
   constructor(scope: Construct, id: string, props: ServerFirewallProps) {
     super(scope, id);
@@ -50,6 +57,9 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     checkRulesetIds(this, props.rulesets);
     checkRulesetNames(this, props.rulesetNames);
     checkSomethingManaged(this, { enabled: props.enabled, rulesets: props.rulesets, rulesetNames: props.rulesetNames });
+    checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
+    if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
+    this.#bridge = props.api.bridge;
     const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
     const document: FirewallDocument = {
       version: DOCUMENT_VERSION,
@@ -68,12 +78,22 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
         enabled: props.enabled,
         rulesets: props.rulesets,
         ruleset_names: props.rulesetNames,
+        on_destroy: props.onDestroy,
       }, props.api._provider(), props.dependsOn)
       : createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
   }
 
-  /** The bridge resource's address, so `dependsOn` on this construct works. */
+  /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
+  }
+
+  /**
+   * Adopts the firewall as it is: the next plan imports it (a Terraform `import` block) and shows
+   * the in-place changes from the actual values instead of a create. Bridge.PROVIDER only.
+   */
+  public importExisting(): void {
+    checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    this.resource.importFrom(this.serverId);
   }
 }

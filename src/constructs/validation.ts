@@ -80,9 +80,15 @@ export function checkSomethingManaged(scope: IConstruct, values: Record<string, 
   }
 }
 
-/** The provider serves only the firewall so far; the other kinds run through a bridge resource. */
-export function checkBridgeServes(scope: IConstruct, bridge: Bridge): void {
-  if (bridge === Bridge.PROVIDER) {
-    throw new ValidationError(scope, 'api', `uses Bridge.PROVIDER, which serves only ServerFirewall in this release; give ${scope.constructor.name} a HostingApi with Bridge.TERRAFORM_DATA (one stack may hold both)`);
+/**
+ * What only the provider can do (import, restore on destroy): a bridge resource never reads the
+ * server and cannot tell a removal from a replacement.
+ */
+export function checkProviderBridge(scope: IConstruct, bridge: Bridge, prop: string, why: string): void {
+  if (bridge !== Bridge.PROVIDER) {
+    throw new ValidationError(scope, prop, `needs Bridge.PROVIDER (the default), but the HostingApi uses Bridge.${bridge === Bridge.NULL_RESOURCE ? 'NULL_RESOURCE' : 'TERRAFORM_DATA'}: ${why}`);
   }
 }
+
+export const IMPORT_NEEDS_PROVIDER = 'a bridge resource never reads the server, so there is nothing to import; use the provider, or keep creating the bridge resource (it reconciles from the actual values)';
+export const RESTORE_NEEDS_PROVIDER = 'a bridge resource cannot keep the values it found, nor tell a removal from a replacement; use the provider, or OnDestroy.RETAIN';

@@ -1,18 +1,20 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { diagnosticOf, errorAt, type Diagnostic } from './diagnostics';
 import type { ProviderRpc } from './protocol';
+import { decodePrivate, encodePrivate, withInstance } from './private-state';
+import { ipSettingsResource } from './resources/ip-settings';
+import { powerStateResource } from './resources/power-state';
 import type { ObjectValue, ProviderResource } from './resources/resource';
 import { serverFirewallResource } from './resources/server-firewall';
 import { schemaOf } from './schema';
+import { createSession, stoppableSleep, type ProviderSession } from './session';
 import { decodeValue, encodeValue, type Value } from './values';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
-import type { ReconcileContext } from '../reconcile/context';
-import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 
 /** Every resource type the provider serves, by Terraform type name. */
-export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map([serverFirewallResource].map((r) => [r.typeName, r]));
+export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map([serverFirewallResource, ipSettingsResource, powerStateResource].map((r) => [r.typeName, r]));
 
 const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 
@@ -42,7 +44,9 @@ export interface ProviderServices {
 }
 
 export function createProviderService(environment: ProviderEnvironment): ProviderServices {
-  let ctx: ReconcileContext | undefined;
+  let session: ProviderSession | undefined;
+  // Terraform may ask for a stop before the provider is configured; waits started later end at once.
+  const stopping = new AbortController();
   let secret: string | undefined;
   const scrub = (text: string) => (secret ? text.split(secret).join('[redacted]') : text);
   const log = (line: string) => environment.log(scrub(line));
@@ -51,12 +55,13 @@ export function createProviderService(environment: ProviderEnvironment): Provide
     if (!resource) throw new Error(`unknown resource type ${typeName}`);
     return resource;
   };
-  /** A context per resource operation, with the deadline a handler run of a settings kind gets. */
-  const configured = (): ReconcileContext => {
-    if (!ctx) throw new Error('the provider was not configured');
-    return { ...ctx, deadlineAt: ctx.now() + SETTINGS_RUN_SECONDS * 1000 };
+  const configured = (): ProviderSession => {
+    if (!session) throw new Error('the provider was not configured');
+    return session;
   };
   const failing = (err: unknown) => ({ diagnostics: [diagnosticOf(err, scrub)] });
+  const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
+  const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
 
   const handlers: Record<ProviderRpc, Handler> = {
     GetMetadata: () => ({
@@ -68,11 +73,11 @@ export function createProviderService(environment: ProviderEnvironment): Provide
       resource_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, r.schema])),
       server_capabilities: { get_provider_schema_optional: true },
     }),
-    ValidateProviderConfig: (req) => ({ diagnostics: validateProviderConfig(decodeValue(req.config?.msgpack) as ObjectValue) }),
+    ValidateProviderConfig: (req) => ({ diagnostics: validateProviderConfig(objectOf(req.config)) }),
     ValidateDataResourceConfig: () => ({ diagnostics: [] }),
-    ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(decodeValue(req.config?.msgpack) as ObjectValue) }),
+    ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
     ConfigureProvider: (req) => {
-      const config = decodeValue(req.config?.msgpack) as ObjectValue;
+      const config = objectOf(req.config) ?? {};
       const tokenEnvVar = typeof config.token_env_var === 'string' ? config.token_env_var : DEFAULT_TOKEN_ENV_VAR;
       const problems = validateProviderConfig(config);
       if (problems.length) return { diagnostics: problems };
@@ -92,16 +97,10 @@ export function createProviderService(environment: ProviderEnvironment): Provide
           allowInsecureHttp: config.allow_insecure_http === true,
           userAgent: 'cdktf-server-hosting-provider',
           log: (line) => isTransientLogLine(line) && log(`  ${line}`),
-        });
-        ctx = {
-          client,
-          instanceId: 'provider',
-          tokenEnvVar,
-          log,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          sleep: stoppableSleep(stopping.signal),
           now,
-          deadlineAt: Number.POSITIVE_INFINITY,
-        };
+        });
+        session = createSession({ client, tokenEnvVar, log, now }, stopping.signal);
       } catch (err) {
         return { diagnostics: [errorAt('base_url', scrub((err as Error).message))] };
       }
@@ -112,52 +111,68 @@ export function createProviderService(environment: ProviderEnvironment): Provide
       const stored = JSON.parse(Buffer.from(req.raw_state?.json ?? '{}').toString('utf8')) as ObjectValue;
       const attributes = resource.schema.block.attributes.map((a) => a.name);
       const upgraded = Object.fromEntries(attributes.map((name) => [name, (stored[name] ?? null) as Value]));
-      return { upgraded_state: { msgpack: encodeValue(upgraded) } };
+      return { upgraded_state: dynamic(upgraded) };
     },
     ReadResource: async (req) => {
-      const state = decodeValue(req.current_state?.msgpack) as ObjectValue | null;
-      if (!state) return { new_state: { msgpack: encodeValue(null) } };
+      const state = objectOf(req.current_state);
+      if (!state) return { new_state: dynamic(null) };
       try {
-        const fresh = await resourceOf(req.type_name).read(configured(), state);
-        return { new_state: { msgpack: encodeValue(fresh) }, private: req.private };
+        const fresh = await resourceOf(req.type_name).read(configured(), state, decodePrivate(req.private));
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private) };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(err) };
       }
     },
     PlanResourceChange: async (req) => {
-      const proposed = decodeValue(req.proposed_new_state?.msgpack) as ObjectValue | null;
-      if (!proposed) return { planned_state: { msgpack: encodeValue(null) } };
-      const prior = decodeValue(req.prior_state?.msgpack) as ObjectValue | null;
-      const config = decodeValue(req.config?.msgpack) as ObjectValue;
+      const proposed = objectOf(req.proposed_new_state);
+      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private };
       try {
-        const { planned, requiresReplace } = await resourceOf(req.type_name).plan(configured(), prior, config);
+        const change = await resourceOf(req.type_name).plan(configured(), objectOf(req.prior_state), objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
         return {
-          planned_state: { msgpack: encodeValue(planned) },
-          requires_replace: requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
-          planned_private: req.prior_private,
+          planned_state: dynamic(change.planned),
+          requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
+          planned_private: encodePrivate(change.private),
+          diagnostics: change.diagnostics ?? [],
         };
       } catch (err) {
         return failing(err);
       }
     },
     ApplyResourceChange: async (req) => {
-      const planned = decodeValue(req.planned_state?.msgpack) as ObjectValue | null;
-      // Delete retains: the server keeps its current settings, and nothing is requested.
-      if (!planned) return { new_state: { msgpack: encodeValue(null) } };
-      const config = decodeValue(req.config?.msgpack) as ObjectValue;
+      const resource = resourceOf(req.type_name);
+      const prior = objectOf(req.prior_state);
+      const planned = objectOf(req.planned_state);
+      const priv = decodePrivate(req.planned_private);
+      if (!planned) {
+        // Removal: the settings are retained (nothing requested) unless the resource restores them.
+        try {
+          const diagnostics = prior ? await resource.destroy(configured(), prior, priv) : [];
+          return { new_state: dynamic(null), diagnostics };
+        } catch (err) {
+          return { new_state: req.prior_state, private: req.planned_private, ...failing(err) };
+        }
+      }
       try {
-        const state = await resourceOf(req.type_name).apply(configured(), config, planned);
-        return { new_state: { msgpack: encodeValue(state) }, private: req.planned_private };
+        const applied = await resource.apply(configured(), { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
+        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), ...(applied.error === undefined ? {} : failing(applied.error)) };
       } catch (err) {
-        return { new_state: req.prior_state, ...failing(err) };
+        return { new_state: req.prior_state, private: req.planned_private, ...failing(err) };
       }
     },
-    ImportResourceState: (req) => ({
-      imported_resources: [{ type_name: req.type_name, state: { msgpack: encodeValue(resourceOf(req.type_name).importState(req.id)) } }],
-    }),
-    StopProvider: () => ({}),
+    ImportResourceState: (req) => {
+      try {
+        const state = resourceOf(req.type_name).importState(req.id);
+        return { imported_resources: [{ type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})) }] };
+      } catch (err) {
+        return failing(err);
+      }
+    },
+    StopProvider: () => {
+      log('Terraform asked the provider to stop: every wait ends now');
+      stopping.abort();
+      return {};
+    },
   };
-
   const provider: UntypedServiceImplementation = Object.fromEntries(
     Object.entries(handlers).map(([name, handler]) => [
       name,

@@ -3,7 +3,7 @@
  * sent as their JSON encoding.
  */
 
-export type CtyType = 'string' | 'bool' | 'number' | ['set', CtyType] | ['list', CtyType];
+export type CtyType = 'string' | 'bool' | 'number' | ['set' | 'list' | 'map', CtyType] | ['object', Record<string, CtyType>];
 
 export interface AttributeSpec {
   readonly name: string;
@@ -32,3 +32,11 @@ export function schemaOf(description: string, attributes: readonly AttributeSpec
     },
   };
 }
+
+/** `on_destroy`, shared by the kinds whose settings can be put back. */
+export const ON_DESTROY_ATTRIBUTE: AttributeSpec = {
+  name: 'on_destroy',
+  type: 'string',
+  optional: true,
+  description: '"retain" (default): removing the resource leaves the settings as they are. "restore": puts back the values observed before this resource first changed them.',
+};

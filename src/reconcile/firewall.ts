@@ -63,7 +63,17 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
   return ids;
 }
 
-export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument): Promise<Plan> {
+/**
+ * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
+ * it the firewall is read first.
+ */
+export interface FirewallPlan extends Plan {
+  /** The firewall the plan was made from. */
+  readonly actual: Firewall;
+  readonly diff: FirewallDiff;
+}
+
+export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument, observed?: Firewall): Promise<FirewallPlan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;
   const listRulesets = async () => (await ctx.client.listRulesets().catch((err) => explainApiError(ctx, `${label}: reading rule sets`, err, ['network:read']))).data;
@@ -72,11 +82,11 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument)
   const byName = requested?.some((r) => typeof r === 'string') ?? false;
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = async () => (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
-  const actual = await read();
+  const actual = observed ?? (await read());
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
   const diff = diffFirewall(desired, actual);
   if (diff.changes.length === 0) {
-    return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
+    return { inSync: true, summary: `${label}: in sync`, actual, diff, apply: async () => undefined };
   }
   const explain = async (err: unknown): Promise<never> => {
     if (diff.change.rulesets && isHostingApiError(err, 'validation_failed', 'not_found')) {
@@ -87,6 +97,8 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument)
   return {
     inSync: false,
     summary: `${label}: ${diff.changes.join(', ')}`,
+    actual,
+    diff,
     apply: () =>
       confirmWrite(ctx, {
         label,

@@ -18,15 +18,17 @@ export interface IpFieldChange {
   readonly body: IpSettingsChange;
 }
 
-/** DNS names are case-insensitive and may end in a dot; neither difference is drift. */
 const normalizeHost = (name: string | null) => (name === null ? null : name.toLowerCase().replace(/\.$/, ''));
+
+/** DNS names are case-insensitive and may end in a dot; neither difference is drift. */
+export const sameHostName = (a: string | null, b: string | null) => normalizeHost(a) === normalizeHost(b);
 const formatProtection = (p: Protection | null) => (p ? `${p.layer4}/${p.layer7}` : 'none');
 const quote = (v: string | null) => (v === null ? 'none' : JSON.stringify(v));
 
 /** One change per managed field that differs, in a fixed order; unset fields are not managed. */
 export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): IpFieldChange[] {
   const changes: IpFieldChange[] = [];
-  if (desired.rdns !== undefined && normalizeHost(desired.rdns) !== normalizeHost(actual.rdns)) {
+  if (desired.rdns !== undefined && !sameHostName(desired.rdns, actual.rdns)) {
     changes.push({ field: 'rdns', from: quote(actual.rdns), to: quote(desired.rdns), body: { rdns: desired.rdns } });
   }
   if (desired.description !== undefined && desired.description !== actual.description) {
@@ -39,20 +41,38 @@ export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): 
   return changes;
 }
 
-export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocument): Promise<Plan> {
+/**
+ * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
+ * it the address is read first.
+ */
+export interface IpSettingsPlan extends Plan {
+  /** The settings the plan was made from. */
+  readonly actual: IpSettings;
+  readonly changes: readonly IpFieldChange[];
+  /** Writes field by field; `onApplied` hears of each confirmed one, so a refusal halfway loses nothing. */
+  readonly apply: (onApplied?: (change: IpFieldChange) => void) => Promise<void>;
+}
+
+/**
+ * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
+ * it the address is read first.
+ */
+export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocument, observed?: IpSettings): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = async () => (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
-  const actual = await read();
+  const actual = observed ?? (await read());
   const changes = diffIpSettings(doc.desired, actual);
   if (changes.length === 0) {
-    return { inSync: true, summary: `${label}: in sync`, apply: async () => undefined };
+    return { inSync: true, summary: `${label}: in sync`, actual, changes, apply: async () => undefined };
   }
   return {
     inSync: false,
     summary: `${label}: ${changes.map((c) => `${c.field} ${c.from} -> ${c.to}`).join(', ')}`,
-    apply: async () => {
+    actual,
+    changes,
+    apply: async (onApplied) => {
       // All or nothing up front: a locked field is found before any field is written.
-      const locked = changes.filter((c) => !actual.editable[c.field]).map((c) => c.field);
+      const locked = lockedFields(changes, actual);
       if (locked.length) {
         throw new ReconcileError(
           `${label}: ${locked.join(' and ')} ${locked.length > 1 ? 'are' : 'is'} not editable for this address; nothing was changed`,
@@ -68,7 +88,13 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocum
           pending: (settings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`),
           explain: (err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']),
         });
+        onApplied?.(change);
       }
     },
   };
+}
+
+/** Fields to change that the API does not let this token edit. */
+export function lockedFields(changes: readonly Pick<IpFieldChange, 'field'>[], actual: Pick<IpSettings, 'editable'>): IpSettingField[] {
+  return changes.filter((c) => !actual.editable[c.field]).map((c) => c.field);
 }

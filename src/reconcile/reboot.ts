@@ -31,8 +31,7 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, tim
   if (isFirstCreation(timing)) {
     return { inSync: true, summary: `${target.label}: first creation, no reboot`, apply: async () => undefined };
   }
-  const action = doc.hard ? 'reset' : 'reboot';
-  return { inSync: false, summary: `${target.label}: reboot triggers changed (${action})`, apply: () => reboot(ctx, target, action) };
+  return { inSync: false, summary: `${target.label}: reboot triggers changed (${doc.hard ? 'reset' : 'reboot'})`, apply: () => rebootServer(ctx, target, doc.hard) };
 }
 
 /**
@@ -40,7 +39,8 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, tim
  * power stays `running` either way and a second reboot cannot be ruled out. Skipping the reboot
  * (the server is not running) is decided on a confirmed read, never on a cached one.
  */
-async function reboot(ctx: ReconcileContext, target: PowerTarget, action: 'reboot' | 'reset'): Promise<void> {
+export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean): Promise<void> {
+  const action = hard ? 'reset' : 'reboot';
   for (let attempt = 1; ; attempt++) {
     let server = await settle(ctx, target, () => false);
     if (server.power !== 'running') server = await readUntilPower(ctx, target, 'running');

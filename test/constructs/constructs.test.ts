@@ -1,5 +1,5 @@
 import { TerraformStack, Testing, DataResource } from 'cdktf';
-import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall, StopMethod } from '../../src';
+import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 
 const VPS = 'vps_web_1';
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
@@ -9,11 +9,72 @@ function stack() {
   return new TerraformStack(app, 'test');
 }
 const synth = (s: TerraformStack) => JSON.parse(Testing.synth(s));
+const bridgeApi = (s: TerraformStack, props: HostingApiProps = {}) => new HostingApi(s, 'hosting', { bridge: Bridge.TERRAFORM_DATA, ...props });
+const resourceOf = (json: any, type: string) => Object.values(json.resource[type])[0] as any;
 
-describe('the terraform_data bridge (default)', () => {
+describe('the provider (Bridge.PROVIDER, the default)', () => {
+  test('one hosting_* resource per construct, one attribute per prop, and the provider configured once', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { baseUrl: 'https://api.example.com/api/v1', tokenEnvVar: 'MY_TOKEN' });
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, rulesets: [2, 1], rulesetNames: ['web'] });
+    new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web.example.com', protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY }, onDestroy: OnDestroy.RESTORE });
+    const power = new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING, rebootTriggers: { image: 'v1' }, hardReboot: true });
+    const json = synth(s);
+    expect(Object.keys(json.resource).sort()).toEqual(['hosting_ip_settings', 'hosting_power_state', 'hosting_server_firewall']);
+    expect(json.provider.hosting).toEqual([{ base_url: 'https://api.example.com/api/v1', token_env_var: 'MY_TOKEN' }]);
+    expect(json.terraform.required_providers.hosting.source).toBe('local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting');
+    expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ server_id: VPS, enabled: true, rulesets: [2, 1], ruleset_names: ['web'] });
+    expect(resourceOf(json, 'hosting_ip_settings')).toMatchObject({ server_id: DED, ip: '203.0.113.10', rdns: 'web.example.com', protection: { layer4: 'permanent', layer7: 'only' }, on_destroy: 'restore' });
+    expect(resourceOf(json, 'hosting_ip_settings').description).toBeUndefined();
+    // One resource: the provider tells a trigger change from a create, so no reboot resource or record.
+    expect(resourceOf(json, 'hosting_power_state')).toEqual({ provider: 'hosting', server_id: DED, state: 'running', reboot_triggers: { image: 'v1' }, hard_reboot: true });
+    expect(power.rebootResource).toBeUndefined();
+    expect(power.fqn).toBe(power.resource.fqn);
+  });
+
+  test('importExisting() adds an import block with each kind\'s documented id', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true }).importExisting();
+    new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com' }).importExisting();
+    new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING }).importExisting();
+    const imports = synth(s).import.map((i: any) => [i.to.replace(/\.[^.]+$/, ''), i.id]);
+    expect(imports).toEqual([
+      ['hosting_server_firewall', VPS],
+      ['hosting_ip_settings', `${DED}/203.0.113.10`],
+      ['hosting_power_state', DED],
+    ]);
+  });
+
+  test('dependsOn works both ways with any other cdktf resource', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const other = new DataResource(s, 'other', { input: 'x' });
+    const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, dependsOn: [other] });
+    new DataResource(s, 'after', { input: 'y', dependsOn: [fw] });
+    const json = synth(s);
+    expect(resourceOf(json, 'hosting_server_firewall').depends_on).toEqual(['terraform_data.other']);
+    expect(json.resource.terraform_data.after.depends_on).toEqual([expect.stringMatching(/^hosting_server_firewall\.fw_resource_/)]);
+  });
+});
+
+describe('what only the provider can do is refused at synth with the bridges, saying why', () => {
+  test.each([Bridge.TERRAFORM_DATA, Bridge.NULL_RESOURCE])('%s', (bridge) => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { bridge });
+    const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
+    expect(() => fw.importExisting()).toThrow(/^ServerFirewall at test\/fw: importExisting\(\) needs Bridge.PROVIDER \(the default\), but the HostingApi uses Bridge.[A-Z_]+: a bridge resource never reads the server/);
+    expect(() => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING }).importExisting()).toThrow('PowerState at test/p: importExisting() needs Bridge.PROVIDER');
+    expect(() => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com', onDestroy: OnDestroy.RESTORE }))
+      .toThrow('IpSettings at test/ip: onDestroy needs Bridge.PROVIDER (the default)');
+    expect(() => new ServerFirewall(s, 'fw2', { api, serverId: VPS, enabled: true, onDestroy: OnDestroy.RETAIN })).not.toThrow();
+  });
+});
+
+describe('the terraform_data bridge', () => {
   test('one resource per construct, document in input, replace on its hash, provisioners read only self', () => {
     const s = stack();
-    const api = new HostingApi(s, 'hosting', { baseUrl: 'https://api.example.com/api/v1' });
+    const api = bridgeApi(s, { baseUrl: 'https://api.example.com/api/v1' });
     new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, rulesets: [2, 1] });
     const json = synth(s);
     const resources = json.resource.terraform_data;
@@ -35,15 +96,15 @@ describe('the terraform_data bridge (default)', () => {
 
   test('the handler is shipped once per stack, however many constructs use it', () => {
     const s = stack();
-    const a = new HostingApi(s, 'a');
-    const b = new HostingApi(s, 'b', { tokenEnvVar: 'OTHER_TOKEN' });
+    const a = new HostingApi(s, 'a', { bridge: Bridge.TERRAFORM_DATA });
+    const b = new HostingApi(s, 'b', { bridge: Bridge.TERRAFORM_DATA, tokenEnvVar: 'OTHER_TOKEN' });
     expect(a.handlerPath).toBe(b.handlerPath);
     expect(s.node.children.filter((c) => c.node.id === 'cdktf-server-hosting-handler')).toHaveLength(1);
   });
 
   test('PowerState adds a reboot resource and its armed record only with reboot triggers', () => {
     const s = stack();
-    const api = new HostingApi(s, 'hosting');
+    const api = bridgeApi(s);
     new PowerState(s, 'plain', { api, serverId: VPS, state: PowerStateValue.RUNNING });
     const withReboot = new PowerState(s, 'rebooting', { api, serverId: DED, state: PowerStateValue.RUNNING, stopMethod: StopMethod.POWER_OFF, rebootTriggers: { image: 'v1' }, hardReboot: true });
     const resources = synth(s).resource.terraform_data;
@@ -66,7 +127,7 @@ describe('the terraform_data bridge (default)', () => {
 
   test('dependsOn works between these constructs and any other cdktf resource', () => {
     const s = stack();
-    const api = new HostingApi(s, 'hosting');
+    const api = bridgeApi(s);
     const other = new DataResource(s, 'other', { input: 'x' });
     const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, dependsOn: [other] });
     new DataResource(s, 'after', { input: 'y', dependsOn: [fw] });
@@ -78,7 +139,7 @@ describe('the terraform_data bridge (default)', () => {
 
   test('unresolved tokens are passed through for the handler to check at apply time', () => {
     const s = stack();
-    const api = new HostingApi(s, 'hosting');
+    const api = bridgeApi(s);
     const source = new DataResource(s, 'source', { input: VPS });
     const fw = new ServerFirewall(s, 'fw', { api, serverId: source.getStringAttribute('output'), enabled: true });
     expect(Testing.synth(s)).toContain('\\"serverId\\" = terraform_data.source.output');
@@ -170,12 +231,15 @@ describe('the token never reaches the synth output, and never crosses a network 
     expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text');
   });
 
-  test('plain http is allowed to loopback, and elsewhere only with allowInsecureHttp, which the handler is told', () => {
+  test('plain http is allowed to loopback, and elsewhere only with allowInsecureHttp, which the provider and the handler are told', () => {
     expect(() => new HostingApi(stack(), 'local', { baseUrl: 'http://127.0.0.1:8787/api/v1' })).not.toThrow();
     const s = stack();
-    const api = new HostingApi(s, 'hosting', { baseUrl: 'http://api.internal.example/api/v1', allowInsecureHttp: true });
-    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
-    const bridge: any = Object.values(synth(s).resource.terraform_data)[0];
-    expect(bridge.input.document).toContain('"allowInsecureHttp" = true');
+    const viaProvider = new HostingApi(s, 'provider', { baseUrl: 'http://api.internal.example/api/v1', allowInsecureHttp: true });
+    new ServerFirewall(s, 'fw', { api: viaProvider, serverId: VPS, enabled: true });
+    const api = bridgeApi(s, { baseUrl: 'http://api.internal.example/api/v1', allowInsecureHttp: true });
+    new ServerFirewall(s, 'fw-bridge', { api, serverId: VPS, enabled: true });
+    const json = synth(s);
+    expect(json.provider.hosting[0].allow_insecure_http).toBe(true);
+    expect(resourceOf(json, 'terraform_data').input.document).toContain('"allowInsecureHttp" = true');
   });
 });

@@ -1,109 +1,129 @@
 import { isHostingApiError } from '../../api/errors';
+import type { Firewall } from '../../api/schemas';
+import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { FirewallDocument } from '../../contract/resource-document';
-import { explainApiError, readFresh, type ReconcileContext } from '../../reconcile/context';
+import { explainApiError, readFresh } from '../../reconcile/context';
 import { planFirewall, resolveRulesets } from '../../reconcile/firewall';
-import { resourceDocumentSchema } from '../../reconcile/resource-document-schema';
-import { errorAt, type Diagnostic } from '../diagnostics';
-import { schemaOf } from '../schema';
+import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
+import { ReconcileError } from '../../reconcile/reconcile-error';
+import { afterWrites, keyNamespace, withInstance } from '../private-state';
+import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import type { ObjectValue, PlannedChange, ProviderResource } from './resource';
+import { isKnown, knownOr, plannedValue, PROVIDER_CONNECTION, validateDocument, validateOnDestroy, type ObjectValue, type ProviderResource } from './resource';
 
-const isKnown = (v: Value): boolean => v !== UNKNOWN && (!Array.isArray(v) || v.every(isKnown));
 const sortedUnique = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 const label = (serverId: Value) => `firewall ${String(serverId)}`;
+
+function documentOf(serverId: string, desired: FirewallDocument['desired']): FirewallDocument {
+  return { version: 1, kind: 'firewall', serverId, api: PROVIDER_CONNECTION, desired };
+}
+
+/** The firewall a state holds, when it holds a read one (not after an import that was never read). */
+function firewallIn(state: ObjectValue | null): Firewall | undefined {
+  return state && typeof state.enabled === 'boolean' && Array.isArray(state.rulesets) ? { enabled: state.enabled, rulesets: state.rulesets as number[] } : undefined;
+}
 
 /** `hosting_server_firewall`: the firewall of one VPS. Only the attributes set are managed. */
 export const serverFirewallResource: ProviderResource = {
   typeName: 'hosting_server_firewall',
-  schema: schemaOf('The firewall of one VPS: on or off, and which rule sets apply. Only the attributes set are managed.', [
+  schema: schemaOf('The firewall of one VPS: on or off, and which rule sets apply. Only the attributes set are managed. Import id: the VPS id (vps_…).', [
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
     { name: 'server_id', type: 'string', required: true, description: 'A VPS id (vps_…). Changing it replaces the resource.' },
     { name: 'enabled', type: 'bool', optional: true, computed: true, description: 'Whether the firewall is on.' },
     { name: 'rulesets', type: ['set', 'number'], optional: true, computed: true, description: 'Ids of the applied rule sets, with those of ruleset_names.' },
     { name: 'ruleset_names', type: ['list', 'string'], optional: true, description: 'Names of rule sets to apply, resolved to ids.' },
+    ON_DESTROY_ATTRIBUTE,
   ]),
 
   validate(config) {
-    if (!isKnown(config.server_id) && config.enabled === null && config.rulesets === null && config.ruleset_names === null) return [];
     const ids = Array.isArray(config.rulesets) ? config.rulesets.filter(isKnown) : [];
     const names = Array.isArray(config.ruleset_names) ? config.ruleset_names.filter(isKnown) : [];
     const managesRulesets = config.rulesets !== null || config.ruleset_names !== null;
-    const doc = {
-      version: 1,
-      kind: 'firewall',
-      serverId: typeof config.server_id === 'string' ? config.server_id : 'vps_unknown_1',
-      api: { tokenEnvVar: 'HOSTING_API_TOKEN' },
-      desired: {
-        enabled: config.enabled === null || config.enabled === UNKNOWN ? undefined : config.enabled,
-        rulesets: managesRulesets ? [...ids, ...names] : undefined,
-      },
-    };
-    const parsed = resourceDocumentSchema.safeParse(doc);
-    if (parsed.success) return [];
-    return parsed.error.issues.map((issue): Diagnostic => {
-      const [first, second, index] = issue.path;
-      const attribute = first === 'serverId' ? 'server_id'
-        : second === 'rulesets' ? (typeof index === 'number' && index >= ids.length ? 'ruleset_names' : 'rulesets')
-          : second === 'enabled' ? 'enabled' : undefined;
-      return errorAt(attribute, `invalid ${attribute ?? 'hosting_server_firewall'}: ${issue.message}`);
+    const doc = documentOf(knownOr(config.server_id, 'vps_unknown_1') as string, {
+      enabled: config.enabled === null ? undefined : (knownOr(config.enabled, true) as boolean),
+      rulesets: managesRulesets ? [...(ids as number[]), ...(names as string[])] : undefined,
     });
+    return [
+      ...validateDocument(this.typeName, doc, ([first, second, index]) =>
+        first === 'serverId' ? 'server_id'
+          : second === 'rulesets' ? (typeof index === 'number' && index >= ids.length ? 'ruleset_names' : 'rulesets')
+            : second === 'enabled' ? 'enabled' : undefined),
+      ...validateOnDestroy(config),
+    ];
   },
 
-  async read(ctx, state) {
+  async read(session, state, priv) {
     const serverId = String(state.server_id);
+    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
     try {
       const { data } = await readFresh(ctx, label(serverId), () => ctx.client.getFirewall(serverId));
-      return { ...state, id: serverId, enabled: data.enabled, rulesets: sortedUnique(data.rulesets) };
+      return { state: { ...state, id: serverId, enabled: data.enabled, rulesets: sortedUnique(data.rulesets) }, private: priv };
     } catch (err) {
-      if (isHostingApiError(err, 'not_found')) return null;
+      if (isHostingApiError(err, 'not_found')) return { state: null, private: priv };
       return explainApiError(ctx, `${label(serverId)}: reading`, err, ['network:read']);
     }
   },
 
-  async plan(ctx, prior, config): Promise<PlannedChange> {
-    const desired = await desiredRulesets(ctx, config);
+  async plan(session, prior, config, priv) {
+    const desired = await desiredRulesets(session, config);
     const planned: ObjectValue = {
       id: prior?.id ?? UNKNOWN,
       server_id: config.server_id,
-      enabled: config.enabled ?? prior?.enabled ?? UNKNOWN,
-      rulesets: desired === undefined ? (prior?.rulesets ?? UNKNOWN) : desired,
+      enabled: plannedValue(config, prior, 'enabled'),
+      rulesets: desired === undefined ? plannedValue(config, prior, 'rulesets') : desired,
       ruleset_names: config.ruleset_names,
+      on_destroy: config.on_destroy,
     };
-    return { planned, requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [] };
+    return { planned, requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [], private: withInstance(priv) };
   },
 
-  async apply(ctx, config, planned) {
-    const rulesets = planned.rulesets;
-    const doc: FirewallDocument = {
-      version: 1,
-      kind: 'firewall',
-      serverId: String(planned.server_id),
-      api: { tokenEnvVar: 'HOSTING_API_TOKEN' },
-      desired: {
-        enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
-        rulesets: config.rulesets !== null || config.ruleset_names !== null ? (rulesets as number[]) : undefined,
-      },
-    };
-    const plan = await planFirewall(ctx, doc);
+  /** With a refreshed prior state the PUT is the only request: the plan's refresh read the firewall. */
+  async apply(session, { prior, planned, config, private: priv }) {
+    const serverId = String(planned.server_id);
+    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
+    const doc = documentOf(serverId, {
+      enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
+      rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.rulesets as number[]) : undefined,
+    });
+    const plan = await planFirewall(ctx, doc, firewallIn(prior));
     ctx.log(plan.summary);
+    const state = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]) };
+    try {
+      await plan.apply();
+    } catch (error) {
+      return { state: prior, private: priv, error };
+    }
+    const written = Object.keys(plan.diff.change) as Array<keyof Firewall>;
+    return { state, private: afterWrites(priv, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
+  },
+
+  async destroy(session, prior, priv) {
+    if (prior.on_destroy !== 'restore' || !priv.restore) return [];
+    const serverId = String(prior.server_id);
+    const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
+    const restore = priv.restore as Partial<Firewall>;
+    const plan = await planFirewall(ctx, documentOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), firewallIn(prior));
+    ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
-    const state = await serverFirewallResource.read(ctx, { ...planned, id: doc.serverId });
-    if (!state) throw new Error(`${label(doc.serverId)}: the server disappeared while it was being changed`);
-    return state;
+    return [];
   },
 
   importState(id) {
-    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null };
+    if (!SERVER_ID_PATTERN.test(id) || !id.startsWith('vps_')) {
+      throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
+    }
+    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, on_destroy: null };
   },
 };
 
 /** Rule set ids the configuration asks for, names resolved; undefined when not managed, UNKNOWN when not known yet. */
-async function desiredRulesets(ctx: ReconcileContext, config: ObjectValue): Promise<Value | undefined> {
+async function desiredRulesets(session: ProviderSession, config: ObjectValue): Promise<Value | undefined> {
   if (config.rulesets === null && config.ruleset_names === null) return undefined;
   if (!isKnown(config.rulesets) || !isKnown(config.ruleset_names)) return UNKNOWN;
   const ids = (config.rulesets as number[] | null) ?? [];
   const names = (config.ruleset_names as string[] | null) ?? [];
   if (names.length === 0) return sortedUnique(ids);
-  const available = (await ctx.client.listRulesets().catch((err) => explainApiError(ctx, `${label(config.server_id)}: reading rule sets`, err, ['network:read']))).data;
-  return sortedUnique([...ids, ...resolveRulesets(label(config.server_id), names, available)]);
+  const serverLabel = label(config.server_id);
+  return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets(serverLabel))]);
 }

@@ -1,0 +1,133 @@
+import { SERVER_ID_PATTERN } from '../../contract/patterns';
+import type { PowerStateDocument } from '../../contract/resource-document';
+import { canonicalJson } from '../../reconcile/keys';
+import { runBudgetSeconds } from '../../reconcile/plan-resource';
+import { planPowerState } from '../../reconcile/power-state';
+import { rebootServer } from '../../reconcile/reboot';
+import { ReconcileError } from '../../reconcile/reconcile-error';
+import { errorAt } from '../diagnostics';
+import { afterWrites, keyNamespace, withInstance } from '../private-state';
+import { schemaOf } from '../schema';
+import { UNKNOWN, type Value } from '../values';
+import { knownOr, PROVIDER_CONNECTION, validateDocument, type ObjectValue, type ProviderResource } from './resource';
+
+/** The constructs' defaults (PowerStateProps), applied where the configuration leaves an attribute unset. */
+const DEFAULTS = { stopMethod: 'shutdown', forceStopFallback: false, hardReboot: false, readySeconds: 600, operationSeconds: 600 } as const;
+
+const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
+
+function documentOf(values: ObjectValue): PowerStateDocument {
+  return {
+    version: 1,
+    kind: 'power_state',
+    serverId: String(values.server_id),
+    api: PROVIDER_CONNECTION,
+    desired: { state: values.state as PowerStateDocument['desired']['state'] },
+    stopMethod: orDefault(values.stop_method, DEFAULTS.stopMethod),
+    forceStopFallback: orDefault(values.force_stop_fallback, DEFAULTS.forceStopFallback),
+    timeouts: {
+      readySeconds: orDefault(values.ready_timeout_seconds, DEFAULTS.readySeconds),
+      operationSeconds: orDefault(values.operation_timeout_seconds, DEFAULTS.operationSeconds),
+    },
+  };
+}
+
+/** Triggers changed, for an applied instance only: a create or an import never reboots. */
+function triggersChanged(prior: ObjectValue | null, planned: ObjectValue): boolean {
+  const before = prior?.reboot_triggers ?? null;
+  return before !== null && planned.reboot_triggers !== null && canonicalJson(before) !== canonicalJson(planned.reboot_triggers);
+}
+
+/** `hosting_power_state`: a server kept running or stopped, rebooted once per change of its reboot triggers. */
+export const powerStateResource: ProviderResource = {
+  typeName: 'hosting_power_state',
+  schema: schemaOf('Keeps a server running or stopped, and reboots it once whenever reboot_triggers change. Import id: the server id (vps_… or ded_…).', [
+    { name: 'id', type: 'string', computed: true, description: 'The server id.' },
+    { name: 'server_id', type: 'string', required: true, description: 'A server id (vps_… or ded_…). Changing it replaces the resource.' },
+    { name: 'state', type: 'string', required: true, description: '"running" or "stopped"; the refresh reads the actual power.' },
+    { name: 'stop_method', type: 'string', optional: true, description: '"shutdown" (default, asks the operating system) or "power_off".' },
+    { name: 'force_stop_fallback', type: 'bool', optional: true, description: 'Power off when a graceful shutdown fails (default false).' },
+    { name: 'reboot_triggers', type: ['map', 'string'], optional: true, description: 'Values whose change reboots the server once; creating or importing the resource never reboots, nor does a change of anything else.' },
+    { name: 'hard_reboot', type: 'bool', optional: true, description: 'Reboot by reset (hardware) instead of reboot (operating system); default false.' },
+    { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'How long to wait for a provisioning server or an operation in progress (default 600).' },
+    { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
+  ]),
+
+  validate(config) {
+    const doc = documentOf({
+      ...config,
+      server_id: knownOr(config.server_id, 'vps_unknown_1'),
+      state: knownOr(config.state, 'running'),
+      stop_method: knownOr(config.stop_method, null),
+      force_stop_fallback: knownOr(config.force_stop_fallback, null),
+      ready_timeout_seconds: knownOr(config.ready_timeout_seconds, null),
+      operation_timeout_seconds: knownOr(config.operation_timeout_seconds, null),
+    });
+    const attributes: Record<string, string> = {
+      serverId: 'server_id', desired: 'state', stopMethod: 'stop_method', forceStopFallback: 'force_stop_fallback',
+      readySeconds: 'ready_timeout_seconds', operationSeconds: 'operation_timeout_seconds',
+    };
+    const diagnostics = validateDocument(this.typeName, doc, (path) => attributes[String(path[0] === 'timeouts' ? path[1] : path[0])]);
+    if (config.hard_reboot === true && config.reboot_triggers === null) {
+      diagnostics.push(errorAt('hard_reboot', 'hard_reboot is true but reboot_triggers is not set, so there is never a reboot for it to change', 'set reboot_triggers or remove hard_reboot'));
+    }
+    return diagnostics;
+  },
+
+  /** From GET /servers, one list read for every power state of the run. */
+  async read(session, state, priv) {
+    const server = await session.listedServer(String(state.server_id));
+    return { state: server ? { ...state, id: server.id, state: server.power } : null, private: priv };
+  },
+
+  async plan(_session, prior, config, priv) {
+    return {
+      planned: { ...config, id: prior?.id ?? UNKNOWN },
+      requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [],
+      private: withInstance(priv),
+    };
+  },
+
+  /**
+   * Converges the power (a fresh read of the server first: an operation in flight or the actions on
+   * offer are not in the list), then reboots once if the triggers of an applied instance changed.
+   */
+  async apply(session, { prior, planned, private: priv }) {
+    const doc = documentOf(planned);
+    const ctx = session.context(keyNamespace(priv), runBudgetSeconds(doc));
+    const state: ObjectValue = { ...planned, id: doc.serverId };
+    let acted = false;
+    try {
+      const plan = await planPowerState(ctx, doc);
+      ctx.log(plan.summary);
+      acted = !plan.inSync;
+      await plan.apply();
+    } catch (error) {
+      return { state: prior, private: priv, error };
+    }
+    if (triggersChanged(prior, planned)) {
+      const target = { label: `reboot ${doc.serverId}`, kind: 'reboot' as const, serverId: doc.serverId, timeouts: doc.timeouts };
+      try {
+        await rebootServer(ctx, target, orDefault(planned.hard_reboot, DEFAULTS.hardReboot));
+        acted = true;
+      } catch (error) {
+        // The old triggers stay in state, so the next plan shows the reboot still to do.
+        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: afterWrites(priv, acted ? { state: prior!.state } : {}), error };
+      }
+    }
+    return { state, private: afterWrites(priv, acted ? { state: prior?.state ?? null } : {}) };
+  },
+
+  /** A power state is not a setting to put back: removing the resource leaves the server as it is. */
+  async destroy() {
+    return [];
+  },
+
+  importState(id) {
+    if (!SERVER_ID_PATTERN.test(id)) {
+      throw new ReconcileError(`cannot import "${id}" as hosting_power_state: the import id is a server id (vps_… or ded_…)`, 'use an id listed by GET /servers');
+    }
+    const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
+    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id };
+  },
+};
