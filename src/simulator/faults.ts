@@ -23,6 +23,8 @@ export interface FaultRule {
   readonly serverId?: string;
   /** Applies to the next N matching requests, then expires. Default: until cleared. */
   readonly times?: number;
+  /** Lets this many matching requests through untouched first (e.g. the third write of a run fails). Default 0. */
+  readonly skip?: number;
   /** Applies to each matching request with this probability, drawn from the seeded generator. */
   readonly probability?: number;
   readonly effect: FaultEffect;
@@ -32,6 +34,7 @@ interface ActiveRule {
   readonly id: number;
   readonly rule: FaultRule;
   remaining: number;
+  toSkip: number;
 }
 
 /** Seeded so that a test with probabilistic faults fails the same way every run. */
@@ -59,7 +62,7 @@ export class FaultInjector {
 
   public add(rule: FaultRule): number {
     const id = this.nextId++;
-    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
+    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY, toSkip: rule.skip ?? 0 });
     return id;
   }
 
@@ -75,6 +78,10 @@ export class FaultInjector {
       if (active.remaining <= 0 || !endpointMatches(rule.endpoint ?? '* *', method, template)) continue;
       if (rule.serverId !== undefined && rule.serverId !== serverId) continue;
       if (rule.probability !== undefined && this.random() >= rule.probability) continue;
+      if (active.toSkip > 0) {
+        active.toSkip -= 1;
+        continue;
+      }
       active.remaining -= 1;
       effects.push(rule.effect);
     }

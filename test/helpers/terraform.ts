@@ -72,25 +72,35 @@ export class TerraformWorkspace {
     return this.terraform(['destroy', '-auto-approve', '-input=false', '-no-color']);
   }
 
-  /** Runs terraform; with `until`, sends it SIGINT (as Ctrl-C does) once the output matches. */
-  public terraform(args: string[], options: { until?: (output: string) => boolean } = {}): Promise<TerraformRun> {
+  /**
+   * Runs terraform. With `until`, checked on every output and every 100 ms, stops it once true:
+   * SIGINT as Ctrl-C does, or `signal` (SIGKILL for a killed run). `env` adds to the workspace's.
+   */
+  public terraform(args: string[], options: { until?: (output: string) => boolean; signal?: NodeJS.Signals; env?: Record<string, string> } = {}): Promise<TerraformRun> {
     return new Promise((resolve) => {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,
-        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env },
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env, ...options.env },
       });
       let output = '';
       let interrupted = false;
-      const collect = (d: Buffer) => {
-        output += d;
+      const check = () => {
         if (!interrupted && options.until?.(output)) {
           interrupted = true;
-          child.kill('SIGINT');
+          child.kill(options.signal ?? 'SIGINT');
         }
+      };
+      const poll = options.until ? setInterval(check, 100) : undefined;
+      const collect = (d: Buffer) => {
+        output += d;
+        check();
       };
       child.stdout.on('data', collect);
       child.stderr.on('data', collect);
-      child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), output }));
+      child.on('close', (code, signal) => {
+        clearInterval(poll);
+        resolve({ code: code ?? (signal ? 128 : -1), output });
+      });
     });
   }
 
