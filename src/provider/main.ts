@@ -32,7 +32,8 @@ function main(): void {
   const shutdown = () => server.tryShutdown(() => process.exit(0));
   const { provider, controller } = createProviderService({
     env: process.env,
-    log: (line) => process.stderr.write(`${line}\n`),
+    // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
+    log: (line) => process.stderr.write(`[INFO] ${line}\n`),
     shutdown,
   });
   server.addService(PROVIDER_SERVICE, provider);

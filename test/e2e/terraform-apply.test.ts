@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TerraformStack } from 'cdktf';
-import { HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from '../../src';
+import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from '../../src';
 import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
-const bridgeAddresses = (output: string, verb: RegExp) => [...output.matchAll(new RegExp(`# (terraform_data\\.[A-Za-z0-9_]+) ${verb.source}`, 'g'))].map((m) => m[1].replace(/_[0-9A-F]{8}$/, ''));
+const addresses = (output: string, verb: RegExp) => [...output.matchAll(new RegExp(`# ([a-z_]+\\.[A-Za-z0-9_]+) ${verb.source}`, 'g'))].map((m) => m[1].replace(/_[0-9A-F]{8}$/, ''));
+const isProvider = (bridge: Bridge) => bridge === Bridge.PROVIDER;
+
+/** Every suite here runs against the provider (the default) and the terraform_data bridge. */
+const BRIDGES = [Bridge.PROVIDER, Bridge.TERRAFORM_DATA];
 
 interface ExampleOptions {
   readonly rdns: string;
@@ -15,9 +19,9 @@ interface ExampleOptions {
   readonly image: string;
 }
 
-function example(sim: RunningSimulator, o: ExampleOptions) {
+function example(sim: RunningSimulator, bridge: Bridge, o: ExampleOptions) {
   return (stack: TerraformStack) => {
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
     const fw = new ServerFirewall(stack, 'fw', { api, serverId: IDS.vpsRunning, enabled: true, rulesets: [1], rulesetNames: ['ssh'] });
     new IpSettings(stack, 'ip', {
       api,
@@ -31,15 +35,18 @@ function example(sim: RunningSimulator, o: ExampleOptions) {
   };
 }
 
+describe.each(BRIDGES)('bridge %s', (bridge) => {
 describeWithTerraform('terraform apply end to end: the lifecycle of an example stack', () => {
   let sim: RunningSimulator;
+  // The provider: one resource per construct. The bridge: a reboot resource and its armed record too.
+  const resourceCount = isProvider(bridge) ? 3 : 5;
   let ws: TerraformWorkspace;
   const start: ExampleOptions = { rdns: 'web1.example.com', state: PowerStateValue.RUNNING, image: 'v1' };
 
   beforeAll(async () => {
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
-    ws.synth(example(sim, start));
+    ws.synth(example(sim, bridge, start));
     const init = await ws.init();
     expect(init.code).toBe(0);
   });
@@ -51,68 +58,83 @@ describeWithTerraform('terraform apply end to end: the lifecycle of an example s
   test('1. the first apply converges every kind; the simulator matches the stack; no reboot on creation', async () => {
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    expect(run.output).toContain('Apply complete! Resources: 5 added, 0 changed, 0 destroyed.');
+    expect(run.output).toContain(`Apply complete! Resources: ${resourceCount} added, 0 changed, 0 destroyed.`);
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
     expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)).toMatchObject({
       rdns: 'web1.example.com', description: 'web', protection: { layer4: 'permanent', layer7: 'only' },
     });
     expect(sim.state.server(IDS.vpsStopped).server.power).toBe('running');
-    expect(run.output).toContain(`reboot ${IDS.vpsStopped}: first creation, no reboot`);
+    if (!isProvider(bridge)) expect(run.output).toContain(`reboot ${IDS.vpsStopped}: first creation, no reboot`);
     expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start']);
   });
 
-  test('2. a second apply plans no change and makes no request', async () => {
+  test('2. a second apply plans no change and writes nothing (the bridge makes no request; the provider only reads)', async () => {
     const before = sim.requests.length;
     expect((await ws.plan()).code).toBe(0);
     const run = await ws.apply();
     expect(run.output).toContain('No changes.');
-    expect(sim.requests.length).toBe(before);
+    const requests = sim.requests.slice(before);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    if (!isProvider(bridge)) expect(requests).toEqual([]);
   });
 
-  test('3. changing one prop replaces only that bridge resource, and only that field is written', async () => {
+  test('3. changing one prop changes only that resource (in place with the provider), and only that field is written', async () => {
     const writesBefore = sim.executed().length;
-    ws.synth(example(sim, { ...start, rdns: 'web2.example.com' }));
+    ws.synth(example(sim, bridge, { ...start, rdns: 'web2.example.com' }));
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.ip_bridge']);
+    if (isProvider(bridge)) expect(addresses(run.output, /will be updated in-place/)).toEqual(['hosting_ip_settings.ip_resource']);
+    else expect(addresses(run.output, /must be replaced/)).toEqual(['terraform_data.ip_bridge']);
     expect(sim.executed().slice(writesBefore).map((w) => `${w.kind} ${w.detail}`)).toEqual(['ip_settings {"rdns":"web2.example.com"}']);
   });
 
   test('4. a reboot trigger change reboots exactly once', async () => {
     const boots = sim.state.server(IDS.vpsStopped).bootCount;
-    ws.synth(example(sim, { ...start, rdns: 'web2.example.com', image: 'v2' }));
+    ws.synth(example(sim, bridge, { ...start, rdns: 'web2.example.com', image: 'v2' }));
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_reboot']);
+    if (isProvider(bridge)) expect(addresses(run.output, /will be updated in-place/)).toEqual(['hosting_power_state.power_resource']);
+    else expect(addresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_reboot']);
     expect(sim.state.server(IDS.vpsStopped).bootCount).toBe(boots + 1);
     expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start', 'reboot']);
   });
 
   test('5. switching state stops once and does not reboot', async () => {
-    ws.synth(example(sim, { ...start, rdns: 'web2.example.com', image: 'v2', state: PowerStateValue.STOPPED }));
+    ws.synth(example(sim, bridge, { ...start, rdns: 'web2.example.com', image: 'v2', state: PowerStateValue.STOPPED }));
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    expect(bridgeAddresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_bridge']);
+    if (isProvider(bridge)) expect(addresses(run.output, /will be updated in-place/)).toEqual(['hosting_power_state.power_resource']);
+    else expect(addresses(run.output, /must be replaced/)).toEqual(['terraform_data.power_bridge']);
     expect(sim.state.server(IDS.vpsStopped).server.power).toBe('stopped');
     expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start', 'reboot', 'shutdown']);
   });
 
-  test('6. drift is corrected by re-applying the bridge resource (-replace)', async () => {
+  test('6. drift is corrected: by a plain apply with the provider, by re-applying the bridge resource (-replace) with a bridge', async () => {
     sim.drift(IDS.vpsRunning, { firewall: { enabled: false } });
-    const addr = (await ws.terraform(['state', 'list'])).output.split('\n').find((l) => l.startsWith('terraform_data.fw_bridge'))!;
-    const run = await ws.apply(`-replace=${addr}`);
-    expect(run.output).toContain(`firewall ${IDS.vpsRunning}: enabled false -> true`);
+    const writesBefore = sim.executed().length;
+    if (isProvider(bridge)) {
+      const run = await ws.apply();
+      expect(run.output).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
+    } else {
+      const addr = (await ws.terraform(['state', 'list'])).output.split('\n').find((l) => l.startsWith('terraform_data.fw_bridge'))!;
+      const run = await ws.apply(`-replace=${addr}`);
+      expect(run.output).toContain(`firewall ${IDS.vpsRunning}: enabled false -> true`);
+    }
+    expect(sim.executed().slice(writesBefore).map((w) => w.detail)).toEqual(['{"enabled":true}']);
     expect(sim.state.server(IDS.vpsRunning).firewall?.enabled).toBe(true);
   });
 
-  test('7. destroy retains every setting and makes no request', async () => {
+  test('7. destroy retains every setting and writes nothing', async () => {
     const before = sim.requests.length;
     const run = await ws.destroy();
     expect(run.code).toBe(0);
-    expect(run.output).toContain('Destroy complete! Resources: 5 destroyed.');
-    // The reboot resource is an event, not a setting: it has nothing to retain and runs nothing.
-    expect(run.output.match(/destroy retains the server's current settings; no request made/g)).toHaveLength(3);
-    expect(sim.requests.length).toBe(before);
+    expect(run.output).toContain(`Destroy complete! Resources: ${resourceCount} destroyed.`);
+    expect(sim.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+    if (!isProvider(bridge)) {
+      // The reboot resource is an event, not a setting: it has nothing to retain and runs nothing.
+      expect(run.output.match(/destroy retains the server's current settings; no request made/g)).toHaveLength(3);
+      expect(sim.requests.length).toBe(before);
+    }
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
   });
 
@@ -124,6 +146,9 @@ describeWithTerraform('terraform apply end to end: the lifecycle of an example s
   });
 });
 
+});
+
+describe.each(BRIDGES)('bridge %s', (bridge) => {
 describeWithTerraform('terraform apply end to end: failures and load', () => {
   let sim: RunningSimulator | undefined;
   let ws: TerraformWorkspace | undefined;
@@ -132,24 +157,34 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     ws?.dispose();
   });
 
-  test('an apply cut off mid-action (Ctrl-C) is re-run and converges with no action run twice', async () => {
-    sim = await simulatorWithSentinel({ operationDelays: { queuedMs: 200, runningMs: 4_000 } });
+  test.each<[string, NodeJS.Signals]>([['cut off by Ctrl-C', 'SIGINT'], ['killed', 'SIGKILL']])('an apply %s mid-action is re-run and converges with no action run twice', async (_how, signal) => {
+    // Long enough that an interrupt which did not end the provider's wait would show.
+    sim = await simulatorWithSentinel({ operationDelays: { queuedMs: 200, runningMs: 8_000 } });
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
-      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl, bridge });
       new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.STOPPED });
     });
     expect((await ws.init()).code).toBe(0);
-    // Interrupt once the action was accepted, while the handler follows its operation.
+    // Interrupt once the action was accepted, while the run follows its operation.
+    let interruptedAt = 0;
     const interrupted = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], {
-      until: (output) => /shutdown accepted as operation/.test(output),
+      until: () => s.executed({ kind: 'action' }).length > 0 && (interruptedAt ||= performance.now()) > 0,
+      signal,
     });
     expect(interrupted.code).not.toBe(0);
+    if (isProvider(bridge) && signal === 'SIGINT') {
+      // StopProvider ends the wait at once; Terraform reports it and stops.
+      expect(performance.now() - interruptedAt).toBeLessThan(4_000);
+      expect(interrupted.output).toContain('stopped: Terraform asked the provider to stop (Ctrl-C)');
+    }
     const retried = await ws.apply();
     expect(retried.code).toBe(0);
-    expect(retried.output).toMatch(new RegExp(`power ${IDS.vpsRunning}: (stopped \\(confirmed\\)|in sync \\(stopped\\))`));
+    if (!isProvider(bridge)) expect(retried.output).toMatch(new RegExp(`power ${IDS.vpsRunning}: (stopped \\(confirmed\\)|in sync \\(stopped\\))`));
+    expect(sim.state.server(IDS.vpsRunning).server.power).toBe('stopped');
     expect(sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['shutdown']);
+    expect((await ws.plan()).code).toBe(0);
   });
 
   test('an operation the API no longer knows (404) is resolved by reading the server, in the same apply', async () => {
@@ -157,13 +192,14 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
-      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl, bridge });
       new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.STOPPED });
       new ServerFirewall(stack, 'fw', { api, serverId: IDS.vdsRunning, enabled: false });
     });
     expect((await ws.init()).code).toBe(0);
     sim.addFault({ endpoint: 'GET /servers/{serverId}/operations/{operationId}', times: 1, effect: { type: 'error', status: 404, code: 'not_found' } });
-    const run = await ws.apply();
+    // The provider's lines reach Terraform's log (TF_LOG); the handler's, the output.
+    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: { TF_LOG_PROVIDER: 'INFO' } });
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/shutdown outcome unknown \(operation op_\d+ is no longer known to the API/);
     expect(run.output).toContain(`power ${IDS.vpsRunning}: stopped (confirmed after an unknown outcome)`);
@@ -171,12 +207,12 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     expect((await ws.apply()).output).toContain('No changes.');
   });
 
-  test('a bridge resource brought in by terraform import does not wedge later applies', async () => {
+  (isProvider(bridge) ? test.skip : test)('a bridge resource brought in by terraform import does not wedge later applies', async () => {
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
-      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl, bridge });
       new ServerFirewall(stack, 'fw', { api, serverId: IDS.vpsRunning, enabled: true });
     });
     expect((await ws.init()).code).toBe(0);
@@ -204,19 +240,20 @@ describeWithTerraform('terraform apply end to end: failures and load', () => {
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
     const s = sim;
     ws.synth((stack) => {
-      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl });
+      const api = new HostingApi(stack, 'hosting', { baseUrl: s.baseUrl, bridge });
       servers.forEach((srv, i) => new ServerFirewall(stack, `fw${i}`, { api, serverId: srv.server.id, enabled: true }));
     });
     expect((await ws.init()).code).toBe(0);
-    const run = await ws.apply('-parallelism=10');
+    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=10'], { env: { TF_LOG_PROVIDER: 'INFO' } });
     expect(run.code).toBe(0);
     expect(run.output).toContain('Apply complete! Resources: 24 added');
     expect(servers.every((srv) => s.state.server(srv.server.id).firewall?.enabled)).toBe(true);
     expect(sim.executed()).toHaveLength(24);
-    // The handler processes pace themselves as one client through their shared budget file.
+    // The handler processes pace themselves as one client through their shared budget file; the provider is one client.
     const refused = sim.requests.filter((r) => r.status === 429).length;
     expect(refused / sim.requests.length).toBeLessThan(0.05);
     expect(run.output).toMatch(/rate-limit budget spent, waiting/);
   });
 
+});
 });

@@ -21,8 +21,14 @@ function documentOf(serverId: string, desired: FirewallDocument['desired']): Fir
 
 /** The firewall a state holds, when it holds a read one (not after an import that was never read). */
 function firewallIn(state: ObjectValue | null): Firewall | undefined {
-  return state && typeof state.enabled === 'boolean' && Array.isArray(state.rulesets) ? { enabled: state.enabled, rulesets: state.rulesets as number[] } : undefined;
+  return state && typeof state.enabled === 'boolean' && Array.isArray(state.applied_rulesets) ? { enabled: state.enabled, rulesets: state.applied_rulesets as number[] } : undefined;
 }
+
+/**
+ * `rulesets` holds the configuration's ids when rule sets are also given by name (Terraform keeps
+ * a configured value as written); otherwise it is the actual set, managed or read.
+ */
+const rulesetsOf = (state: ObjectValue, actual: number[]): Value => (state.ruleset_names === null ? actual : state.rulesets);
 
 /** `hosting_server_firewall`: the firewall of one VPS. Only the attributes set are managed. */
 export const serverFirewallResource: ProviderResource = {
@@ -31,8 +37,9 @@ export const serverFirewallResource: ProviderResource = {
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
     { name: 'server_id', type: 'string', required: true, description: 'A VPS id (vps_…). Changing it replaces the resource.' },
     { name: 'enabled', type: 'bool', optional: true, computed: true, description: 'Whether the firewall is on.' },
-    { name: 'rulesets', type: ['set', 'number'], optional: true, computed: true, description: 'Ids of the applied rule sets, with those of ruleset_names.' },
+    { name: 'rulesets', type: ['set', 'number'], optional: true, computed: true, description: 'Ids of rule sets to apply, with those of ruleset_names; read from the server when neither is set.' },
     { name: 'ruleset_names', type: ['list', 'string'], optional: true, description: 'Names of rule sets to apply, resolved to ids.' },
+    { name: 'applied_rulesets', type: ['set', 'number'], computed: true, description: 'Ids of the rule sets that apply on the server: those of rulesets and ruleset_names together when managed.' },
     ON_DESTROY_ATTRIBUTE,
   ]),
 
@@ -58,7 +65,8 @@ export const serverFirewallResource: ProviderResource = {
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
     try {
       const { data } = await readFresh(ctx, label(serverId), () => ctx.client.getFirewall(serverId));
-      return { state: { ...state, id: serverId, enabled: data.enabled, rulesets: sortedUnique(data.rulesets) }, private: priv };
+      const actual = sortedUnique(data.rulesets);
+      return { state: { ...state, id: serverId, enabled: data.enabled, rulesets: rulesetsOf(state, actual), applied_rulesets: actual }, private: priv };
     } catch (err) {
       if (isHostingApiError(err, 'not_found')) return { state: null, private: priv };
       return explainApiError(ctx, `${label(serverId)}: reading`, err, ['network:read']);
@@ -71,8 +79,9 @@ export const serverFirewallResource: ProviderResource = {
       id: prior?.id ?? UNKNOWN,
       server_id: config.server_id,
       enabled: plannedValue(config, prior, 'enabled'),
-      rulesets: desired === undefined ? plannedValue(config, prior, 'rulesets') : desired,
+      rulesets: config.ruleset_names !== null ? config.rulesets : plannedValue(config, prior, 'rulesets'),
       ruleset_names: config.ruleset_names,
+      applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
     };
     return { planned, requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [], private: withInstance(priv) };
@@ -84,11 +93,12 @@ export const serverFirewallResource: ProviderResource = {
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
     const doc = documentOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
-      rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.rulesets as number[]) : undefined,
+      rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
     const plan = await planFirewall(ctx, doc, firewallIn(prior));
     ctx.log(plan.summary);
-    const state = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]) };
+    const applied = sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
+    const state = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
     try {
       await plan.apply();
     } catch (error) {
@@ -113,7 +123,7 @@ export const serverFirewallResource: ProviderResource = {
     if (!SERVER_ID_PATTERN.test(id) || !id.startsWith('vps_')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
-    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, on_destroy: null };
+    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null };
   },
 };
 
