@@ -1,6 +1,7 @@
+import { PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand } from './simulator-command';
 
-const USAGE = 'usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]';
+const USAGE = `usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]\n       ${PROVIDER_USAGE}`;
 
 /** Entry point of the `cdktf-server-hosting` command. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -8,6 +9,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (command === 'simulator') {
       await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
+      return 0;
+    }
+    if (command === 'provider') {
+      runProviderCommand(args, (text) => process.stdout.write(text));
       return 0;
     }
     process.stderr.write(`${command ? `unknown command "${command}"\n` : ''}${USAGE}\n`);

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
-import { providerVersion } from '../../src/constructs/provider-package';
+import { providerVersion } from '../../src/contract/provider-mirror';
 import { createServerCertificate } from '../../src/provider/certificate';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/values';

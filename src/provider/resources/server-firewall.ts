@@ -98,7 +98,7 @@ export const serverFirewallResource: ProviderResource = {
     const plan = await planFirewall(ctx, doc, firewallIn(prior));
     ctx.log(plan.summary);
     const applied = sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
-    const state = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
+    const state: ObjectValue = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
     try {
       await plan.apply();
     } catch (error) {

@@ -1,0 +1,82 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runProviderCommand } from '../../src/cli/provider-command';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
+
+/**
+ * Plain HCL, no cdktf: `provider mirror <dir>` writes a filesystem mirror and prints the two blocks
+ * to paste; with them, `terraform init && terraform apply` work offline.
+ */
+describeWithTerraform('the provider from plain HCL through `provider mirror`', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  let printed = '';
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+    ws = new TerraformWorkspace(env);
+    runProviderCommand(['mirror', join(ws.root, 'mirror')], (text) => (printed += text));
+    const [cliBlock, configBlock] = printed.split('# In the configuration:');
+    const rc = join(ws.root, 'terraform.rc');
+    writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${cliBlock.slice(cliBlock.indexOf('provider_installation'))}`);
+    env.TF_CLI_CONFIG_FILE = rc;
+    mkdirSync(ws.stackDir, { recursive: true });
+    writeFileSync(join(ws.stackDir, 'main.tf'), `${configBlock}
+provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+
+resource "hosting_server_firewall" "web" {
+  server_id = "${IDS.vpsRunning}"
+  enabled   = true
+}
+
+resource "hosting_ip_settings" "primary" {
+  server_id = "${IDS.dedicated}"
+  ip        = "${IPS.primary}"
+  rdns      = var.rdns
+}
+
+variable "rdns" {
+  type    = string
+  default = "web.example.com"
+}
+
+output "applied_rulesets" {
+  value = hosting_server_firewall.web.applied_rulesets
+}
+`);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('the printed blocks name the mirror and pin the version of the bundle written there', () => {
+    expect(printed).toContain(`path    = ${JSON.stringify(join(ws.root, 'mirror'))}`);
+    expect(printed).toMatch(/source {2}= "local\.cdktf-server-hosting\.invalid\/cdktf-server-hosting\/hosting"\n\s+version = "1\.0\.\d+"/);
+  });
+
+  test('terraform init and apply install the provider offline and converge; the next plan is empty', async () => {
+    const init = await ws.init();
+    expect(init.output).toContain('Installing local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting');
+    expect(init.code).toBe(0);
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(run.output).toMatch(/applied_rulesets = toset\(\[/);
+    expect(sim.executed().map((w) => w.detail).sort()).toEqual(['{"enabled":true}', '{"rdns":"web.example.com"}']);
+    expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('HCL gets the constructs\' checks at validate time, naming the attribute', async () => {
+    const run = await ws.terraform(['plan', '-input=false', '-no-color', '-var', 'rdns=not a host name']);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('invalid rdns: must be a valid host name');
+    expect(run.output).toContain('with hosting_ip_settings.primary');
+  });
+});
