@@ -1,8 +1,9 @@
 // The README's first command (npm run demo): builds what it needs, starts the simulator on
-// 127.0.0.1, synthesizes examples/typescript, and drives the real terraform through apply, a no-op
-// apply, drift spotted by `handler plan`, its repair, and destroy. Exits 0 when all went as shown.
+// 127.0.0.1, synthesizes examples/typescript, and drives the real terraform through the package's
+// provider: apply, a no-op apply, drift shown by `terraform plan`, its repair by a plain apply, and
+// destroy. Exits 0 when all went as shown.
 const { spawnSync, spawn } = require('node:child_process');
-const { mkdtempSync, rmSync, readdirSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -20,19 +21,7 @@ function run(cmd, args, options = {}) {
   return res;
 }
 
-/** Like run(), but without blocking: the simulator answers from this same process. */
-function runAsync(cmd, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, ...options });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-/** Runs terraform and shows the lines a person follows: the handler's decisions and the summary. */
+/** Runs terraform and shows the lines a person follows: the changes planned and the summary. */
 function terraform(cwd, env, args) {
   return new Promise((resolve) => {
     const child = spawn('terraform', args, { cwd, env });
@@ -40,10 +29,8 @@ function terraform(cwd, env, args) {
     const show = (chunk) => {
       output += chunk;
       for (const line of String(chunk).split('\n')) {
-        const handler = /^(\S+) \(local-exec\): (?!Executing:)(.*)$/.exec(line);
-        if (handler) say(`   ${handler[2]}`);
-        else if (/^(Apply complete|No changes|Destroy complete|Plan:|Error|│ Error)/.test(line)) say(`   ${line}`);
-        else if (/must be replaced|will be created/.test(line)) say(`   ${line.trim()}`);
+        if (/^(Apply complete|No changes|Destroy complete|Plan:|Error|│ Error)/.test(line)) say(`   ${line}`);
+        else if (/# .* (will be created|will be updated in-place|will be destroyed)|^\s+~ \w+\s+=/.test(line)) say(`   ${line.trim()}`);
       }
     };
     child.stdout.on('data', show);
@@ -57,7 +44,7 @@ async function main() {
     fail('terraform is not on PATH; install Terraform 1.4 or newer');
   }
 
-  step(1, 'Building the handler bundle and the library (npx projen compile)');
+  step(1, 'Building the provider and handler bundles and the library (npx projen compile)');
   const build = run('npx', ['projen', 'compile'], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (build.status !== 0) fail(`the build failed:\n${build.stderr}`);
   say('   done');
@@ -89,14 +76,15 @@ async function main() {
     });
     if (synth.status !== 0) fail(`synth failed:\n${synth.stderr}`);
     const stackDir = join(outdir, 'stacks', 'web');
-    say(`   ${stackDir}/cdk.tf.json (no token in it: the handler reads HOSTING_API_TOKEN at apply time)`);
+    say(`   ${stackDir}/cdk.tf.json (no token in it: the provider reads HOSTING_API_TOKEN where terraform runs)`);
+    say('   the hosting provider is written beside it, in terraform.d/plugins (linux and darwin, amd64 and arm64)');
 
-    step(4, 'terraform init (terraform_data is built in: nothing is downloaded)');
+    step(4, 'terraform init: installs the provider from the stack\'s own directory; nothing is downloaded');
     const init = await terraform(stackDir, env, ['init', '-input=false', '-no-color']);
     if (init.code !== 0) fail(`terraform init failed:\n${init.output}`);
     say('   initialized');
 
-    step(5, 'terraform apply: each resource runs the handler, which reads, diffs and writes only what differs');
+    step(5, 'terraform apply: the provider reads each server, diffs, and writes only what differs');
     if ((await terraform(stackDir, env, ['apply', '-auto-approve', '-input=false', '-no-color'])).code !== 0) fail('terraform apply failed');
 
     step(6, 'What changed on the servers');
@@ -107,25 +95,23 @@ async function main() {
     say(`   vps_web_2 power: ${server('vps_web_2').server.power}`);
     say(`   writes the simulator executed: ${sim.executed().map((w) => `${w.serverId} ${w.kind}`).join('; ')}`);
 
-    step(7, 'terraform apply again: nothing to do, no request made');
+    step(7, 'terraform apply again: the refresh reads, nothing is written');
     const before = sim.requests.length;
+    const writesBefore = sim.executed().length;
     const again = await terraform(stackDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
     if (again.code !== 0 || !again.output.includes('No changes.')) fail('the second apply was not a no-op');
-    say(`   requests to the API: ${sim.requests.length - before}`);
+    say(`   requests to the API: ${sim.requests.length - before} reads (the power states share one GET /servers), ${sim.executed().length - writesBefore} writes`);
 
-    step(8, 'Someone disables the firewall in the control panel; `handler plan` spots the drift');
+    step(8, 'Someone disables the firewall and changes the rDNS in the control panel; terraform plan shows it');
     sim.drift('vps_web_1', { firewall: { enabled: false } });
-    const state = JSON.parse(run('terraform', ['show', '-json'], { cwd: stackDir, env }).stdout);
-    const firewall = state.values.root_module.resources.find((r) => r.address.startsWith('terraform_data.web-firewall_bridge'));
-    const handler = join(stackDir, readdirSync(join(stackDir, 'assets')).map((d) => join('assets', d))[0]);
-    const handlerFile = join(handler, readdirSync(handler)[0], 'index.js');
-    const plan = await runAsync('node', [handlerFile, 'plan'], { env: { ...env, HOSTING_RESOURCE: firewall.values.input.document } });
-    say(`   $ node ${handlerFile.replace(`${stackDir}/`, '')} plan   (exit ${plan.status}: 2 means out of sync)`);
-    say(`   ${plan.stdout.trim()}`);
-    if (plan.status !== 2) fail(`handler plan did not report the drift:\n${plan.stderr}`);
+    sim.drift('ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', { ip: { address: '203.0.113.11', rdns: 'hijacked.example.net' } });
+    const plan = await terraform(stackDir, env, ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    say(`   (exit ${plan.code}: 2 means out of sync)`);
+    if (plan.code !== 2) fail('terraform plan did not show the drift');
 
-    step(9, `Repair it: terraform apply -replace=${firewall.address}`);
-    if ((await terraform(stackDir, env, ['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${firewall.address}`])).code !== 0) fail('the repair failed');
+    step(9, 'Repair it: a plain terraform apply, in place (no -replace, nothing destroyed)');
+    const repair = await terraform(stackDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
+    if (repair.code !== 0 || !repair.output.includes('0 added, 2 changed, 0 destroyed')) fail('the repair failed');
 
     step(10, 'terraform destroy: the settings are retained on the servers (see README, "Destroy")');
     if ((await terraform(stackDir, env, ['destroy', '-auto-approve', '-input=false', '-no-color'])).code !== 0) fail('terraform destroy failed');
