@@ -1,33 +1,48 @@
-// Applies N firewall resources with the real terraform against the simulator, with the real rate
-// limits scaled down in time (the same counts per window, a window of WINDOW_MS instead of 60 s),
-// and prints wall time against the lower bound the limits allow, requests per resource, 429s and
-// failures. Then synth time of 1,000 constructs against 1,000 bare DataResources.
+// Applies N firewall resources with the real terraform against the simulator, through the provider
+// and through the terraform_data bridge side by side in one run, and prints for each: wall and CPU
+// (terraform and its children) of the apply and of a no-op plan, requests per resource, 429s and
+// failures. Then the provider under the real rate limits scaled down in time (the same counts per
+// window, a window of WINDOW_MS instead of 60 s) against the lower bound the limits allow; the
+// provider's start-up to its handshake line; synth time of 1,000 constructs.
 // Needs a build (npx projen compile). Usage: node bench/apply.js [N ...]   (default: 10 100 300)
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
-const { HostingApi, ServerFirewall } = require('../lib');
+const { Bridge, HostingApi, ServerFirewall } = require('../lib');
+const { createServerCertificate } = require('../lib/provider/certificate');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
 
 const WINDOW_MS = 6_000;
 const LIMITS = { requestsPerToken: 120, actionsPerToken: 10, requestsPerAccount: 300, windowMs: WINDOW_MS };
+/** Limits that never bind: the bridges' own costs, side by side. */
+const UNBOUND = { ...LIMITS, requestsPerToken: 1e9, requestsPerAccount: 1e9 };
 /** The scale case of the hardening issue: 24 firewalls against 40 requests per window. */
 const TIGHT = { ...LIMITS, requestsPerToken: 40 };
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const BRIDGES = [Bridge.PROVIDER, Bridge.TERRAFORM_DATA];
 
+/** Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers). */
 function terraform(cwd, env, args) {
   return new Promise((resolve) => {
-    const child = spawn('terraform', args, { cwd, env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), ...env } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output }));
+    const started = process.hrtime.bigint();
+    const child = spawn('bash', ['-c', 'terraform "$@" >"$OUT" 2>&1; code=$?; times; exit $code', 'bench', ...args], {
+      cwd,
+      env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), OUT: join(cwd, 'terraform.out'), ...env },
+    });
+    let times = '';
+    child.stdout.on('data', (d) => (times += d));
+    child.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - started) / 1e9;
+      const seconds = (t) => { const [, m, s] = /(\d+)m([\d.]+)s/.exec(t); return Number(m) * 60 + Number(s); };
+      const [user, sys] = times.trim().split('\n')[1].trim().split(/\s+/).map(seconds);
+      resolve({ code, wall, cpu: user + sys, output: require('node:fs').readFileSync(join(cwd, 'terraform.out'), 'utf8') });
+    });
   });
 }
 
-async function applyBench(n, limits = LIMITS) {
+async function run(n, bridge, limits) {
   const base = defaultSeed();
   const template = base.servers[0];
   const servers = Array.from({ length: n }, (_, i) => ({ ...template, server: { ...template.server, id: `vps_bench_${i + 1}` }, firewall: { enabled: false, rulesets: [] } }));
@@ -37,31 +52,77 @@ async function applyBench(n, limits = LIMITS) {
     const app = new App({ outdir: root });
     const stack = new TerraformStack(app, 'bench');
     new LocalBackend(stack, { path: 'terraform.tfstate' });
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
     servers.forEach((s, i) => new ServerFirewall(stack, `fw${i}`, { api, serverId: s.server.id, enabled: true }));
     app.synth();
     const cwd = join(root, 'stacks', 'bench');
     const env = { HOSTING_API_TOKEN: sim.tokens.full };
     await terraform(cwd, env, ['init', '-input=false', '-no-color']);
-    const started = Date.now();
-    const run = await terraform(cwd, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=10']);
-    const wall = (Date.now() - started) / 1000;
+    const apply = await terraform(cwd, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=10']);
     const requests = sim.requests.length;
     const refused = sim.requests.filter((r) => r.status === 429).length;
-    const served = requests - refused;
     // A failure is a resource Terraform reports as failed, whatever the simulator executed.
-    const failed = (run.output.match(/Error: local-exec provisioner error/g) ?? []).length;
+    const failed = (apply.output.match(/^Error: /gm) ?? []).length;
+    const plan = await terraform(cwd, env, ['plan', '-input=false', '-no-color', '-parallelism=10', '-detailed-exitcode']);
     // Every served request spends one unit of the per-token budget; the first window is free.
-    const bound = Math.max(0, Math.ceil(served / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
-    console.log(
-      `N=${String(n).padEnd(4)} budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${wall.toFixed(1).padStart(6)} s   rate-limit bound ${bound.toFixed(1).padStart(5)} s   ` +
-      `${bound > 0 ? `ratio ${(wall / bound).toFixed(2)}x` : 'limits do not bind'}   requests/resource ${(requests / n).toFixed(2)}   ` +
-      `429s ${refused} (${((refused / requests) * 100).toFixed(1)}%)   failed ${failed}${run.code === 0 ? '' : `   terraform exit ${run.code}`}`,
-    );
+    const bound = Math.max(0, Math.ceil((requests - refused) / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
+    return { apply, plan, requests, refused, failed, bound };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+const f = (x, w = 6) => x.toFixed(1).padStart(w);
+
+async function sideBySide(n) {
+  const results = {};
+  for (const bridge of BRIDGES) {
+    const r = await run(n, bridge, UNBOUND);
+    results[bridge] = r;
+    console.log(
+      `N=${String(n).padEnd(4)} ${bridge.padEnd(15)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
+      `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}`,
+    );
+  }
+  const [p, t] = [results[Bridge.PROVIDER], results[Bridge.TERRAFORM_DATA]];
+  console.log(`N=${String(n).padEnd(4)} provider / terraform_data: apply wall ${(p.apply.wall / t.apply.wall).toFixed(2)}x (target <= 0.3x at N=300), cpu ${(p.apply.cpu / t.apply.cpu).toFixed(2)}x`);
+}
+
+async function paced(n, limits) {
+  const r = await run(n, Bridge.PROVIDER, limits);
+  console.log(
+    `N=${String(n).padEnd(4)} provider, budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${f(r.apply.wall)} s   rate-limit bound ${f(r.bound, 5)} s   ` +
+    `${r.bound > 0 ? `ratio ${(r.apply.wall / r.bound).toFixed(2)}x (target <= 1.1x)` : 'limits do not bind'}   requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}`,
+  );
+}
+
+/** Spawn to the handshake line on stdout, as Terraform starts the provider. */
+function startup(command, args, env) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const done = () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      child.kill();
+      resolve(ms);
+    };
+    child.stdout.once('data', done);
+    child.once('exit', done);
+  });
+}
+
+async function startupBench() {
+  const bundle = join(__dirname, '..', 'assets', 'provider', 'provider.js');
+  const env = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: createServerCertificate().certPem, PLUGIN_PROTOCOL_VERSIONS: '6' };
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const provider = [];
+  const bare = [];
+  for (let i = 0; i < 9; i++) {
+    provider.push(await startup(process.execPath, [bundle], env));
+    bare.push(await startup(process.execPath, ['-e', 'process.stdout.write("x")'], {}));
+  }
+  console.log(`\nprovider start-up to the handshake line, 9 runs: median ${median(provider).toFixed(0)} ms (range ${Math.min(...provider).toFixed(0)}-${Math.max(...provider).toFixed(0)}; target <= 250 ms); bare node ${median(bare).toFixed(0)} ms`);
 }
 
 function synthMs(define) {
@@ -76,18 +137,23 @@ function synthMs(define) {
 }
 
 async function main() {
-  console.log(`apply, -parallelism=10, limits ${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token (section 8, time / 10):`);
-  for (const n of sizes.length ? sizes : [10, 100, 300]) await applyBench(n);
-  await applyBench(24, TIGHT);
+  console.log('apply and no-op plan, -parallelism=10, rate limits that do not bind:');
+  for (const n of sizes.length ? sizes : [10, 100, 300]) await sideBySide(n);
+
+  console.log(`\nthe provider under section 8's limits, time-scaled (${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token):`);
+  for (const n of sizes.length ? sizes : [100, 300]) await paced(n, LIMITS);
+  await paced(24, TIGHT);
+
+  await startupBench();
 
   const bare = synthMs((stack) => {
     for (let i = 0; i < 1000; i++) new DataResource(stack, `d${i}`, { input: { i } });
   });
   const constructs = synthMs((stack) => {
-    const api = new HostingApi(stack, 'hosting');
+    const api = new HostingApi(stack, 'hosting', { bridge: Bridge.TERRAFORM_DATA });
     for (let i = 0; i < 1000; i++) new ServerFirewall(stack, `fw${i}`, { api, serverId: `vps_s_${i}`, enabled: true });
   });
-  console.log(`\nsynth of 1,000: bare DataResources ${bare.toFixed(0)} ms, ServerFirewalls ${constructs.toFixed(0)} ms, ratio ${(constructs / bare).toFixed(2)}x (target <= 1.5x)`);
+  console.log(`\nsynth of 1,000: bare DataResources ${bare.toFixed(0)} ms, ServerFirewalls (terraform_data) ${constructs.toFixed(0)} ms, ratio ${(constructs / bare).toFixed(2)}x (target <= 1.5x)`);
 }
 
 main();
