@@ -2,7 +2,13 @@ import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { providerVersion } from '../../src/contract/provider-mirror';
 import { createServerCertificate } from '../../src/provider/certificate';
+import type { Diagnostic } from '../../src/provider/diagnostics';
+import { afterWrites, decodePrivate, encodePrivate, keyNamespace, withInstance } from '../../src/provider/private-state';
+import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
+import { powerStateResource } from '../../src/provider/resources/power-state';
+import type { ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { stoppableSleep } from '../../src/provider/session';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/values';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
@@ -65,4 +71,91 @@ describe('hosting_server_firewall validation: the constructs\' rules, naming the
 test('the provider version changes with the bundle, so a lock file never meets a changed package', () => {
   expect(providerVersion(Buffer.from('a'))).toMatch(/^1\.0\.\d+$/);
   expect(providerVersion(Buffer.from('a'))).not.toBe(providerVersion(Buffer.from('b')));
+});
+
+describe('private state: the key namespace and the values to restore', () => {
+  test('a new instance gets a random id once; generation counts applies that wrote; restore keeps the first observed value', () => {
+    const created = withInstance({});
+    expect(created.instance).toMatch(/^[0-9a-f-]{36}$/);
+    expect(withInstance(created)).toBe(created);
+    expect(withInstance({}).instance).not.toBe(created.instance);
+    expect(keyNamespace(created)).toBe(`${created.instance}.0`);
+    const first = afterWrites(created, { rdns: 'a.example.com' });
+    const second = afterWrites(first, { rdns: 'b.example.com', description: null });
+    expect(keyNamespace(second)).toBe(`${created.instance}.2`);
+    expect(second.restore).toEqual({ rdns: 'a.example.com', description: null });
+    // Nothing written: the same generation, so a re-run of an interrupted apply may replay.
+    expect(afterWrites(second, {})).toBe(second);
+  });
+
+  test('round trip through the bytes Terraform stores; anything unreadable is an empty state', () => {
+    const state = afterWrites(withInstance({}), { enabled: false });
+    expect(decodePrivate(encodePrivate(state))).toEqual(state);
+    expect(decodePrivate(undefined)).toEqual({});
+    expect(decodePrivate(Buffer.from('not json'))).toEqual({});
+    expect(decodePrivate(Buffer.from('[1]'))).toEqual({});
+  });
+});
+
+describe('hosting_ip_settings and hosting_power_state validation: the constructs\' rules, naming the attribute', () => {
+  const ip = (over: object) => ({ id: null, server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', rdns: null, description: null, protection: null, on_destroy: null, ...over });
+  const power = (over: object) => ({ id: null, server_id: 'vps_web_1', state: 'running', stop_method: null, force_stop_fallback: null, reboot_triggers: null, hard_reboot: null, ready_timeout_seconds: null, operation_timeout_seconds: null, ...over });
+  const attributes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => d.attribute?.steps[0].attribute_name);
+  test.each<[string, object, Array<string | undefined>]>([
+    ['a VPS', { server_id: 'vps_web_1', rdns: 'a.example.com' }, ['server_id']],
+    ['a bad address', { ip: '203.0.113.300', rdns: 'a.example.com' }, ['ip']],
+    ['a bad rdns', { rdns: 'web_1 .example' }, ['rdns']],
+    ['a long description', { description: 'x'.repeat(256) }, ['description']],
+    ['a bad protection', { protection: { layer4: 'always', layer7: 'off' } }, ['protection']],
+    ['a bad on_destroy', { rdns: 'a.example.com', on_destroy: 'revert' }, ['on_destroy']],
+    ['nothing managed', {}, [undefined]],
+  ])('ip settings: %s is refused', (_name, over, expected) => {
+    expect(attributes(ipSettingsResource.validate(ip(over)))).toEqual(expected);
+  });
+
+  test.each<[string, object, Array<string | undefined>]>([
+    ['a bad state', { state: 'paused' }, ['state']],
+    ['a bad stop method', { stop_method: 'unplug' }, ['stop_method']],
+    ['a zero timeout', { ready_timeout_seconds: 0 }, ['ready_timeout_seconds']],
+    ['hard_reboot without triggers', { hard_reboot: true }, ['hard_reboot']],
+  ])('power state: %s is refused', (_name, over, expected) => {
+    expect(attributes(powerStateResource.validate(power(over)))).toEqual(expected);
+  });
+
+  test('values not known yet are left for later, and valid ones pass', () => {
+    expect(ipSettingsResource.validate(ip({ server_id: UNKNOWN, rdns: UNKNOWN }))).toEqual([]);
+    expect(ipSettingsResource.validate(ip({ protection: { layer4: UNKNOWN, layer7: 'off' } }))).toEqual([]);
+    expect(powerStateResource.validate(power({ state: UNKNOWN, stop_method: 'power_off', reboot_triggers: { a: 'b' }, hard_reboot: true }))).toEqual([]);
+  });
+});
+
+test.each<[ProviderResource, string, boolean]>([
+  [serverFirewallResource, 'vps_web_1', true],
+  [serverFirewallResource, 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', false],
+  [ipSettingsResource, 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10', true],
+  [ipSettingsResource, 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', false],
+  [ipSettingsResource, 'vps_web_1/203.0.113.10', false],
+  [powerStateResource, 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', true],
+  [powerStateResource, 'web-1', false],
+])('import ids: %#', (resource, id, accepted) => {
+  if (!accepted) {
+    expect(() => resource.importState(id)).toThrow(`cannot import "${id}" as ${resource.typeName}`);
+    return;
+  }
+  const state = resource.importState(id);
+  // Every attribute of the schema, null where the refresh fills it in.
+  expect(Object.keys(state).sort()).toEqual(resource.schema.block.attributes.map((a) => a.name).sort());
+  expect(state.id).toBe(id);
+});
+
+test('a stoppable sleep ends at once, rejecting, when Terraform asks the provider to stop', async () => {
+  const stopping = new AbortController();
+  const sleep = stoppableSleep(stopping.signal);
+  const started = performance.now();
+  const waiting = sleep(60_000);
+  stopping.abort();
+  await expect(waiting).rejects.toThrow('stopped: Terraform asked the provider to stop (Ctrl-C)');
+  await expect(sleep(1)).rejects.toThrow('stopped');
+  expect(performance.now() - started).toBeLessThan(1_000);
+  await expect(stoppableSleep(new AbortController().signal)(1)).resolves.toBeUndefined();
 });
