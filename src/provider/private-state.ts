@@ -49,9 +49,10 @@ export function keyNamespace(state: PrivateState): string {
  */
 export function afterWrites(state: PrivateState, observedBefore: Readonly<Record<string, Value>>): PrivateState {
   if (Object.keys(observedBefore).length === 0) return state;
-  return {
-    ...state,
-    generation: (state.generation ?? 0) + 1,
-    restore: { ...observedBefore, ...state.restore },
-  };
+  return { ...nextGeneration(state), restore: { ...observedBefore, ...state.restore } };
+}
+
+/** After an apply that acted: its keys are not used again. */
+export function nextGeneration(state: PrivateState): PrivateState {
+  return { ...state, generation: (state.generation ?? 0) + 1 };
 }

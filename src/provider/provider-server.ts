@@ -1,7 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { diagnosticOf, errorAt, type Diagnostic } from './diagnostics';
-import type { ProviderRpc } from './protocol';
 import { decodePrivate, encodePrivate, withInstance } from './private-state';
+import type { ProviderRpc } from './protocol';
 import { ipSettingsResource } from './resources/ip-settings';
 import { powerStateResource } from './resources/power-state';
 import type { ObjectValue, ProviderResource } from './resources/resource';
@@ -14,7 +14,9 @@ import { isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patte
 import { HANDLER_ENV } from '../contract/resource-document';
 
 /** Every resource type the provider serves, by Terraform type name. */
-export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map([serverFirewallResource, ipSettingsResource, powerStateResource].map((r) => [r.typeName, r]));
+export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map(
+  [serverFirewallResource, ipSettingsResource, powerStateResource].map((r) => [r.typeName, r]),
+);
 
 const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 
@@ -127,7 +129,8 @@ export function createProviderService(environment: ProviderEnvironment): Provide
       const proposed = objectOf(req.proposed_new_state);
       if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private };
       try {
-        const change = await resourceOf(req.type_name).plan(configured(), objectOf(req.prior_state), objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
+        const resource = resourceOf(req.type_name);
+        const change = await resource.plan(configured(), objectOf(req.prior_state), objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
         return {
           planned_state: dynamic(change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
@@ -154,7 +157,8 @@ export function createProviderService(environment: ProviderEnvironment): Provide
       }
       try {
         const applied = await resource.apply(configured(), { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
-        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), ...(applied.error === undefined ? {} : failing(applied.error)) };
+        const diagnostics = applied.error === undefined ? {} : failing(applied.error);
+        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), ...diagnostics };
       } catch (err) {
         return { new_state: req.prior_state, private: req.planned_private, ...failing(err) };
       }

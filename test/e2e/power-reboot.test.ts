@@ -20,63 +20,63 @@ interface PowerProps {
  * executed actions is the witness.
  */
 describe.each([Bridge.PROVIDER, Bridge.TERRAFORM_DATA])('bridge %s', (bridge) => {
-describeWithTerraform('PowerState reboots only when an applied reboot trigger changes', () => {
-  let sim: RunningSimulator;
-  const env: Record<string, string> = { HOSTING_API_TOKEN: 'hsim_mistyped_token_0000', OTHER_TOKEN: SENTINEL_TOKEN };
-  let ws: TerraformWorkspace;
-  const stackWith = (p: PowerProps) => (stack: TerraformStack) => {
-    const api = new HostingApi(stack, 'hosting', { baseUrl: p.baseUrl ?? sim.baseUrl, tokenEnvVar: p.tokenEnvVar, bridge });
-    const { image, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot } = p;
-    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image }, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot });
-  };
-  const actions = () => sim.executed({ kind: 'action' }).map((a) => a.detail);
-  const boots = () => sim.state.server(IDS.vpsRunning).bootCount;
+  describeWithTerraform('PowerState reboots only when an applied reboot trigger changes', () => {
+    let sim: RunningSimulator;
+    const env: Record<string, string> = { HOSTING_API_TOKEN: 'hsim_mistyped_token_0000', OTHER_TOKEN: SENTINEL_TOKEN };
+    let ws: TerraformWorkspace;
+    const stackWith = (p: PowerProps) => (stack: TerraformStack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: p.baseUrl ?? sim.baseUrl, tokenEnvVar: p.tokenEnvVar, bridge });
+      const { image, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot } = p;
+      new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image }, readyTimeoutSeconds, operationTimeoutSeconds, hardReboot });
+    };
+    const actions = () => sim.executed({ kind: 'action' }).map((a) => a.detail);
+    const boots = () => sim.state.server(IDS.vpsRunning).bootCount;
 
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace(env);
-    ws.synth(stackWith({ image: 'v1' }));
-    expect((await ws.init()).code).toBe(0);
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
+    beforeAll(async () => {
+      sim = await simulatorWithSentinel();
+      ws = new TerraformWorkspace(env);
+      ws.synth(stackWith({ image: 'v1' }));
+      expect((await ws.init()).code).toBe(0);
+    });
+    afterAll(async () => {
+      await sim?.close();
+      ws?.dispose();
+    });
 
-  test('a first apply that fails (a mistyped token), then one that succeeds: no reboot', async () => {
-    const failed = await ws.apply();
-    expect(failed.code).not.toBe(0);
-    expect(failed.output).toContain('401 unauthorized');
-    env.HOSTING_API_TOKEN = SENTINEL_TOKEN;
-    const run = await ws.apply();
-    expect(run.code).toBe(0);
-    if (bridge !== Bridge.PROVIDER) expect(run.output).toContain(`reboot ${IDS.vpsRunning}: first creation, no reboot`);
-    expect(actions()).toEqual([]);
-    expect(boots()).toBe(0);
-  });
+    test('a first apply that fails (a mistyped token), then one that succeeds: no reboot', async () => {
+      const failed = await ws.apply();
+      expect(failed.code).not.toBe(0);
+      expect(failed.output).toContain('401 unauthorized');
+      env.HOSTING_API_TOKEN = SENTINEL_TOKEN;
+      const run = await ws.apply();
+      expect(run.code).toBe(0);
+      if (bridge !== Bridge.PROVIDER) expect(run.output).toContain(`reboot ${IDS.vpsRunning}: first creation, no reboot`);
+      expect(actions()).toEqual([]);
+      expect(boots()).toBe(0);
+    });
 
-  test.each<[string, PowerProps]>([
-    ['readyTimeoutSeconds', { image: 'v1', readyTimeoutSeconds: 120 }],
-    ['operationTimeoutSeconds', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90 }],
-    ['hardReboot', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true }],
-    ['the HostingApi baseUrl', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: 'BASE/' }],
-    ['the HostingApi tokenEnvVar', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: 'BASE/', tokenEnvVar: 'OTHER_TOKEN' }],
-  ])('changing %s alone does not reboot', async (_prop, props) => {
-    ws.synth(stackWith({ ...props, baseUrl: props.baseUrl?.replace('BASE', sim.baseUrl) }));
-    const run = await ws.apply();
-    expect(run.code).toBe(0);
-    expect(run.output).not.toMatch(/terraform_data\.power_reboot_[0-9A-F]+ must be replaced/);
-    expect(actions()).toEqual([]);
-    expect(boots()).toBe(0);
-  });
+    test.each<[string, PowerProps]>([
+      ['readyTimeoutSeconds', { image: 'v1', readyTimeoutSeconds: 120 }],
+      ['operationTimeoutSeconds', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90 }],
+      ['hardReboot', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true }],
+      ['the HostingApi baseUrl', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: 'BASE/' }],
+      ['the HostingApi tokenEnvVar', { image: 'v1', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: 'BASE/', tokenEnvVar: 'OTHER_TOKEN' }],
+    ])('changing %s alone does not reboot', async (_prop, props) => {
+      ws.synth(stackWith({ ...props, baseUrl: props.baseUrl?.replace('BASE', sim.baseUrl) }));
+      const run = await ws.apply();
+      expect(run.code).toBe(0);
+      expect(run.output).not.toMatch(/terraform_data\.power_reboot_[0-9A-F]+ must be replaced/);
+      expect(actions()).toEqual([]);
+      expect(boots()).toBe(0);
+    });
 
-  test('a trigger change reboots exactly once, with the settings changed before it (reset)', async () => {
-    ws.synth(stackWith({ image: 'v2', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: `${sim.baseUrl}/`, tokenEnvVar: 'OTHER_TOKEN' }));
-    const run = await ws.apply();
-    expect(run.code).toBe(0);
-    expect(actions()).toEqual(['reset']);
-    expect(boots()).toBe(1);
-    expect((await ws.plan()).code).toBe(0);
+    test('a trigger change reboots exactly once, with the settings changed before it (reset)', async () => {
+      ws.synth(stackWith({ image: 'v2', readyTimeoutSeconds: 120, operationTimeoutSeconds: 90, hardReboot: true, baseUrl: `${sim.baseUrl}/`, tokenEnvVar: 'OTHER_TOKEN' }));
+      const run = await ws.apply();
+      expect(run.code).toBe(0);
+      expect(actions()).toEqual(['reset']);
+      expect(boots()).toBe(1);
+      expect((await ws.plan()).code).toBe(0);
+    });
   });
-});
 });

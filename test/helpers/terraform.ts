@@ -35,6 +35,12 @@ export function describeWithTerraform(name: string, body: () => void): void {
   describe.skip(name, body);
 }
 
+export interface TerraformRunOptions {
+  readonly until?: (output: string) => boolean;
+  readonly signal?: NodeJS.Signals;
+  readonly env?: Record<string, string>;
+}
+
 export interface TerraformRun {
   readonly code: number;
   readonly output: string;
@@ -76,7 +82,7 @@ export class TerraformWorkspace {
    * Runs terraform. With `until`, checked on every output and every 100 ms, stops it once true:
    * SIGINT as Ctrl-C does, or `signal` (SIGKILL for a killed run). `env` adds to the workspace's.
    */
-  public terraform(args: string[], options: { until?: (output: string) => boolean; signal?: NodeJS.Signals; env?: Record<string, string> } = {}): Promise<TerraformRun> {
+  public terraform(args: string[], options: TerraformRunOptions = {}): Promise<TerraformRun> {
     return new Promise((resolve) => {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,

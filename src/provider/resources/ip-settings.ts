@@ -135,7 +135,8 @@ export const ipSettingsResource: ProviderResource = {
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
     const cleared = Object.entries(priv.restore).filter(([, value]) => value === null).map(([field]) => field);
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
-    const plan = await planIpSettings(ctx, documentOf(serverId, ip, desiredOf({ rdns: null, description: null, protection: null, ...priv.restore })), settingsIn(prior, priv));
+    const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
+    const plan = await planIpSettings(ctx, documentOf(serverId, ip, restore), settingsIn(prior, priv));
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     return cleared.map((field) => ({

@@ -6,7 +6,7 @@ import { planPowerState } from '../../reconcile/power-state';
 import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { errorAt } from '../diagnostics';
-import { afterWrites, keyNamespace, withInstance } from '../private-state';
+import { keyNamespace, nextGeneration, withInstance } from '../private-state';
 import { schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
 import { knownOr, PROVIDER_CONNECTION, validateDocument, type ObjectValue, type ProviderResource } from './resource';
@@ -64,8 +64,12 @@ export const powerStateResource: ProviderResource = {
       operation_timeout_seconds: knownOr(config.operation_timeout_seconds, null),
     });
     const attributes: Record<string, string> = {
-      serverId: 'server_id', desired: 'state', stopMethod: 'stop_method', forceStopFallback: 'force_stop_fallback',
-      readySeconds: 'ready_timeout_seconds', operationSeconds: 'operation_timeout_seconds',
+      serverId: 'server_id',
+      desired: 'state',
+      stopMethod: 'stop_method',
+      forceStopFallback: 'force_stop_fallback',
+      readySeconds: 'ready_timeout_seconds',
+      operationSeconds: 'operation_timeout_seconds',
     };
     const diagnostics = validateDocument(this.typeName, doc, (path) => attributes[String(path[0] === 'timeouts' ? path[1] : path[0])]);
     if (config.hard_reboot === true && config.reboot_triggers === null) {
@@ -112,10 +116,10 @@ export const powerStateResource: ProviderResource = {
         acted = true;
       } catch (error) {
         // The old triggers stay in state, so the next plan shows the reboot still to do.
-        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: afterWrites(priv, acted ? { state: prior!.state } : {}), error };
+        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: acted ? nextGeneration(priv) : priv, error };
       }
     }
-    return { state, private: afterWrites(priv, acted ? { state: prior?.state ?? null } : {}) };
+    return { state, private: acted ? nextGeneration(priv) : priv };
   },
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */

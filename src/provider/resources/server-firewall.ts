@@ -66,7 +66,8 @@ export const serverFirewallResource: ProviderResource = {
     try {
       const { data } = await readFresh(ctx, label(serverId), () => ctx.client.getFirewall(serverId));
       const actual = sortedUnique(data.rulesets);
-      return { state: { ...state, id: serverId, enabled: data.enabled, rulesets: rulesetsOf(state, actual), applied_rulesets: actual }, private: priv };
+      const fresh: ObjectValue = { ...state, id: serverId, enabled: data.enabled, rulesets: rulesetsOf(state, actual), applied_rulesets: actual };
+      return { state: fresh, private: priv };
     } catch (err) {
       if (isHostingApiError(err, 'not_found')) return { state: null, private: priv };
       return explainApiError(ctx, `${label(serverId)}: reading`, err, ['network:read']);
@@ -98,7 +99,8 @@ export const serverFirewallResource: ProviderResource = {
     const plan = await planFirewall(ctx, doc, firewallIn(prior));
     ctx.log(plan.summary);
     const applied = sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
-    const state: ObjectValue = { ...planned, id: serverId, enabled: doc.desired.enabled ?? plan.actual.enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
+    const enabled = doc.desired.enabled ?? plan.actual.enabled;
+    const state: ObjectValue = { ...planned, id: serverId, enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
     try {
       await plan.apply();
     } catch (error) {
