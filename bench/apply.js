@@ -4,7 +4,8 @@
 // failures. Then the provider under the real rate limits scaled down in time (the same counts per
 // window, a window of WINDOW_MS instead of 60 s) against the lower bound the limits allow; the
 // provider's start-up to its handshake line; synth time of 1,000 constructs.
-// Needs a build (npx projen compile). Usage: node bench/apply.js [N ...]   (default: 10 100 300)
+// Needs a build (npx projen compile).
+// Usage: node bench/apply.js [--only=side,paced,startup,synth] [N ...]   (default: all sections; N 10 100 300)
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -21,6 +22,7 @@ const UNBOUND = { ...LIMITS, requestsPerToken: 1e9, requestsPerAccount: 1e9 };
 /** The scale case of the hardening issue: 24 firewalls against 40 requests per window. */
 const TIGHT = { ...LIMITS, requestsPerToken: 40 };
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const only = (process.argv.find((a) => a.startsWith('--only=')) ?? '--only=side,paced,startup,synth').slice('--only='.length).split(',');
 const BRIDGES = [Bridge.PROVIDER, Bridge.TERRAFORM_DATA];
 
 /** Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers). */
@@ -66,7 +68,9 @@ async function run(n, bridge, limits) {
     const plan = await terraform(cwd, env, ['plan', '-input=false', '-no-color', '-parallelism=10', '-detailed-exitcode']);
     // Every served request spends one unit of the per-token budget; the first window is free.
     const bound = Math.max(0, Math.ceil((requests - refused) / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
-    return { apply, plan, requests, refused, failed, bound };
+    // From the apply's first request to its last: the part of the wall the pacer decides.
+    const span = requests ? (sim.requests[requests - 1].at - sim.requests[0].at) / 1000 : 0;
+    return { apply, plan, requests, refused, failed, bound, span };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -93,7 +97,8 @@ async function paced(n, limits) {
   const r = await run(n, Bridge.PROVIDER, limits);
   console.log(
     `N=${String(n).padEnd(4)} provider, budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${f(r.apply.wall)} s   rate-limit bound ${f(r.bound, 5)} s   ` +
-    `${r.bound > 0 ? `ratio ${(r.apply.wall / r.bound).toFixed(2)}x (target <= 1.1x)` : 'limits do not bind'}   requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}`,
+    `${r.bound > 0 ? `ratio ${(r.apply.wall / r.bound).toFixed(2)}x (target <= 1.1x)` : 'limits do not bind'}   first to last request ${f(r.span, 5)} s   ` +
+    `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}`,
   );
 }
 
@@ -137,15 +142,20 @@ function synthMs(define) {
 }
 
 async function main() {
-  console.log('apply and no-op plan, -parallelism=10, rate limits that do not bind:');
-  for (const n of sizes.length ? sizes : [10, 100, 300]) await sideBySide(n);
+  if (only.includes('side')) {
+    console.log('apply and no-op plan, -parallelism=10, rate limits that do not bind:');
+    for (const n of sizes.length ? sizes : [10, 100, 300]) await sideBySide(n);
+  }
+  if (only.includes('paced')) {
+    console.log(`\nthe provider under section 8's limits, time-scaled (${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token):`);
+    for (const n of sizes.length ? sizes : [100, 300]) await paced(n, LIMITS);
+    await paced(24, TIGHT);
+  }
+  if (only.includes('startup')) await startupBench();
+  if (only.includes('synth')) synthBench();
+}
 
-  console.log(`\nthe provider under section 8's limits, time-scaled (${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token):`);
-  for (const n of sizes.length ? sizes : [100, 300]) await paced(n, LIMITS);
-  await paced(24, TIGHT);
-
-  await startupBench();
-
+function synthBench() {
   const bare = synthMs((stack) => {
     for (let i = 0; i < 1000; i++) new DataResource(stack, `d${i}`, { input: { i } });
   });

@@ -28,8 +28,10 @@ export class RateLimitPacer {
 
   /**
    * Takes the server's figures. Within one window the lower remaining count wins: requests that
-   * others reserved may not have reached the server yet. A later window replaces an earlier one;
-   * an answer from an earlier window changes nothing.
+   * others reserved may not have reached the server yet. The reset is whole seconds, rounded up, so
+   * each answer bounds the reset instant from above: the earliest bound of the window wins, and a
+   * client waiting for it does not oversleep by up to a second per window. A later window replaces
+   * an earlier one; an answer from an earlier window changes nothing.
    */
   public observe(budgetClass: BudgetClass, headers: RateLimitHeaders, nowMs: number): void {
     const remaining = Number(headers.remaining);
@@ -44,6 +46,7 @@ export class RateLimitPacer {
         budgets[budgetClass] = seen;
       } else if (seen.resetAtMs >= known.resetAtMs - SAME_WINDOW_MS) {
         known.remaining = Math.min(known.remaining, seen.remaining);
+        known.resetAtMs = Math.min(known.resetAtMs, seen.resetAtMs);
       }
     });
   }

@@ -245,13 +245,14 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     expect(first.acquire('request', 6_000)).toBe(0);
   });
 
-  test('within a window the lower figure wins (others may have reserved); a new window replaces it; an old answer changes nothing', () => {
+  test('within a window the lower figure and the earliest reset win (others may have reserved; the header is rounded up); a new window replaces it; an old answer changes nothing', () => {
     const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(sharedBudgetFile('https://api.example.com/api/v1', 't', dir)));
     pacer.observe('request', { remaining: '5', reset: '10' }, 0);
     pacer.observe('request', { remaining: '7', reset: '9' }, 500);
     pacer.observe('request', { remaining: '1', reset: '10' }, 1_000);
     expect(pacer.acquire('request', 1_000)).toBe(0);
-    expect(pacer.acquire('request', 1_000)).toBe(9_000);
+    // Resets at 10 s, 9.5 s and 11 s were seen: the window ends by 9.5 s.
+    expect(pacer.acquire('request', 1_000)).toBe(8_500);
     pacer.observe('request', { remaining: '30', reset: '60' }, 11_000);
     expect(pacer.acquire('request', 11_000)).toBe(0);
     pacer.observe('request', { remaining: '0', reset: '1' }, 11_000);
