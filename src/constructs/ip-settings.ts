@@ -1,10 +1,9 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { Bridge } from './bridge';
-import { createBridgeResource } from './bridge-resource';
+import type { Bridge } from './bridge';
+import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
-import { HostingProviderResource } from './provider-package';
 import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
@@ -108,16 +107,15 @@ export class IpSettings extends Construct implements ITerraformDependable {
     };
     this.serverId = props.serverId;
     this.ip = props.ip;
-    this.resource = props.api.bridge === Bridge.PROVIDER
-      ? new HostingProviderResource(this, 'resource', 'hosting_ip_settings', {
-        server_id: props.serverId,
-        ip: props.ip,
-        rdns: props.rdns,
-        description: props.description,
-        protection,
-        on_destroy: props.onDestroy,
-      }, props.api._provider(), props.dependsOn)
-      : createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+    this.resource = createConstructResource(this, {
+      api: props.api,
+      type: 'hosting_ip_settings',
+      attributes: {
+        server_id: props.serverId, ip: props.ip, rdns: props.rdns, description: props.description, protection, on_destroy: props.onDestroy,
+      },
+      document,
+      dependsOn: props.dependsOn,
+    });
   }
 
   /** The resource's address, so `dependsOn` on this construct works. */

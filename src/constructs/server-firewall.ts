@@ -1,10 +1,9 @@
 import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { Bridge } from './bridge';
-import { createBridgeResource } from './bridge-resource';
+import type { Bridge } from './bridge';
+import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
-import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
 
@@ -72,15 +71,15 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
       },
     };
     this.serverId = props.serverId;
-    this.resource = props.api.bridge === Bridge.PROVIDER
-      ? new HostingProviderResource(this, 'resource', 'hosting_server_firewall', {
-        server_id: props.serverId,
-        enabled: props.enabled,
-        rulesets: props.rulesets,
-        ruleset_names: props.rulesetNames,
-        on_destroy: props.onDestroy,
-      }, props.api._provider(), props.dependsOn)
-      : createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+    this.resource = createConstructResource(this, {
+      api: props.api,
+      type: 'hosting_server_firewall',
+      attributes: {
+        server_id: props.serverId, enabled: props.enabled, rulesets: props.rulesets, ruleset_names: props.rulesetNames, on_destroy: props.onDestroy,
+      },
+      document,
+      dependsOn: props.dependsOn,
+    });
   }
 
   /** The resource's address, so `dependsOn` on this construct works. */
