@@ -8,7 +8,7 @@ import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { stoppableSleep } from '../../src/provider/session';
+import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/values';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
@@ -158,4 +158,12 @@ test('a stoppable sleep ends at once, rejecting, when Terraform asks the provide
   await expect(sleep(1)).rejects.toThrow('stopped');
   expect(performance.now() - started).toBeLessThan(1_000);
   await expect(stoppableSleep(new AbortController().signal)(1)).resolves.toBeUndefined();
+});
+
+test('a power state whose server the account no longer lists leaves the state; a listed one reads its actual power', async () => {
+  const session = (servers: Record<string, { id: string; power: string }>) => ({ listedServer: async (id: string) => servers[id] }) as unknown as ProviderSession;
+  const state = powerStateResource.importState('vps_web_1');
+  expect((await powerStateResource.read(session({}), state, {})).state).toBeNull();
+  const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { instance: 'i' });
+  expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { instance: 'i' } });
 });
