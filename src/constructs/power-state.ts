@@ -5,7 +5,7 @@ import { createArmedRecord, createBridgeResource, createRebootResource } from '.
 import type { HostingApi } from './hosting-api';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, ValidationError } from './validation';
-import { DOCUMENT_VERSION, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
+import { DOCUMENT_VERSION, POWER_DEFAULTS, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
 
 /** The power state to converge to. */
 export enum PowerStateValue {
@@ -109,22 +109,25 @@ export class PowerState extends Construct implements ITerraformDependable {
       return;
     }
     const api = props.api._connection();
-    const timeouts: PowerTimeouts = { readySeconds: props.readyTimeoutSeconds ?? 600, operationSeconds: props.operationTimeoutSeconds ?? 600 };
+    const timeouts: PowerTimeouts = {
+      readySeconds: props.readyTimeoutSeconds ?? POWER_DEFAULTS.readySeconds,
+      operationSeconds: props.operationTimeoutSeconds ?? POWER_DEFAULTS.operationSeconds,
+    };
     const document: PowerStateDocument = {
       version: DOCUMENT_VERSION,
       kind: 'power_state',
       serverId: props.serverId,
       api,
       desired: { state: props.state },
-      stopMethod: props.stopMethod ?? StopMethod.SHUTDOWN,
-      forceStopFallback: props.forceStopFallback ?? false,
+      stopMethod: props.stopMethod ?? POWER_DEFAULTS.stopMethod,
+      forceStopFallback: props.forceStopFallback ?? POWER_DEFAULTS.forceStopFallback,
       timeouts,
     };
     this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
 
     if (props.rebootTriggers) {
       // A separate resource, replaced only when the triggers change: nothing else ever reboots.
-      const reboot: RebootDocument = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? false, timeouts };
+      const reboot: RebootDocument = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? POWER_DEFAULTS.hardReboot, timeouts };
       this.rebootResource = createRebootResource(this, 'reboot', {
         api: props.api,
         document: reboot,

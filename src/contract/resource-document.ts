@@ -60,6 +60,15 @@ export interface PowerTimeouts {
   readonly operationSeconds: number;
 }
 
+/** PowerState's defaults, for the constructs and the provider alike (a prop or attribute left unset). */
+export const POWER_DEFAULTS = {
+  stopMethod: 'shutdown',
+  forceStopFallback: false,
+  hardReboot: false,
+  readySeconds: 600,
+  operationSeconds: 600,
+} as const;
+
 export interface PowerStateDocument extends ResourceDocumentBase {
   readonly kind: 'power_state';
   readonly desired: { readonly state: 'running' | 'stopped' };

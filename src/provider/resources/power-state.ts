@@ -1,5 +1,5 @@
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
-import type { PowerStateDocument } from '../../contract/resource-document';
+import { POWER_DEFAULTS, type PowerStateDocument } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
 import { planPowerState } from '../../reconcile/power-state';
@@ -11,9 +11,6 @@ import { schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
 import { knownOr, PROVIDER_CONNECTION, validateDocument, type ObjectValue, type ProviderResource } from './resource';
 
-/** The constructs' defaults (PowerStateProps), applied where the configuration leaves an attribute unset. */
-const DEFAULTS = { stopMethod: 'shutdown', forceStopFallback: false, hardReboot: false, readySeconds: 600, operationSeconds: 600 } as const;
-
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
 
 function documentOf(values: ObjectValue): PowerStateDocument {
@@ -23,11 +20,11 @@ function documentOf(values: ObjectValue): PowerStateDocument {
     serverId: String(values.server_id),
     api: PROVIDER_CONNECTION,
     desired: { state: values.state as PowerStateDocument['desired']['state'] },
-    stopMethod: orDefault(values.stop_method, DEFAULTS.stopMethod),
-    forceStopFallback: orDefault(values.force_stop_fallback, DEFAULTS.forceStopFallback),
+    stopMethod: orDefault(values.stop_method, POWER_DEFAULTS.stopMethod),
+    forceStopFallback: orDefault(values.force_stop_fallback, POWER_DEFAULTS.forceStopFallback),
     timeouts: {
-      readySeconds: orDefault(values.ready_timeout_seconds, DEFAULTS.readySeconds),
-      operationSeconds: orDefault(values.operation_timeout_seconds, DEFAULTS.operationSeconds),
+      readySeconds: orDefault(values.ready_timeout_seconds, POWER_DEFAULTS.readySeconds),
+      operationSeconds: orDefault(values.operation_timeout_seconds, POWER_DEFAULTS.operationSeconds),
     },
   };
 }
@@ -112,7 +109,7 @@ export const powerStateResource: ProviderResource = {
     if (triggersChanged(prior, planned)) {
       const target = { label: `reboot ${doc.serverId}`, kind: 'reboot' as const, serverId: doc.serverId, timeouts: doc.timeouts };
       try {
-        await rebootServer(ctx, target, orDefault(planned.hard_reboot, DEFAULTS.hardReboot));
+        await rebootServer(ctx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
         acted = true;
       } catch (error) {
         // The old triggers stay in state, so the next plan shows the reboot still to do.
