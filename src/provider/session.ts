@@ -28,7 +28,7 @@ export interface SessionOptions {
   readonly now: () => number;
 }
 
-export const stoppedError = () =>
+const stoppedError = () =>
   new ReconcileError(
     'stopped: Terraform asked the provider to stop (Ctrl-C) while it was waiting; no further request was started',
     'run the apply again: the provider reads the servers first, so completed actions are not repeated',

@@ -76,7 +76,7 @@ export function validateDocument(typeName: string, doc: unknown, attributeOf: (p
   });
 }
 
-export const ON_DESTROY_VALUES = ['retain', 'restore'];
+const ON_DESTROY_VALUES = ['retain', 'restore'];
 
 export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
   const value = config.on_destroy;
