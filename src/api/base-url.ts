@@ -1,8 +1,13 @@
-import { isLoopbackHost } from '../contract/patterns';
+import { isLoopbackHost, printableUrl } from '../contract/patterns';
 
 export interface BaseUrlOptions {
   /** Accept plain http to hosts other than this machine (the token then crosses the network in clear text). */
   readonly allowInsecureHttp?: boolean;
+  /**
+   * How the caller's user turns on `allowInsecureHttp`, for the message that refuses plain http.
+   * @default 'allowInsecureHttp on the HostingApi construct'
+   */
+  readonly insecureSetting?: string;
 }
 
 /**
@@ -15,7 +20,7 @@ export function normalizeBaseUrl(input: string, options: BaseUrlOptions = {}): s
   try {
     url = new URL(input.trim());
   } catch {
-    throw new Error(`invalid Hosting API base URL "${input}": not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
+    throw new Error(`invalid Hosting API base URL "${printableUrl(input)}": not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new Error(`invalid Hosting API base URL "${url.origin}": the scheme must be https or http`);
@@ -23,7 +28,7 @@ export function normalizeBaseUrl(input: string, options: BaseUrlOptions = {}): s
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
     throw new Error(
       `invalid Hosting API base URL "${url.origin}": plain http would send the token in clear text; use https, ` +
-      'or set allowInsecureHttp on the HostingApi construct if the network path is protected otherwise',
+      `or set ${options.insecureSetting ?? 'allowInsecureHttp on the HostingApi construct'} if the network path is protected otherwise`,
     );
   }
   if (url.username || url.password) {

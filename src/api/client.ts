@@ -96,6 +96,11 @@ export interface HostingApiClientOptions {
    */
   readonly budgetStore?: BudgetStore;
   readonly random?: () => number;
+  /**
+   * The caller's stop (Terraform's Ctrl-C): once aborted, no request starts and the one in flight
+   * is cut off, failing with code `aborted`. Waits are the injected `sleep`'s to end.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface ApiResponse<T> {
@@ -105,6 +110,11 @@ export interface ApiResponse<T> {
   readonly requestId?: string;
   /** True when a write was answered from the idempotency store, not executed again. */
   readonly replayed: boolean;
+  /**
+   * Which attempt of this call got the answer, 1 for the first send. A replayed answer on the first
+   * send is the stored answer of an earlier call with the same key, not of this one.
+   */
+  readonly attempt: number;
 }
 
 interface CallSpec<T> {
@@ -142,14 +152,21 @@ export class HostingApiClient {
   readonly #random: () => number;
   readonly #deadlineAt: number;
   readonly #wallClock: () => number;
+  readonly #signal?: AbortSignal;
+  readonly #options: HostingApiClientOptions;
+  /** Views made by `withDeadline` share the connection pool but never close it. */
+  readonly #ownsTransport: boolean;
 
-  constructor(options: HostingApiClientOptions) {
+  constructor(options: HostingApiClientOptions, shared?: { readonly transport: Transport; readonly pacer: RateLimitPacer }) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
     if (!options.token) {
       throw new Error('the Hosting API token is empty');
     }
+    this.#options = options;
     this.#token = options.token;
-    this.#transport = createTransport({ dispatcher: options.dispatcher, timeouts: options.timeouts });
+    this.#signal = options.signal;
+    this.#ownsTransport = shared === undefined;
+    this.#transport = shared?.transport ?? createTransport({ dispatcher: options.dispatcher, timeouts: options.timeouts });
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#log = options.log ?? (() => undefined);
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
@@ -158,7 +175,15 @@ export class HostingApiClient {
     this.#wallClock = options.wallClock ?? options.now ?? Date.now;
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
-    this.#pacer = new RateLimitPacer(this.#random, undefined, options.budgetStore);
+    this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);
+  }
+
+  /**
+   * The same client (connections, rate-limit pacing, stop signal) bound by an earlier deadline, an
+   * instant of `now()`: e.g. one resource's run inside a provider process that serves many.
+   */
+  public withDeadline(deadlineAt: number): HostingApiClient {
+    return new HostingApiClient({ ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) }, { transport: this.#transport, pacer: this.#pacer });
   }
 
   public toString(): string {
@@ -170,7 +195,7 @@ export class HostingApiClient {
   }
 
   public close(): Promise<void> {
-    return this.#transport.close();
+    return this.#ownsTransport ? this.#transport.close() : Promise.resolve();
   }
 
   /** 4.1: who this token is, its scopes, and the address the server sees. */
@@ -350,6 +375,9 @@ export class HostingApiClient {
     const budget = spec.budget ?? 'request';
     const deadline = Math.min(this.#now() + this.#retry.deadlineMs, spec.deadlineAt ?? Number.POSITIVE_INFINITY, this.#deadlineAt);
     for (let attempt = 1; ; attempt++) {
+      if (this.#signal?.aborted) {
+        throw fail('aborted', 0, `stopped before ${attempt === 1 ? 'the request was sent' : `attempt ${attempt}`}`, { attempt: attempt - 1 });
+      }
       if (this.#now() >= deadline) {
         throw fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
       }
@@ -359,19 +387,20 @@ export class HostingApiClient {
         }
         this.#log(`${method} ${pathWithQuery}: rate-limit budget spent, waiting ${pacing} ms for the reset`);
         await this.#sleep(pacing);
+        if (this.#signal?.aborted) throw fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
       }
 
       const started = this.#now();
       let error: HostingApiError;
       try {
-        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now() });
+        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
         this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
         if (res.status === (spec.successStatus ?? 200)) {
-          return this.parseSuccess(res, spec.schema, requestId, fail);
+          return { ...this.parseSuccess(res, spec.schema, requestId, fail), attempt };
         }
-        error = this.parseFailure(res, requestId, fail);
+        error = this.parseFailure(res, requestId, attempt, fail);
       } catch (err) {
         if (err instanceof HostingApiError) {
           throw err;
@@ -380,6 +409,9 @@ export class HostingApiClient {
           throw err;
         }
         this.#log(`${method} ${pathWithQuery} -> ${err.message}, attempt ${attempt}`);
+        if (err.kind === 'aborted') {
+          throw fail('aborted', 0, `stopped while the request was in flight${method === 'GET' ? '' : '; the write may have been applied'}`, { attempt });
+        }
         error = fail(err.kind, 0, err.kind === 'timeout'
           ? `no answer in time (${err.causeCode}); ${method === 'GET' ? '' : 'the write may have been applied; '}retried with the same Idempotency-Key where allowed`
           : `${err.message}${method === 'GET' ? '' : '; the write may have been applied'}`);
@@ -401,7 +433,7 @@ export class HostingApiClient {
     schema: z.ZodMiniType<T>,
     requestId: string | undefined,
     fail: Fail,
-  ): ApiResponse<T> {
+  ): Omit<ApiResponse<T>, 'attempt'> {
     const json = parseJson(res.body);
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success || envelope.data.data === undefined || (json as Record<string, unknown>).error !== undefined) {
@@ -424,19 +456,21 @@ export class HostingApiClient {
   private parseFailure(
     res: HttpResponse,
     requestId: string | undefined,
+    attempt: number,
     fail: Fail,
   ): HostingApiError {
     const retryAfterSeconds = parseRetryAfter(res.headers['retry-after'], this.#wallClock());
     const replayed = res.headers['idempotent-replayed'] === 'true';
     const parsed = errorBodySchema.safeParse(parseJson(res.body));
     if (!parsed.success) {
-      return fail('unexpected_status', res.status, `status ${res.status} without a documented error body`, { requestId, retryAfterSeconds, replayed });
+      return fail('unexpected_status', res.status, `status ${res.status} without a documented error body`, { requestId, retryAfterSeconds, replayed, attempt });
     }
     const { code, message, fields } = parsed.data.error;
     return fail(code as HostingErrorCode, res.status, message, {
       requestId: parsed.data.error.requestId || requestId,
       retryAfterSeconds,
       replayed,
+      attempt,
       fields: fields?.map((f) => ({ path: f.path, message: this.scrub(f.message) })),
     });
   }

@@ -33,6 +33,8 @@ export const CLIENT_ERROR_CODES = [
   'deadline_exceeded',
   /** A status without a documented error body, e.g. a proxy's 500. */
   'unexpected_status',
+  /** The caller stopped (Terraform's Ctrl-C): no request starts after it, and one in flight is cut off. */
+  'aborted',
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
@@ -62,6 +64,8 @@ export interface HostingApiErrorDetails {
    * the key. The write it reports on may or may not have taken effect; read before writing again.
    */
   readonly replayed?: boolean;
+  /** Which attempt of the client's call got this answer (1 for the first send); 0 when none was sent. */
+  readonly attempt?: number;
 }
 
 /**
@@ -80,6 +84,7 @@ export class HostingApiError extends Error {
   public readonly retryAfterSeconds?: number;
   public readonly idempotencyKey?: string;
   public readonly replayed: boolean;
+  public readonly attempt: number;
 
   constructor(details: HostingApiErrorDetails) {
     super(formatMessage(details));
@@ -94,6 +99,7 @@ export class HostingApiError extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.idempotencyKey = details.idempotencyKey;
     this.replayed = details.replayed ?? false;
+    this.attempt = details.attempt ?? 0;
   }
 
   public toJSON(): Record<string, unknown> {

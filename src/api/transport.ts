@@ -16,6 +16,8 @@ export interface HttpRequest {
   readonly body?: string;
   /** Cuts the header and body timeouts short, so one attempt cannot outlive the caller's deadline. */
   readonly timeoutMs?: number;
+  /** Aborts the request in flight (the caller was stopped). */
+  readonly signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -31,11 +33,11 @@ export interface HttpResponse {
  */
 export class TransportError extends Error {
   constructor(
-    public readonly kind: 'network_error' | 'timeout',
+    public readonly kind: 'network_error' | 'timeout' | 'aborted',
     /** The cause's code, e.g. ECONNRESET; never includes request data. */
     public readonly causeCode: string,
   ) {
-    super(kind === 'timeout' ? `timed out (${causeCode})` : `connection failed (${causeCode})`);
+    super(kind === 'timeout' ? `timed out (${causeCode})` : kind === 'aborted' ? 'stopped by the caller' : `connection failed (${causeCode})`);
     this.name = 'TransportError';
   }
 }
@@ -84,10 +86,12 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
           body: req.body,
           headersTimeout: capped(timeouts.headersTimeoutMs, req.timeoutMs),
           bodyTimeout: capped(timeouts.bodyTimeoutMs, req.timeoutMs),
+          signal: req.signal,
         });
         const body = await res.body.text();
         return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
       } catch (err) {
+        if (req.signal?.aborted) throw new TransportError('aborted', 'ABORTED');
         const code = errorCode(err);
         throw new TransportError(TIMEOUT_CODES.has(code) ? 'timeout' : 'network_error', code);
       }

@@ -6,6 +6,10 @@ const USAGE = `usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]
 /** Entry point of the `cdktf-server-hosting` command. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (command === 'simulator') {
       await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));

@@ -2,7 +2,7 @@ import { DataResource, Fn, TerraformStack, type ITerraformDependable, type Terra
 import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import type { HostingApi } from './hosting-api';
-import { HANDLER_ENV, type RebootDocument, type ResourceDocument } from '../contract/resource-document';
+import { HANDLER_ENV, type RebootSpec, type DocumentOf, type ResourceDocument } from '../contract/resource-document';
 
 export interface BridgeResourceOptions {
   readonly api: HostingApi;
@@ -18,7 +18,7 @@ function handlerRun(api: HostingApi, verb: Verb, environment: Record<string, str
   return {
     type: 'local-exec' as const,
     when: verb === 'destroy' ? ('destroy' as const) : ('create' as const),
-    command: `node "${api.handlerPath}" ${verb}`,
+    command: `node "${api._handlerPath()}" ${verb}`,
     environment: { [HANDLER_ENV.instanceId]: '${self.id}', ...environment },
   };
 }
@@ -48,7 +48,7 @@ export function createBridgeResource(scope: Construct, id: string, options: Brid
 
 export interface RebootResourceOptions {
   readonly api: HostingApi;
-  readonly document: RebootDocument;
+  readonly document: DocumentOf<RebootSpec>;
   /** The only values whose change replaces the resource, and so reboots. */
   readonly triggers: Record<string, string>;
   /** `plantimestamp()` recorded when the reboot resource was first armed (see createArmedRecord). */

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { hostingProvider } from './provider-package';
 import { ValidationError } from './validation';
-import { isLoopbackHost, isTokenVariableName, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import type { ApiConnection } from '../contract/resource-document';
 
 /** The handler bundle, found by file path (never imported): `<package>/assets/handler/index.js`. */
@@ -66,8 +66,12 @@ export class HostingApi extends Construct {
     this.bridge = props.bridge ?? Bridge.PROVIDER;
   }
 
-  /** Path of the handler inside the stack's synthesized directory (the bridges); it ships with the first bridge resource. */
-  public get handlerPath(): string {
+  /**
+   * Path of the handler inside the stack's synthesized directory (the bridges); the first call adds
+   * the handler to the stack as an asset.
+   * @internal
+   */
+  public _handlerPath(): string {
     return handlerAsset(TerraformStack.of(this)).path;
   }
 
@@ -93,16 +97,16 @@ function checkBaseUrl(scope: Construct, baseUrl: string, allowInsecureHttp: bool
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" is not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
+    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" is not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
   }
   if (url.username || url.password) {
     throw new ValidationError(scope, 'baseUrl', 'must not contain credentials; the token comes from the environment variable named by tokenEnvVar');
   }
   if (!/^https?:$/.test(url.protocol) || !url.pathname.replace(/\/+$/, '').endsWith('/api/v1') || url.search || url.hash) {
-    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
+    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new ValidationError(scope, 'baseUrl', `"${baseUrl}" uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp: true if the path is protected otherwise)`);
+    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp: true if the path is protected otherwise)`);
   }
 }
 

@@ -6,7 +6,7 @@ import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
 import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
-import { DOCUMENT_VERSION, type IpSettingsDocument } from '../contract/resource-document';
+import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */
 export enum Layer4Protection {
@@ -93,7 +93,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
     const protection = props.protection && { layer4: props.protection.layer4, layer7: props.protection.layer7 };
-    const document: IpSettingsDocument = {
+    const document: DocumentOf<IpSettingsSpec> = {
       version: DOCUMENT_VERSION,
       kind: 'ip_settings',
       serverId: props.serverId,

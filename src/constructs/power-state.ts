@@ -5,7 +5,7 @@ import { createArmedRecord, createBridgeResource, createRebootResource } from '.
 import type { HostingApi } from './hosting-api';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, ValidationError } from './validation';
-import { DOCUMENT_VERSION, POWER_DEFAULTS, type PowerStateDocument, type PowerTimeouts, type RebootDocument } from '../contract/resource-document';
+import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
 
 /** The power state to converge to. */
 export enum PowerStateValue {
@@ -113,7 +113,7 @@ export class PowerState extends Construct implements ITerraformDependable {
       readySeconds: props.readyTimeoutSeconds ?? POWER_DEFAULTS.readySeconds,
       operationSeconds: props.operationTimeoutSeconds ?? POWER_DEFAULTS.operationSeconds,
     };
-    const document: PowerStateDocument = {
+    const document: DocumentOf<PowerStateSpec> = {
       version: DOCUMENT_VERSION,
       kind: 'power_state',
       serverId: props.serverId,
@@ -127,7 +127,7 @@ export class PowerState extends Construct implements ITerraformDependable {
 
     if (props.rebootTriggers) {
       // A separate resource, replaced only when the triggers change: nothing else ever reboots.
-      const reboot: RebootDocument = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? POWER_DEFAULTS.hardReboot, timeouts };
+      const reboot: DocumentOf<RebootSpec> = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? POWER_DEFAULTS.hardReboot, timeouts };
       this.rebootResource = createRebootResource(this, 'reboot', {
         api: props.api,
         document: reboot,

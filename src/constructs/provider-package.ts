@@ -14,7 +14,7 @@ export interface HostingProviderConfig {
   readonly allowInsecureHttp: boolean;
 }
 
-/** The `hosting` provider block of a stack; `required_providers` pins the version of the bundle it carries. */
+/** A `hosting` provider block of a stack; `required_providers` pins the version of the bundle it carries. */
 class HostingProvider extends TerraformProvider {
   constructor(scope: Construct, id: string, version: string, private readonly config: HostingProviderConfig) {
     super(scope, id, {
@@ -22,6 +22,11 @@ class HostingProvider extends TerraformProvider {
       terraformProviderSource: PROVIDER_SOURCE,
       terraformGeneratorMetadata: { providerName: PROVIDER_TYPE, providerVersion: version },
     });
+  }
+
+  /** Connections that are equal share one provider configuration. */
+  public serves(config: HostingProviderConfig): boolean {
+    return connectionKey(config) === connectionKey(this.config);
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
@@ -33,25 +38,45 @@ class HostingProvider extends TerraformProvider {
   }
 }
 
+const connectionKey = (config: HostingProviderConfig) => JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp]);
+
 /**
- * The provider of a stack, created once, and written into the stack's directory as Terraform's
- * implied local mirror (`terraform.d/plugins/…`), so `terraform init` installs it offline with no
- * CLI configuration.
+ * The provider configuration of one connection. The first connection of a stack is the default
+ * `hosting` provider; each other distinct one (another URL, another token variable) gets its own
+ * configuration under an alias named after its `HostingApi` construct, so every resource reaches
+ * the API its construct names. The package is written once per stack into the stack's directory,
+ * as Terraform's implied local mirror (`terraform.d/plugins/…`), so `terraform init` installs it
+ * offline with no CLI configuration.
  */
-export function hostingProvider(scope: Construct, config: HostingProviderConfig): TerraformProvider {
-  const stack = TerraformStack.of(scope);
-  const existing = stack.node.tryFindChild(PROVIDER_ID);
-  if (existing) return existing as TerraformProvider;
+export function hostingProvider(api: Construct, config: HostingProviderConfig): TerraformProvider {
+  const stack = TerraformStack.of(api);
+  const existing = stack.node.children.filter((c): c is HostingProvider => c instanceof HostingProvider);
+  const same = existing.find((p) => p.serves(config));
+  if (same) return same;
   const bundle = readProviderBundle();
   const version = providerVersion(bundle);
-  const provider = new HostingProvider(stack, PROVIDER_ID, version, config);
-  addCustomSynthesis(provider, {
-    onSynthesize(session: ISynthesisSession) {
-      const stackDir = join(session.outdir, session.manifest.forStack(stack).workingDirectory);
-      writeProviderMirror(join(stackDir, 'terraform.d', 'plugins'), bundle, version);
-    },
-  });
+  if (existing.length === 0) {
+    const provider = new HostingProvider(stack, PROVIDER_ID, version, config);
+    addCustomSynthesis(provider, {
+      onSynthesize(session: ISynthesisSession) {
+        const stackDir = join(session.outdir, session.manifest.forStack(stack).workingDirectory);
+        writeProviderMirror(join(stackDir, 'terraform.d', 'plugins'), bundle, version);
+      },
+    });
+    return provider;
+  }
+  const alias = uniqueAlias(api.node.id, existing.map((p) => p.alias));
+  const provider = new HostingProvider(stack, `${PROVIDER_ID}-${alias}`, version, config);
+  provider.alias = alias;
   return provider;
+}
+
+/** A Terraform alias from a construct id: lower-case letters, digits and underscores, starting with a letter. */
+function uniqueAlias(id: string, taken: ReadonlyArray<string | undefined>): string {
+  const base = `${/^[a-z]/.test(id.toLowerCase()) ? '' : 'api_'}${id.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`;
+  let alias = base;
+  for (let n = 2; taken.includes(alias); n++) alias = `${base}_${n}`;
+  return alias;
 }
 
 /** A resource of the `hosting` provider with plain attributes. */

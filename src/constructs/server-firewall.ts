@@ -5,7 +5,7 @@ import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
-import { DOCUMENT_VERSION, type FirewallDocument } from '../contract/resource-document';
+import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
 
 export interface ServerFirewallProps {
   /** The API connection. */
@@ -60,7 +60,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
     const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
-    const document: FirewallDocument = {
+    const document: DocumentOf<FirewallSpec> = {
       version: DOCUMENT_VERSION,
       kind: 'firewall',
       serverId: props.serverId,

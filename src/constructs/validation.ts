@@ -10,9 +10,20 @@ import { HOST_NAME_PATTERN, IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/
 
 export class ValidationError extends Error {
   constructor(scope: IConstruct, prop: string, problem: string) {
-    super(`${scope.constructor.name} at ${scope.node.path}: ${prop} ${problem}`);
+    super(`${scope.constructor.name} at ${scope.node.path}: ${inBothLanguages(prop)} ${problem}`);
     this.name = 'ValidationError';
   }
+}
+
+/** `serverId (server_id)`: the prop as a TypeScript and a Python user write it; one name when they agree. */
+export function inBothLanguages(props: string): string {
+  return props
+    .split(', ')
+    .map((prop) => {
+      const python = prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      return python === prop ? prop : `${prop} (${python})`;
+    })
+    .join(', ');
 }
 
 const isToken = (value: unknown) => typeof value === 'string' ? Token.isUnresolved(value) : typeof value === 'number' && Token.isUnresolved(value);
@@ -69,7 +80,7 @@ export function checkPositiveSeconds(scope: IConstruct, prop: string, value: num
 }
 
 export function checkOneOf<T extends string>(scope: IConstruct, prop: string, value: T | undefined, allowed: readonly T[]): void {
-  if (value !== undefined && !allowed.includes(value)) {
+  if (value !== undefined && !isToken(value) && !allowed.includes(value)) {
     throw new ValidationError(scope, prop, `is "${value}"; expected one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
   }
 }

@@ -41,3 +41,11 @@ export function isTokenVariableName(value: string): boolean {
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
+
+/**
+ * A URL as messages may show it: scheme, host and path, never a query, a fragment or credentials
+ * (any of them could hold a secret pasted in the wrong place).
+ */
+export function printableUrl(input: string): string {
+  return input.trim().split(/[?#]/)[0].replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1');
+}

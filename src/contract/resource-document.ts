@@ -1,6 +1,7 @@
 /*
- * The contract between the constructs (which write it into the bridge resource at synth time) and
- * the handler (which validates and acts on it at apply time). Plain types only: the constructs layer
+ * The contract between the constructs (which write it into the bridge resource at synth time), the
+ * handler (which validates and acts on it at apply time) and the provider (whose attributes become
+ * the same specs). Plain types only: the constructs layer
  * does no I/O and pulls in no runtime dependency.
  */
 
@@ -31,19 +32,18 @@ export interface ApiConnection {
   readonly allowInsecureHttp?: boolean;
 }
 
-export interface ResourceDocumentBase {
-  readonly version: typeof DOCUMENT_VERSION;
+/** What every kind's spec has: the server it acts on. */
+export interface ResourceSpecBase {
   readonly serverId: string;
-  readonly api: ApiConnection;
 }
 
-export interface FirewallDocument extends ResourceDocumentBase {
+export interface FirewallSpec extends ResourceSpecBase {
   readonly kind: 'firewall';
   /** Only members that are set are managed. Rule sets by id (number) or name (string). */
   readonly desired: { readonly enabled?: boolean; readonly rulesets?: ReadonlyArray<number | string> };
 }
 
-export interface IpSettingsDocument extends ResourceDocumentBase {
+export interface IpSettingsSpec extends ResourceSpecBase {
   readonly kind: 'ip_settings';
   readonly ip: string;
   readonly desired: {
@@ -69,7 +69,7 @@ export const POWER_DEFAULTS = {
   operationSeconds: 600,
 } as const;
 
-export interface PowerStateDocument extends ResourceDocumentBase {
+export interface PowerStateSpec extends ResourceSpecBase {
   readonly kind: 'power_state';
   readonly desired: { readonly state: 'running' | 'stopped' };
   readonly stopMethod: 'shutdown' | 'power_off';
@@ -78,12 +78,20 @@ export interface PowerStateDocument extends ResourceDocumentBase {
   readonly timeouts: PowerTimeouts;
 }
 
-export interface RebootDocument extends ResourceDocumentBase {
+export interface RebootSpec extends ResourceSpecBase {
   readonly kind: 'reboot';
   /** `reset` instead of `reboot`. */
   readonly hard: boolean;
   readonly timeouts: PowerTimeouts;
 }
 
-export type ResourceDocument = FirewallDocument | IpSettingsDocument | PowerStateDocument | RebootDocument;
-export type ResourceKind = ResourceDocument['kind'];
+/** What one resource wants of the API, whoever carries it: the provider's attributes or a bridge's document. */
+export type ResourceSpec = FirewallSpec | IpSettingsSpec | PowerStateSpec | RebootSpec;
+export type ResourceKind = ResourceSpec['kind'];
+
+/** What a bridge resource hands the handler: a spec, and how to reach the API (the provider's configuration holds that part). */
+export type DocumentOf<S extends ResourceSpec> = S & {
+  readonly version: typeof DOCUMENT_VERSION;
+  readonly api: ApiConnection;
+};
+export type ResourceDocument = DocumentOf<ResourceSpec>;

@@ -132,6 +132,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
     instanceId: instanceId ?? 'plan-only',
     tokenEnvVar: doc.api.tokenEnvVar,
     log: out,
+    warn: (line) => out(`warning: ${line}`),
     sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now,
     deadlineAt,

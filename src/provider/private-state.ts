@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
 import type { Value } from './values';
 
 /**
@@ -9,24 +10,51 @@ export interface PrivateState {
   /** Random per resource instance (create or import), so a replacement never meets its predecessor's keys. */
   readonly instance?: string;
   /**
-   * How many applies changed something. Keys of a later apply differ, so A → B → A never takes the
-   * first A's stored answer for success; an interrupted apply keeps its generation, so a re-run may replay.
+   * How many applies of this instance returned, successful or not. Keys of a later apply differ, so
+   * neither A → B → A nor a retry after a failure takes an earlier apply's stored answer for its own;
+   * an apply killed before it returned keeps its generation, so a re-run may replay (and not repeat).
    */
   readonly generation?: number;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
   readonly editable?: Readonly<Record<string, boolean>>;
+  /**
+   * The create failed halfway (Terraform then taints the object): its removal restores nothing,
+   * because the replacement takes over `restore` and converges from where the create stopped.
+   */
+  readonly incomplete?: boolean;
 }
 
+const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(valueSchema), z.record(z.string(), valueSchema)]));
+
+const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
+  instance: z.optional(z.string().check(z.minLength(1))),
+  generation: z.optional(z.int().check(z.nonnegative())),
+  restore: z.optional(z.record(z.string(), valueSchema)),
+  editable: z.optional(z.record(z.string(), z.boolean())),
+  incomplete: z.optional(z.boolean()),
+});
+
+/**
+ * The stored bytes, checked: a member of the wrong shape (bytes of another provider version, or
+ * edited by hand) is an error that says so, never a key namespace or restore value made of it.
+ */
 export function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
   if (!bytes || bytes.length === 0) return {};
+  let json: unknown;
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as PrivateState) : {};
+    json = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch {
-    return {};
+    throw new Error('the provider\'s private data of this resource is not JSON; remove the resource from the state and import it again');
   }
+  const parsed = privateStateSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
+    throw new Error(`the provider's private data of this resource is malformed at ${where}; remove the resource from the state and import it again`);
+  }
+  return parsed.data;
 }
 
 export function encodePrivate(state: PrivateState): Buffer {
@@ -44,15 +72,15 @@ export function keyNamespace(state: PrivateState): string {
 }
 
 /**
- * After writes: the next generation, and the first observed value of each written attribute
- * (later changes keep the first, so RESTORE returns to what was there before this resource).
+ * After writes: the first observed value of each written attribute (later changes keep the first,
+ * so RESTORE returns to what was there before this resource).
  */
-export function afterWrites(state: PrivateState, observedBefore: Readonly<Record<string, Value>>): PrivateState {
+export function withRestoreValues(state: PrivateState, observedBefore: Readonly<Record<string, Value>>): PrivateState {
   if (Object.keys(observedBefore).length === 0) return state;
-  return { ...nextGeneration(state), restore: { ...observedBefore, ...state.restore } };
+  return { ...state, restore: { ...observedBefore, ...state.restore } };
 }
 
-/** After an apply that acted: its keys are not used again. */
+/** After an apply returned, whatever it did: its keys are not used again. */
 export function nextGeneration(state: PrivateState): PrivateState {
   return { ...state, generation: (state.generation ?? 0) + 1 };
 }

@@ -1,24 +1,57 @@
 import type { HostingApiClient } from '../api/client';
 import type { Ruleset, Server } from '../api/schemas';
-import { explainApiError, readFresh, type ReconcileContext } from '../reconcile/context';
+import type { ReconcileContext } from '../reconcile/context';
+import { readRulesets } from '../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import { ReconcileError } from '../reconcile/reconcile-error';
+import { readServerList } from '../reconcile/servers';
+import type { Value } from './values';
 
 /**
- * What every resource operation of one provider process shares: the client (one pacer for the
- * whole run), reads that many resources need once, and Terraform's request to stop.
+ * What one RPC of the provider works with: contexts for its resource operation, reads that many
+ * resources of the process need once, and the warnings it collected for Terraform's output.
  */
 export interface ProviderSession {
-  /** A context for one resource operation: its key namespace and its own deadline. */
+  /** What this RPC warned of, its contexts included, in order. */
+  readonly warnings: readonly string[];
+  /** Values one RPC of the process leaves for a later one (a removed object's to its replacement). */
+  readonly handovers: Handovers;
+  /** A context for one resource operation: its key namespace and its own deadline, for every request too. */
   context(keyNamespace: string, budgetSeconds: number): ReconcileContext;
   /**
    * A server as listed by GET /servers, or undefined when the account has no such server. A
    * refresh of N power states costs one list read: a plan process makes no write, so one fresh
-   * list serves every refresh of the run.
+   * list serves every refresh and plan-time check of the run.
    */
   listedServer(serverId: string): Promise<Server | undefined>;
-  /** GET /firewall/rulesets, read at most once per process. */
-  rulesets(label: string): Promise<readonly Ruleset[]>;
+  /** GET /firewall/rulesets, fresh, read at most once per process. */
+  rulesets(): Promise<readonly Ruleset[]>;
+  /** A warning for Terraform's output (and the log). */
+  warn(line: string): void;
+}
+
+export interface Handovers {
+  put(key: string, values: Readonly<Record<string, Value>>): void;
+  /** The values left under `key`, once. */
+  take(key: string): Readonly<Record<string, Value>> | undefined;
+}
+
+function createHandovers(): Handovers {
+  const left = new Map<string, Readonly<Record<string, Value>>>();
+  return {
+    put: (key, values) => left.set(key, values),
+    take: (key) => {
+      const values = left.get(key);
+      left.delete(key);
+      return values;
+    },
+  };
+}
+
+/** The process-wide part: one client (one pacer), Terraform's stop, the shared reads. */
+export interface SessionFactory {
+  /** A session for one RPC, with its own warnings. */
+  forCall(): ProviderSession;
 }
 
 export interface SessionOptions {
@@ -51,40 +84,57 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
     });
 }
 
-/** `stopped` is Terraform's StopProvider (Ctrl-C): every wait of the session then ends at once with a clear error. */
-export function createSession(options: SessionOptions, stopped: AbortSignal): ProviderSession {
+/** A load run once; a failed one is not kept, so the next caller asks again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((err) => {
+      pending = undefined;
+      throw err;
+    });
+    return pending;
+  };
+}
+
+/**
+ * `stopped` is Terraform's StopProvider (Ctrl-C): every wait then ends at once with a clear error,
+ * and the client (made with the same signal) starts no request and cuts off the one in flight.
+ */
+export function createSession(options: SessionOptions, stopped: AbortSignal): SessionFactory {
   const sleep = stoppableSleep(stopped);
-  const context = (keyNamespace: string, budgetSeconds: number): ReconcileContext => ({
-    client: options.client,
-    instanceId: keyNamespace,
-    tokenEnvVar: options.tokenEnvVar,
-    log: options.log,
-    sleep,
-    now: options.now,
-    deadlineAt: options.now() + budgetSeconds * 1000,
-  });
-  const readContext = () => context('read', SETTINGS_RUN_SECONDS);
-  const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
-    let pending: Promise<T> | undefined;
-    return () => {
-      // A failed read is not kept: the next resource asks again.
-      pending ??= load().catch((err) => {
-        pending = undefined;
-        throw err;
-      });
-      return pending;
+  const warnerFor = (warnings: string[]) => (line: string) => {
+    options.log(`warning: ${line}`);
+    warnings.push(line);
+  };
+  const contextFor = (warnings: string[]) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
+    const deadlineAt = options.now() + budgetSeconds * 1000;
+    return {
+      client: options.client.withDeadline(deadlineAt),
+      instanceId: keyNamespace,
+      tokenEnvVar: options.tokenEnvVar,
+      log: options.log,
+      warn: warnerFor(warnings),
+      sleep,
+      now: options.now,
+      deadlineAt,
     };
   };
-  const servers = once(async () => {
-    const ctx = readContext();
-    const res = await readFresh(ctx, 'servers', () => ctx.client.listServers())
-      .catch((err) => explainApiError(ctx, 'reading the server list', err, ['servers:read']));
-    return new Map(res.data.map((s) => [s.id, s]));
-  });
-  const rulesets = once(async () => (await options.client.listRulesets()).data);
+  // Shared reads warn nobody in particular: their warnings go to the log only.
+  const readContext = () => contextFor([])('read', SETTINGS_RUN_SECONDS);
+  const servers = once(async () => new Map((await readServerList(readContext())).map((s) => [s.id, s])));
+  const rulesets = once(() => readRulesets(readContext(), 'firewall'));
+  const handovers = createHandovers();
   return {
-    context,
-    listedServer: async (serverId) => (await servers()).get(serverId),
-    rulesets: (label) => rulesets().catch((err) => explainApiError(readContext(), `${label}: reading rule sets`, err, ['network:read'])),
+    forCall() {
+      const warnings: string[] = [];
+      return {
+        context: contextFor(warnings),
+        warn: warnerFor(warnings),
+        listedServer: async (serverId) => (await servers()).get(serverId),
+        rulesets,
+        warnings,
+        handovers,
+      };
+    },
   };
 }

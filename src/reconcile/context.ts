@@ -11,6 +11,11 @@ export interface ReconcileContext {
   readonly tokenEnvVar: string;
   /** One line per decision, for a person reading Terraform's log. */
   readonly log: (line: string) => void;
+  /**
+   * An outcome the person running Terraform must see even when it succeeded (a reboot done, one
+   * whose outcome is unknown and not repeated, settings retained): a warning in Terraform's output.
+   */
+  readonly warn: (summary: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
   /** Monotonic milliseconds. */
   readonly now: () => number;
@@ -49,13 +54,23 @@ export interface WriteStep<T> {
 export const MAX_WRITE_ATTEMPTS = 3;
 
 /**
- * A failure that says nothing about whether the write took effect: `outcome_unknown`, or the
- * stored first answer of the key replayed (a 5xx or 429 recorded after the write may have run).
- * The same key would only replay it, so the server is read, and written under a new attempt only
- * if it still needs it.
+ * The stored answer of an earlier call with this key (a re-run after an interrupted apply, or a
+ * key used by an earlier run): replayed on the first send, so nothing this call did produced it.
+ * It says what happened then, never what happens now.
+ */
+export function isEarlierAnswer(answer: { readonly replayed: boolean; readonly attempt: number }): boolean {
+  return answer.replayed && answer.attempt <= 1;
+}
+
+/**
+ * A failure that says nothing about whether the write is in effect now: `outcome_unknown`; the
+ * stored first answer of the key replayed after a 5xx or 429 (the write may have run after it was
+ * recorded); or any refusal stored for an earlier call (a lock lifted since, say). The same key
+ * would only replay it, so the server is read, and written under a new attempt only if it still
+ * needs it.
  */
 function isUnresolvedOutcome(err: unknown): err is HostingApiError {
-  return err instanceof HostingApiError && (err.code === 'outcome_unknown' || (err.replayed && (err.status >= 500 || err.status === 429)));
+  return err instanceof HostingApiError && (err.code === 'outcome_unknown' || (err.replayed && (err.status >= 500 || err.status === 429 || isEarlierAnswer(err))));
 }
 
 /**

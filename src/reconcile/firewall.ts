@@ -3,7 +3,7 @@ import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
-import type { FirewallDocument } from '../contract/resource-document';
+import type { FirewallSpec } from '../contract/resource-document';
 
 export interface FirewallDesired {
   readonly enabled?: boolean;
@@ -17,7 +17,8 @@ export interface FirewallDiff {
   readonly changes: readonly string[];
 }
 
-const sortedUnique = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+/** Rule set ids as a set: order and repeats are no difference. */
+export const sortedUnique = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);
 const formatIds = (ids: readonly number[]) => `[${ids.join(', ')}]`;
 
 /** Members the user did not set are left alone; rule sets compare as sets, so order alone is no change. */
@@ -73,15 +74,30 @@ export interface FirewallPlan extends Plan {
   readonly diff: FirewallDiff;
 }
 
-export async function planFirewall(ctx: ReconcileContext, doc: FirewallDocument, observed?: Firewall): Promise<FirewallPlan> {
+/**
+ * GET /firewall/rulesets, fresh: a stale list could map a name to an id that no longer carries it,
+ * and the write's confirmation would not notice.
+ */
+export async function readRulesets(ctx: ReconcileContext, label: string): Promise<Ruleset[]> {
+  const res = await readFresh(ctx, `${label}: rule sets`, () => ctx.client.listRulesets()).catch((err) => explainApiError(ctx, `${label}: reading rule sets`, err, ['network:read']));
+  return res.data;
+}
+
+/** A fresh read of one firewall; a refusal (404 included) is explained. */
+export async function readFirewall(ctx: ReconcileContext, label: string, serverId: string): Promise<Firewall> {
+  const res = await readFresh(ctx, label, () => ctx.client.getFirewall(serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']));
+  return res.data;
+}
+
+export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, observed?: Firewall): Promise<FirewallPlan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;
-  const listRulesets = async () => (await ctx.client.listRulesets().catch((err) => explainApiError(ctx, `${label}: reading rule sets`, err, ['network:read']))).data;
+  const listRulesets = () => readRulesets(ctx, label);
   // Names need the list to mean anything. Ids are checked by the API itself when written; the list
   // is read only to explain a refusal.
   const byName = requested?.some((r) => typeof r === 'string') ?? false;
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
-  const read = async () => (await readFresh(ctx, label, () => ctx.client.getFirewall(doc.serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const read = () => readFirewall(ctx, label, doc.serverId);
   const actual = observed ?? (await read());
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
   const diff = diffFirewall(desired, actual);

@@ -9,3 +9,4 @@ export * from './reboot';
 export * from './reconcile-error';
 export * from './resource-document-schema';
 export * from './resource-label';
+export * from './servers';

@@ -2,7 +2,7 @@ import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type Recon
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
-import type { IpSettingsDocument } from '../contract/resource-document';
+import type { IpSettingsSpec } from '../contract/resource-document';
 
 export interface IpSettingsDesired {
   readonly rdns?: string;
@@ -41,10 +41,12 @@ export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): 
   return changes;
 }
 
-/**
- * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
- * it the address is read first.
- */
+/** A fresh read of one address's settings; a refusal (404 included) is explained. */
+export async function readIpSettings(ctx: ReconcileContext, label: string, serverId: string, ip: string): Promise<IpSettings> {
+  const res = await readFresh(ctx, label, () => ctx.client.getIpSettings(serverId, ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']));
+  return res.data;
+}
+
 export interface IpSettingsPlan extends Plan {
   /** The settings the plan was made from. */
   readonly actual: IpSettings;
@@ -57,9 +59,9 @@ export interface IpSettingsPlan extends Plan {
  * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
  * it the address is read first.
  */
-export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsDocument, observed?: IpSettings): Promise<IpSettingsPlan> {
+export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, observed?: IpSettings): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
-  const read = async () => (await readFresh(ctx, label, () => ctx.client.getIpSettings(doc.serverId, doc.ip)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['network:read']))).data;
+  const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
   const actual = observed ?? (await read());
   const changes = diffIpSettings(doc.desired, actual);
   if (changes.length === 0) {

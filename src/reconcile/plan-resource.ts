@@ -3,10 +3,10 @@ import { planFirewall } from './firewall';
 import { planIpSettings } from './ip-settings';
 import { planPowerState } from './power-state';
 import { planReboot, type RebootTiming } from './reboot';
-import type { ResourceDocument } from '../contract/resource-document';
+import type { ResourceSpec } from '../contract/resource-document';
 
 /** Reads the live state of one resource and diffs it against the document. */
-export function planResource(ctx: ReconcileContext, doc: ResourceDocument, timing: RebootTiming = {}): Promise<Plan> {
+export function planResource(ctx: ReconcileContext, doc: ResourceSpec, timing: RebootTiming = {}): Promise<Plan> {
   switch (doc.kind) {
     case 'firewall':
       return planFirewall(ctx, doc);
@@ -27,7 +27,7 @@ export const SETTINGS_RUN_SECONDS = 600;
  * and readiness wait of the run ends by then. Power runs get their readiness wait, two operations
  * (an attempt after an unknown outcome, or the forced fallback) and two minutes for the requests.
  */
-export function runBudgetSeconds(doc: ResourceDocument): number {
+export function runBudgetSeconds(doc: ResourceSpec): number {
   switch (doc.kind) {
     case 'power_state':
     case 'reboot':

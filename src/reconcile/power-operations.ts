@@ -1,4 +1,4 @@
-import { explainApiError, keyFor, readFresh, readUntil, type ReconcileContext } from './context';
+import { explainApiError, isEarlierAnswer, keyFor, readFresh, readUntil, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { HostingApiError, isHostingApiError } from '../api/errors';
 import { isFinalOperationStatus, scopesForAction, type PowerAction, type ServerDetail } from '../api/schemas';
@@ -114,9 +114,19 @@ export async function ensureOffered(ctx: ReconcileContext, target: PowerTarget, 
 export type ActionOutcome =
   | { readonly kind: 'succeeded' }
   | { readonly kind: 'failed'; readonly message: string; readonly apiError?: HostingApiError }
+  /**
+   * Not confirmed: `outcome_unknown`, `timed_out` or 504 `action_timeout` (spec 3.2: "no
+   * confirmation in time", not "did not happen"). The server is to be read before acting again.
+   */
   | { readonly kind: 'unknown'; readonly message: string }
   /** 409 `action_unsupported` although `actions` offered it: another operation got there first. */
-  | { readonly kind: 'busy'; readonly message: string; readonly apiError: HostingApiError };
+  | { readonly kind: 'busy'; readonly message: string; readonly apiError: HostingApiError }
+  /**
+   * The stored answer of an earlier call with this key (an interrupted apply's, say), replayed on
+   * the first send: it tells what that call did, never what this one did. `succeeded` says whether
+   * that action succeeded.
+   */
+  | { readonly kind: 'earlier'; readonly message: string; readonly succeeded: boolean };
 
 /** Refusals of an offered action before another decision is made, e.g. two resources racing on one server. */
 export const MAX_BUSY_REFUSALS = 3;
@@ -133,17 +143,22 @@ export async function runAction(
 ): Promise<ActionOutcome> {
   const key = keyFor(ctx, { kind: target.kind, serverId: target.serverId, step: action, ...keyParts });
   let operationId: string;
+  let earlier: boolean;
   try {
     const res = await ctx.client.runAction(target.serverId, action, key);
     operationId = res.data.id;
-    ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+    earlier = isEarlierAnswer(res);
+    ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ` (replayed${earlier ? ': the answer of an earlier run' : ''})` : ''} (request id ${res.requestId ?? 'n/a'})`);
   } catch (err) {
-    if (isHostingApiError(err, 'outcome_unknown')) return { kind: 'unknown', message: `${err.detail} (request id ${err.requestId ?? 'n/a'})` };
+    if (isHostingApiError(err) && isEarlierAnswer(err)) {
+      return { kind: 'earlier', succeeded: false, message: `the API replayed ${err.status} ${err.code} stored for this key by an earlier run (request id ${err.requestId ?? 'n/a'})` };
+    }
+    if (isHostingApiError(err, 'outcome_unknown', 'action_timeout')) return { kind: 'unknown', message: `${err.status} ${err.code}: ${err.detail} (request id ${err.requestId ?? 'n/a'})` };
     if (isHostingApiError(err) && err.replayed && (err.status >= 500 || err.status === 429)) {
       // The stored first answer of this key: the action may have run after it was recorded.
       return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key (request id ${err.requestId ?? 'n/a'})` };
     }
-    if (isHostingApiError(err, 'action_failed', 'action_timeout')) return { kind: 'failed', message: err.detail, apiError: err };
+    if (isHostingApiError(err, 'action_failed')) return { kind: 'failed', message: err.detail, apiError: err };
     if (isHostingApiError(err, 'action_unsupported')) return { kind: 'busy', message: err.detail, apiError: err };
     return explainApiError(ctx, `${target.label}: ${action}`, err, scopesForAction(action));
   }
@@ -154,7 +169,7 @@ export async function runAction(
     if (isHostingApiError(err, 'deadline_exceeded')) {
       throw new ReconcileError(
         `${target.label}: operation ${operationId} (${action}) did not finish within ${target.timeouts.operationSeconds}s`,
-        'apply again: the handler waits for the operation in progress and does not repeat the action',
+        'apply again: the next run waits for the operation in progress and does not repeat the action',
         err,
       );
     }
@@ -164,13 +179,15 @@ export async function runAction(
     }
     return explainApiError(ctx, `${target.label}: following operation ${operationId}`, err, ['servers:read']);
   }
-  const message = operation.message ?? operation.status;
+  const message = `operation ${operationId} ${operation.status}: ${operation.message ?? operation.status}`;
+  if (earlier) return { kind: 'earlier', succeeded: operation.status === 'succeeded', message: `${message}, the action of an earlier run` };
   switch (operation.status) {
     case 'succeeded':
       return { kind: 'succeeded' };
     case 'outcome_unknown':
-      return { kind: 'unknown', message: `operation ${operationId}: ${message}` };
+    case 'timed_out':
+      return { kind: 'unknown', message };
     default:
-      return { kind: 'failed', message: `operation ${operationId} ${operation.status}: ${message}` };
+      return { kind: 'failed', message };
   }
 }

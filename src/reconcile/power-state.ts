@@ -1,21 +1,21 @@
-import type { Plan, ReconcileContext } from './context';
+import { MAX_WRITE_ATTEMPTS, type Plan, type ReconcileContext } from './context';
 import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import { isFinalOperationStatus, type PowerAction, type ServerDetail } from '../api/schemas';
-import type { PowerStateDocument } from '../contract/resource-document';
+import type { PowerStateSpec } from '../contract/resource-document';
 
-type DesiredPower = PowerStateDocument['desired']['state'];
+type DesiredPower = PowerStateSpec['desired']['state'];
 
 /** The action that moves `power` towards `desired`, or undefined when already there. */
-export function powerActionFor(desired: DesiredPower, power: ServerDetail['power'], stopMethod: PowerStateDocument['stopMethod']): PowerAction | undefined {
+export function powerActionFor(desired: DesiredPower, power: ServerDetail['power'], stopMethod: PowerStateSpec['stopMethod']): PowerAction | undefined {
   if (power === desired) return undefined;
   return desired === 'running' ? 'start' : stopMethod;
 }
 
 const inFlight = (s: ServerDetail) => !!s.currentOperation && !isFinalOperationStatus(s.currentOperation.status);
 
-export async function planPowerState(ctx: ReconcileContext, doc: PowerStateDocument): Promise<Plan> {
+export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec): Promise<Plan> {
   const target: PowerTarget = { label: resourceLabel(doc), kind: 'power_state', serverId: doc.serverId, timeouts: doc.timeouts };
   const desired = doc.desired.state;
   const server = await readServer(ctx, target);
@@ -35,13 +35,14 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateDocum
  * new key). An offered action refused as unsupported means another operation got there first: wait
  * for it and decide again. A failed graceful shutdown falls back to power_off only when asked to.
  */
-async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: PowerTarget, first: ServerDetail): Promise<void> {
+async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: PowerTarget, first: ServerDetail): Promise<void> {
   const desired = doc.desired.state;
   const reached = (s: ServerDetail) => s.power === desired;
   let stopMethod = doc.stopMethod;
   let attempt = 1;
   let unknownOutcomes = 0;
   let busyRefusals = 0;
+  let earlierAnswers = 0;
   let server = first;
   for (;;) {
     server = await settle(ctx, target, reached, server);
@@ -59,6 +60,21 @@ async function converge(ctx: ReconcileContext, doc: PowerStateDocument, target: 
       }
       ctx.log(`${target.label}: ${desired} (confirmed)`);
       return;
+    }
+    if (outcome.kind === 'earlier') {
+      // Keys of a re-run after an interrupted apply meet that apply's answers: what it did is read
+      // from the server, and what is still to do is done under a key this run has not used.
+      ctx.log(`${target.label}: ${outcome.message}; reading the server before deciding`);
+      server = await settle(ctx, target, reached);
+      if (reached(server)) {
+        ctx.log(`${target.label}: ${desired} (confirmed)`);
+        return;
+      }
+      if (++earlierAnswers >= MAX_WRITE_ATTEMPTS) {
+        throw new ReconcileError(`${target.label}: ${action} met answers of earlier runs ${earlierAnswers} times and the server is still ${server.power}`, 'check the server in the control panel before applying again');
+      }
+      attempt += 1;
+      continue;
     }
     if (outcome.kind === 'busy') {
       if (++busyRefusals >= MAX_BUSY_REFUSALS) {

@@ -2,7 +2,7 @@ import type { Plan, ReconcileContext } from './context';
 import { ensureOffered, MAX_BUSY_REFUSALS, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
-import type { RebootDocument } from '../contract/resource-document';
+import type { RebootSpec } from '../contract/resource-document';
 
 export interface RebootTiming {
   /** `plantimestamp()` recorded when the construct was first applied. */
@@ -26,7 +26,7 @@ export function isFirstCreation(timing: RebootTiming): boolean {
   return timing.firstPlannedAt === timing.plannedAt;
 }
 
-export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, timing: RebootTiming): Promise<Plan> {
+export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing: RebootTiming): Promise<Plan> {
   const target: PowerTarget = { label: resourceLabel(doc), kind: 'reboot', serverId: doc.serverId, timeouts: doc.timeouts };
   if (isFirstCreation(timing)) {
     return { inSync: true, summary: `${target.label}: first creation, no reboot`, apply: async () => undefined };
@@ -35,9 +35,12 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootDocument, tim
 }
 
 /**
- * One reboot per trigger change, never two: an unknown outcome is reported, not retried, because
- * power stays `running` either way and a second reboot cannot be ruled out. Skipping the reboot
- * (the server is not running) is decided on a confirmed read, never on a cached one.
+ * One reboot per trigger change, never two. An outcome that is not confirmed (`outcome_unknown`,
+ * `timed_out`, `action_timeout`) is reported as a warning, not retried: power stays `running`
+ * either way, so a second reboot could not be ruled out. An earlier run's answer under this key
+ * (an interrupted apply re-run) counts when that reboot succeeded and is not repeated; when it
+ * failed, this run reboots under a new key. Skipping the reboot (the server is not running) is
+ * decided on a confirmed read, never on a cached one.
  */
 export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
@@ -45,29 +48,36 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
     let server = await settle(ctx, target, () => false);
     if (server.power !== 'running') server = await readUntilPower(ctx, target, 'running');
     if (server.power !== 'running') {
-      ctx.log(`${target.label}: the server is ${server.power}; no reboot needed`);
+      ctx.warn(`${target.label}: the server is ${server.power}, so it was not rebooted`);
       return;
     }
     await ensureOffered(ctx, target, action, server);
     const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
+    if (attempt >= MAX_BUSY_REFUSALS && (outcome.kind === 'busy' || (outcome.kind === 'earlier' && !outcome.succeeded))) {
+      throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.kind === 'busy' ? outcome.apiError : undefined);
+    }
     switch (outcome.kind) {
       case 'busy':
-        if (attempt >= MAX_BUSY_REFUSALS) {
-          throw new ReconcileError(`${target.label}: ${action} was refused ${attempt} times although the API offered it: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.apiError);
-        }
         ctx.log(`${target.label}: ${action} refused (${outcome.message}); waiting for the operation in progress, then deciding again`);
         continue;
+      case 'earlier':
+        if (outcome.succeeded) {
+          ctx.warn(`${target.label}: rebooted by an earlier, interrupted run (${outcome.message}); not rebooted again`);
+          return;
+        }
+        ctx.log(`${target.label}: ${outcome.message}; rebooting under a new key`);
+        continue;
       case 'unknown':
-        ctx.log(`${target.label}: warning: ${action} outcome unknown (${outcome.message}); not repeated, to avoid a second reboot`);
+        ctx.warn(`${target.label}: the ${action} was sent but not confirmed (${outcome.message}); it is not repeated, to avoid a second reboot: check the server`);
         return;
       case 'failed':
-        throw new ReconcileError(`${target.label}: ${action} failed: ${outcome.message}`, 'check the server in the control panel; applying again reboots again', outcome.apiError);
+        throw new ReconcileError(`${target.label}: ${action} failed: ${outcome.message}`, 'check the server in the control panel; the reboot is still to do, and the next apply tries it again', outcome.apiError);
       case 'succeeded': {
         const after = await readUntilPower(ctx, target, 'running');
         if (after.power !== 'running') {
           throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
         }
-        ctx.log(`${target.label}: rebooted (confirmed running)`);
+        ctx.warn(`${target.label}: rebooted (${action}), because its reboot triggers changed`);
         return;
       }
     }

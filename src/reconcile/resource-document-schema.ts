@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
 import { HOST_NAME_PATTERN, isTokenVariableName, MAX_DESCRIPTION_LENGTH, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
-import { DOCUMENT_VERSION, type ResourceDocument } from '../contract/resource-document';
+import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
 
 const api = z.strictObject({
   baseUrl: z.optional(z.string()),
@@ -9,10 +9,10 @@ const api = z.strictObject({
   tokenEnvVar: z.string().check(z.refine(isTokenVariableName, `must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token; the value is not shown`)),
   allowInsecureHttp: z.optional(z.boolean()),
 });
+const document = { version: z.literal(DOCUMENT_VERSION), api };
 // The same rules as the constructs' synth-time checks (src/constructs/validation.ts), so a value
 // that synthesizes is never refused at apply time, after the old bridge instance is gone.
 const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, 'must be a server id such as vps_ab_1 or ded_<uuid>'));
-const base = { version: z.literal(DOCUMENT_VERSION), serverId, api };
 const vpsId = serverId.check(z.startsWith('vps_', 'must be a VPS (vps_…): the firewall exists only for virtual servers'));
 const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated server (ded_…): IP settings exist only for dedicated servers'));
 const seconds = z.number().check(z.positive(), z.refine(Number.isFinite, 'must be finite'));
@@ -20,10 +20,9 @@ const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: secon
 
 const atLeastOne = (desired: object) => Object.values(desired).some((v) => v !== undefined);
 
-/** The handler's input; strict, so a typo in a hand-written document is an error, not a no-op. */
-export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discriminatedUnion('kind', [
-  z.strictObject({
-    ...base,
+/** Each kind's members; strict, so a typo in a hand-written document is an error, not a no-op. */
+const SHAPES = {
+  firewall: {
     kind: z.literal('firewall'),
     serverId: vpsId,
     desired: z
@@ -32,9 +31,8 @@ export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discrim
         rulesets: z.optional(z.array(z.union([z.int().check(z.nonnegative()), z.string().check(z.minLength(1))]))),
       })
       .check(z.refine(atLeastOne, 'set enabled and/or rulesets')),
-  }),
-  z.strictObject({
-    ...base,
+  },
+  ip_settings: {
     kind: z.literal('ip_settings'),
     serverId: dedicatedId,
     ip: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address')),
@@ -45,16 +43,32 @@ export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discrim
         protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
       })
       .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),
-  }),
-  z.strictObject({
-    ...base,
+  },
+  power_state: {
     kind: z.literal('power_state'),
+    serverId,
     desired: z.strictObject({ state: z.enum(['running', 'stopped']) }),
     stopMethod: z.enum(['shutdown', 'power_off']),
     forceStopFallback: z.boolean(),
     timeouts,
-  }),
-  z.strictObject({ ...base, kind: z.literal('reboot'), hard: z.boolean(), timeouts }),
+  },
+  reboot: { kind: z.literal('reboot'), serverId, hard: z.boolean(), timeouts },
+};
+
+/** What a resource wants, as the provider checks its attributes: no connection part. */
+export const resourceSpecSchema: z.ZodMiniType<ResourceSpec> = z.discriminatedUnion('kind', [
+  z.strictObject(SHAPES.firewall),
+  z.strictObject(SHAPES.ip_settings),
+  z.strictObject(SHAPES.power_state),
+  z.strictObject(SHAPES.reboot),
+]);
+
+/** The handler's input: a spec with the document version and the connection. */
+export const resourceDocumentSchema: z.ZodMiniType<ResourceDocument> = z.discriminatedUnion('kind', [
+  z.strictObject({ ...document, ...SHAPES.firewall }),
+  z.strictObject({ ...document, ...SHAPES.ip_settings }),
+  z.strictObject({ ...document, ...SHAPES.power_state }),
+  z.strictObject({ ...document, ...SHAPES.reboot }),
 ]);
 
 /** Parses the JSON text of a document; the error lists every problem with its path. */

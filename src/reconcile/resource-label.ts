@@ -1,7 +1,7 @@
-import type { ResourceDocument } from '../contract/resource-document';
+import type { ResourceSpec } from '../contract/resource-document';
 
 /** How a resource is named in every line the handler prints. */
-export function resourceLabel(doc: ResourceDocument): string {
+export function resourceLabel(doc: ResourceSpec): string {
   switch (doc.kind) {
     case 'firewall':
       return `firewall ${doc.serverId}`;

@@ -63,10 +63,10 @@ describe('what only the provider can do is refused at synth with the bridges, sa
     const s = stack();
     const api = new HostingApi(s, 'hosting', { bridge });
     const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
-    expect(() => fw.importExisting()).toThrow(/^ServerFirewall at test\/fw: importExisting\(\) needs Bridge.PROVIDER \(the default\), but the HostingApi uses Bridge.[A-Z_]+: a bridge resource never reads the server/);
-    expect(() => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING }).importExisting()).toThrow('PowerState at test/p: importExisting() needs Bridge.PROVIDER');
+    expect(() => fw.importExisting()).toThrow(/^ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) needs Bridge.PROVIDER \(the default\), but the HostingApi uses Bridge.[A-Z_]+: a bridge resource never reads the server/);
+    expect(() => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING }).importExisting()).toThrow('PowerState at test/p: importExisting() (import_existing()) needs Bridge.PROVIDER');
     expect(() => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com', onDestroy: OnDestroy.RESTORE }))
-      .toThrow('IpSettings at test/ip: onDestroy needs Bridge.PROVIDER (the default)');
+      .toThrow('IpSettings at test/ip: onDestroy (on_destroy) needs Bridge.PROVIDER (the default)');
     expect(() => new ServerFirewall(s, 'fw2', { api, serverId: VPS, enabled: true, onDestroy: OnDestroy.RETAIN })).not.toThrow();
   });
 });
@@ -98,7 +98,7 @@ describe('the terraform_data bridge', () => {
     const s = stack();
     const a = new HostingApi(s, 'a', { bridge: Bridge.TERRAFORM_DATA });
     const b = new HostingApi(s, 'b', { bridge: Bridge.TERRAFORM_DATA, tokenEnvVar: 'OTHER_TOKEN' });
-    expect(a.handlerPath).toBe(b.handlerPath);
+    expect(a._handlerPath()).toBe(b._handlerPath());
     expect(s.node.children.filter((c) => c.node.id === 'cdktf-server-hosting-handler')).toHaveLength(1);
   });
 
@@ -174,11 +174,11 @@ describe('synth-time validation names the construct path, the prop and the value
   };
   test.each<[string, (s: TerraformStack, api: HostingApi) => void, string]>([
     ['a malformed server id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'web-1', enabled: true }),
-      'ServerFirewall at test/fw: serverId "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
+      'ServerFirewall at test/fw: serverId (server_id) "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
     ['a firewall on a dedicated server', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: DED, enabled: true }),
-      `ServerFirewall at test/fw: serverId "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
+      `ServerFirewall at test/fw: serverId (server_id) "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
     ['IP settings on a VPS', (s, api) => new IpSettings(s, 'ip', { api, serverId: VPS, ip: '198.51.100.1', rdns: 'a.example.com' }),
-      `IpSettings at test/ip: serverId "${VPS}" must be a dedicated server (ded_…): IP settings exist only for dedicated servers`],
+      `IpSettings at test/ip: serverId (server_id) "${VPS}" must be a dedicated server (ded_…): IP settings exist only for dedicated servers`],
     ['a bad IPv4', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.300', rdns: 'a.example.com' }),
       'IpSettings at test/ip: ip "203.0.113.300" is not an IPv4 address'],
     ['a bad rdns', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web_1 .example' }),
@@ -188,13 +188,13 @@ describe('synth-time validation names the construct path, the prop and the value
     ['a fractional rule set id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: [1.5] }),
       'ServerFirewall at test/fw: rulesets contains 1.5; rule set ids are non-negative integers (see GET /firewall/rulesets)'],
     ['nothing managed', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS }),
-      'ServerFirewall at test/fw: enabled, rulesets, rulesetNames are all unset; set at least one, or remove the construct'],
+      'ServerFirewall at test/fw: enabled, rulesets, rulesetNames (ruleset_names) are all unset; set at least one, or remove the construct'],
     ['a bad power state', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: 'paused' as PowerStateValue }),
       'PowerState at test/p: state is "paused"; expected one of "running", "stopped"'],
     ['hardReboot without rebootTriggers', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, hardReboot: true }),
-      'PowerState at test/p: hardReboot is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot'],
+      'PowerState at test/p: hardReboot (hard_reboot) is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot'],
     ['a non-positive timeout', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, readyTimeoutSeconds: 0 }),
-      'PowerState at test/p: readyTimeoutSeconds is 0; it must be a positive number of seconds'],
+      'PowerState at test/p: readyTimeoutSeconds (ready_timeout_seconds) is 0; it must be a positive number of seconds'],
   ])('%s', (_n, fn, message) => {
     expect(build(fn)).toThrow(message);
   });
@@ -222,7 +222,7 @@ describe('the token never reaches the synth output, and never crosses a network 
   test.each(['hsk_live_0123456789abcdef0123', 'HSK_LIVE_0123456789ABCDEF0123456789', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'dGhpcyBpcyBub3QgYSB0b2tlbg'])(
     'a token pasted as tokenEnvVar is refused without being echoed (%s)', (secret) => {
       const text = message(() => new HostingApi(stack(), 'hosting', { tokenEnvVar: secret }));
-      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar must be the NAME of an environment variable \(upper-case letters, digits and underscores.*\), not the token itself; the value is not shown in case it is a secret$/);
+      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar \(token_env_var\) must be the NAME of an environment variable \(upper-case letters, digits and underscores.*\), not the token itself; the value is not shown in case it is a secret$/);
       expect(text).not.toContain(secret);
     },
   );

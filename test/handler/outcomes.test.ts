@@ -93,7 +93,7 @@ describe('reads from a shared cache a few seconds old, without the stale flag (s
     expect((await h.run('apply', powerDoc(IDS.vpsStopped, 'running'))).code).toBe(0);
     const run = await h.run('apply', rebootDoc(IDS.vpsStopped), { env: LATER });
     expect(run.code).toBe(0);
-    expect(run.stdout.at(-1)).toBe(`reboot ${IDS.vpsStopped}: rebooted (confirmed running)`);
+    expect(run.stdout.at(-1)).toBe(`warning: reboot ${IDS.vpsStopped}: rebooted (reboot), because its reboot triggers changed`);
     expect(h.sim.executed({ kind: 'action' }).map((a) => a.detail)).toEqual(['start', 'reboot']);
   });
 });

@@ -74,12 +74,24 @@ test('503 outcome_unknown on the POST itself, with the action taken: read, succe
   expect(actions()).toHaveLength(1);
 });
 
-test.each(['failed', 'timed_out'] as const)('%s fails with the operation message; nothing more is tried', async (status) => {
-  outcome(status, false);
+test('failed fails with the operation message; nothing more is tried', async () => {
+  outcome('failed', false);
   const run = await h.run('apply', powerDoc(STOPPED, 'running'));
   expect(run.code).toBe(1);
-  expect(run.stderr[0]).toMatch(new RegExp(`^error: power ${STOPPED}: start failed: operation op_\\d+ ${status}: the server`));
+  expect(run.stderr[0]).toMatch(new RegExp(`^error: power ${STOPPED}: start failed: operation op_\\d+ failed: the server`));
   expect(actions()).toHaveLength(1);
+});
+
+test('timed_out is "not confirmed in time", not "failed": the server is read, and the action is taken again only when it did not happen', async () => {
+  outcome('timed_out', false);
+  const notDone = await h.run('apply', powerDoc(STOPPED, 'running'));
+  expect(notDone.code).toBe(0);
+  expect(notDone.stdout.join('\n')).toMatch(/start outcome unknown \(operation op_\d+ timed_out/);
+  expect(actions()).toEqual([`${STOPPED} start`, `${STOPPED} start`]);
+  outcome('timed_out', true);
+  const done = await h.run('apply', powerDoc(RUNNING, 'stopped'), { instanceId: 'instance-2' });
+  expect(done.code).toBe(0);
+  expect(actions()).toEqual([`${STOPPED} start`, `${STOPPED} start`, `${RUNNING} shutdown`]);
 });
 
 test('a failed graceful shutdown falls back to power_off only when asked', async () => {

@@ -14,7 +14,7 @@ test('first creation: no request, no reboot', async () => {
 test('a trigger change reboots once and confirms the server runs', async () => {
   const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
   expect(run.code).toBe(0);
-  expect(run.stdout.at(-1)).toBe(`reboot ${IDS.vpsRunning}: rebooted (confirmed running)`);
+  expect(run.stdout.at(-1)).toBe(`warning: reboot ${IDS.vpsRunning}: rebooted (reboot), because its reboot triggers changed`);
   expect(h.sim.state.server(IDS.vpsRunning).bootCount).toBe(1);
 });
 
@@ -25,7 +25,7 @@ test('hard reboot uses reset', async () => {
 
 test('a stopped server is not rebooted', async () => {
   const run = await h.run('apply', rebootDoc(IDS.vpsStopped), { env: LATER });
-  expect(run.stdout.at(-1)).toBe(`reboot ${IDS.vpsStopped}: the server is stopped; no reboot needed`);
+  expect(run.stdout.at(-1)).toBe(`warning: reboot ${IDS.vpsStopped}: the server is stopped, so it was not rebooted`);
   expect(run.writes).toEqual([]);
 });
 
@@ -33,7 +33,7 @@ test('an unknown outcome is reported, not retried: never two reboots', async () 
   h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status: 'outcome_unknown', takesEffect: true } } });
   const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
   expect(run.code).toBe(0);
-  expect(run.stdout.at(-1)).toMatch(/warning: reboot outcome unknown .* not repeated, to avoid a second reboot$/);
+  expect(run.stdout.at(-1)).toMatch(/^warning: reboot vps_web_1: the reboot was sent but not confirmed \(.*outcome_unknown.*\); it is not repeated, to avoid a second reboot: check the server$/);
   expect(h.sim.executed({ kind: 'action' })).toHaveLength(1);
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SENTINEL_TOKEN } from './mock-api';
 import { useSimulator } from './simulator';
-import type { FirewallDocument, IpSettingsDocument, PowerStateDocument, RebootDocument, ResourceDocument } from '../../src/contract/resource-document';
+import type { DocumentOf, FirewallSpec, IpSettingsSpec, PowerStateSpec, RebootSpec, ResourceDocument } from '../../src/contract/resource-document';
 import { runHandler } from '../../src/handler/run-handler';
 import { defaultSeed, type RequestLogEntry, type SimulatorOptions } from '../../src/simulator';
 
@@ -11,12 +11,12 @@ export const TOKEN_ENV = 'HOSTING_TEST_TOKEN';
 const api = { tokenEnvVar: TOKEN_ENV };
 const timeouts = { readySeconds: 60, operationSeconds: 60 };
 
-export const firewallDoc = (serverId: string, desired: FirewallDocument['desired']): FirewallDocument => ({ version: 1, kind: 'firewall', serverId, api, desired });
-export const ipDoc = (serverId: string, ip: string, desired: IpSettingsDocument['desired']): IpSettingsDocument => ({ version: 1, kind: 'ip_settings', serverId, ip, api, desired });
-export const powerDoc = (serverId: string, state: 'running' | 'stopped', options: Partial<PowerStateDocument> = {}): PowerStateDocument => ({
+export const firewallDoc = (serverId: string, desired: FirewallSpec['desired']): DocumentOf<FirewallSpec> => ({ version: 1, kind: 'firewall', serverId, api, desired });
+export const ipDoc = (serverId: string, ip: string, desired: IpSettingsSpec['desired']): DocumentOf<IpSettingsSpec> => ({ version: 1, kind: 'ip_settings', serverId, ip, api, desired });
+export const powerDoc = (serverId: string, state: 'running' | 'stopped', options: Partial<DocumentOf<PowerStateSpec>> = {}): DocumentOf<PowerStateSpec> => ({
   version: 1, kind: 'power_state', serverId, api, desired: { state }, stopMethod: 'shutdown', forceStopFallback: false, timeouts, ...options,
 });
-export const rebootDoc = (serverId: string, hard = false): RebootDocument => ({ version: 1, kind: 'reboot', serverId, api, hard, timeouts });
+export const rebootDoc = (serverId: string, hard = false): DocumentOf<RebootSpec> => ({ version: 1, kind: 'reboot', serverId, api, hard, timeouts });
 
 export interface HandlerRun {
   readonly code: number;

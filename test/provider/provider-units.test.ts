@@ -3,7 +3,7 @@ import { createSecureContext } from 'node:tls';
 import { providerVersion } from '../../src/contract/provider-mirror';
 import { createServerCertificate } from '../../src/provider/certificate';
 import type { Diagnostic } from '../../src/provider/diagnostics';
-import { afterWrites, decodePrivate, encodePrivate, keyNamespace, withInstance } from '../../src/provider/private-state';
+import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/private-state';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ProviderResource } from '../../src/provider/resources/resource';
@@ -74,26 +74,26 @@ test('the provider version changes with the bundle, so a lock file never meets a
 });
 
 describe('private state: the key namespace and the values to restore', () => {
-  test('a new instance gets a random id once; generation counts applies that wrote; restore keeps the first observed value', () => {
+  test('a new instance gets a random id once; each returned apply moves the generation on; restore keeps the first observed value', () => {
     const created = withInstance({});
     expect(created.instance).toMatch(/^[0-9a-f-]{36}$/);
     expect(withInstance(created)).toBe(created);
     expect(withInstance({}).instance).not.toBe(created.instance);
     expect(keyNamespace(created)).toBe(`${created.instance}.0`);
-    const first = afterWrites(created, { rdns: 'a.example.com' });
-    const second = afterWrites(first, { rdns: 'b.example.com', description: null });
+    const first = nextGeneration(withRestoreValues(created, { rdns: 'a.example.com' }));
+    const second = nextGeneration(withRestoreValues(first, { rdns: 'b.example.com', description: null }));
     expect(keyNamespace(second)).toBe(`${created.instance}.2`);
     expect(second.restore).toEqual({ rdns: 'a.example.com', description: null });
-    // Nothing written: the same generation, so a re-run of an interrupted apply may replay.
-    expect(afterWrites(second, {})).toBe(second);
+    expect(withRestoreValues(second, {})).toBe(second);
   });
 
-  test('round trip through the bytes Terraform stores; anything unreadable is an empty state', () => {
-    const state = afterWrites(withInstance({}), { enabled: false });
+  test('round trip through the bytes Terraform stores; malformed bytes are an error that says what to do, never a key made of them', () => {
+    const state = { ...withRestoreValues(withInstance({}), { enabled: false, protection: { layer4: 'dynamic', layer7: 'off' } }), incomplete: true };
     expect(decodePrivate(encodePrivate(state))).toEqual(state);
     expect(decodePrivate(undefined)).toEqual({});
-    expect(decodePrivate(Buffer.from('not json'))).toEqual({});
-    expect(decodePrivate(Buffer.from('[1]'))).toEqual({});
+    expect(() => decodePrivate(Buffer.from('not json'))).toThrow(/private data of this resource is not JSON; remove the resource from the state and import it again/);
+    expect(() => decodePrivate(Buffer.from('[1]'))).toThrow(/malformed at \(root\)/);
+    expect(() => decodePrivate(Buffer.from('{"generation":"3"}'))).toThrow(/malformed at generation/);
   });
 });
 

@@ -1,29 +1,32 @@
-import { isHostingApiError } from '../../api/errors';
 import type { IpSettingField, IpSettings, Protection } from '../../api/schemas';
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
-import type { IpSettingsDocument } from '../../contract/resource-document';
-import { explainApiError, readFresh } from '../../reconcile/context';
-import { diffIpSettings, lockedFields, planIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
+import type { IpSettingsSpec } from '../../contract/resource-document';
+import { diffIpSettings, lockedFields, planIpSettings, readIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { ReconcileError } from '../../reconcile/reconcile-error';
+import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt } from '../diagnostics';
-import { afterWrites, keyNamespace, withInstance, type PrivateState } from '../private-state';
+import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from '../private-state';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
-import { knownOr, plannedValue, PROVIDER_CONNECTION, setOrUndefined, validateDocument, validateOnDestroy, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, isGone, isKnown, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
-const label = (serverId: Value, ip: Value) => `ip settings ${String(serverId)} ${String(ip)}`;
 
-function documentOf(serverId: string, ip: string, desired: IpSettingsDocument['desired']): IpSettingsDocument {
-  return { version: 1, kind: 'ip_settings', serverId, ip, api: PROVIDER_CONNECTION, desired };
+function specOf(serverId: string, ip: string, desired: IpSettingsSpec['desired']): IpSettingsSpec {
+  return { kind: 'ip_settings', serverId, ip, desired };
 }
 
-const desiredOf = (values: ObjectValue): IpSettingsDocument['desired'] => ({
-  rdns: setOrUndefined<string>(values.rdns),
-  description: setOrUndefined<string>(values.description),
-  protection: setOrUndefined<Protection>(values.protection),
+const label = (serverId: Value, ip: Value) => resourceLabel(specOf(String(serverId), String(ip), {}));
+
+/** The fields a configuration manages; a value Terraform does not know yet is left out (checked at apply). */
+const desiredOf = (values: ObjectValue): IpSettingsSpec['desired'] => ({
+  rdns: isKnown(values.rdns) ? setOrUndefined<string>(values.rdns) : undefined,
+  description: isKnown(values.description) ? setOrUndefined<string>(values.description) : undefined,
+  protection: isKnown(values.protection) ? setOrUndefined<Protection>(values.protection) : undefined,
 });
+
+const handoverKey = (serverId: string, ip: string) => `hosting_ip_settings/${serverId}/${ip}`;
 
 /**
  * The settings a refreshed state holds, with the editability the last read saw; undefined for a
@@ -54,13 +57,13 @@ export const ipSettingsResource: ProviderResource = {
   ]),
 
   validate(config) {
-    const doc = documentOf(knownOr(config.server_id, 'ded_00000000-0000-0000-0000-000000000000') as string, knownOr(config.ip, '192.0.2.1') as string, {
+    const spec = specOf(knownOr(config.server_id, 'ded_00000000-0000-0000-0000-000000000000') as string, knownOr(config.ip, '192.0.2.1') as string, {
       rdns: config.rdns === null ? undefined : (knownOr(config.rdns, 'unknown.invalid') as string),
       description: config.description === null ? undefined : (knownOr(config.description, '') as string),
       protection: config.protection === null ? undefined : (knownOr(config.protection, { layer4: 'dynamic', layer7: 'off' }) as Protection),
     });
     return [
-      ...validateDocument(this.typeName, doc, ([first, second]) =>
+      ...validateSpec(this.typeName, spec, ([first, second]) =>
         first === 'serverId' ? 'server_id' : first === 'ip' ? 'ip' : FIELDS.includes(second as IpSettingField) ? (second as string) : undefined),
       ...validateOnDestroy(config),
     ];
@@ -70,7 +73,7 @@ export const ipSettingsResource: ProviderResource = {
     const [serverId, ip] = [String(state.server_id), String(state.ip)];
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
     try {
-      const { data } = await readFresh(ctx, label(serverId, ip), () => ctx.client.getIpSettings(serverId, ip));
+      const data = await readIpSettings(ctx, label(serverId, ip), serverId, ip);
       // The configuration's spelling of an equal host name is kept: a case or a final dot is no drift.
       const rdns = typeof state.rdns === 'string' && sameHostName(state.rdns, data.rdns) ? state.rdns : data.rdns;
       return {
@@ -78,12 +81,12 @@ export const ipSettingsResource: ProviderResource = {
         private: { ...priv, editable: data.editable },
       };
     } catch (err) {
-      if (isHostingApiError(err, 'not_found')) return { state: null, private: priv };
-      return explainApiError(ctx, `${label(serverId, ip)}: reading`, err, ['network:read']);
+      if (isGone(err)) return { state: null, private: priv };
+      throw err;
     }
   },
 
-  async plan(_session, prior, config, priv) {
+  async plan(session, prior, config, priv) {
     const planned: ObjectValue = {
       id: prior?.id ?? UNKNOWN,
       server_id: config.server_id,
@@ -101,49 +104,61 @@ export const ipSettingsResource: ProviderResource = {
       planned,
       requiresReplace: replaced ? ['server_id', 'ip'].filter((name) => prior[name] !== config[name]) : [],
       private: withInstance(priv),
-      diagnostics: locked.map((field) =>
-        errorAt(field, `${label(config.server_id, config.ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the provider to make it editable; nothing was changed`)),
+      diagnostics: [
+        ...(await checkServerExists(session, prior, config)),
+        ...locked.map((field) =>
+          errorAt(field, `${label(config.server_id, config.ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
+      ],
     };
   },
 
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
-    const plan = await planIpSettings(ctx, documentOf(serverId, ip, desiredOf(config)), settingsIn(prior, priv));
+    // A replacement of a create that failed halfway keeps the values seen before that create.
+    const inherited = prior === null ? session.handovers.take(handoverKey(serverId, ip)) : undefined;
+    const base: PrivateState = inherited ? { ...priv, restore: { ...inherited, ...priv.restore } } : priv;
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), settingsIn(prior, priv));
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
-    for (const field of FIELDS) if (config[field] === null) actual[field] = plan.actual[field];
+    for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
     const applied: IpFieldChange[] = [];
-    const result = (state: ObjectValue) => ({
-      state,
-      private: afterWrites({ ...priv, editable: plan.actual.editable }, Object.fromEntries(applied.map((c) => [c.field, plan.actual[c.field]]))),
-    });
+    const privateAfter = () =>
+      withRestoreValues({ ...base, editable: plan.actual.editable }, Object.fromEntries(applied.map((c) => [c.field, plan.actual[c.field]])));
     try {
       await plan.apply((change) => applied.push(change));
     } catch (error) {
       // Partial failure: the state records what was written, so the next plan shows only what is left.
       const partial: ObjectValue = { ...actual };
       for (const field of FIELDS) if (!applied.some((c) => c.field === field)) partial[field] = plan.actual[field];
-      return { ...result(partial), error };
+      return { state: partial, private: prior === null ? { ...privateAfter(), incomplete: true } : privateAfter(), error };
     }
-    return result(actual);
+    return { state: actual, private: privateAfter() };
   },
 
   async destroy(session, prior, priv) {
-    if (prior.on_destroy !== 'restore' || !priv.restore) return [];
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
-    // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
-    const cleared = Object.entries(priv.restore).filter(([, value]) => value === null).map(([field]) => field);
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
+    if (priv.incomplete) {
+      // Terraform replaces a create that failed halfway: writing the old values back only for the
+      // replacement to write the new ones again would flip them. The replacement takes them over.
+      if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
+      ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; a replacement in this run takes over the values to restore`);
+      return;
+    }
+    if (prior.on_destroy !== 'restore' || !priv.restore) {
+      const kept = FIELDS.filter((f) => prior[f] !== null).map((f) => `${f} ${JSON.stringify(prior[f])}`);
+      ctx.warn(`${label(serverId, ip)}: removed from Terraform; the address keeps its settings (${kept.join(', ') || 'none set'})`);
+      return;
+    }
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
-    const plan = await planIpSettings(ctx, documentOf(serverId, ip, restore), settingsIn(prior, priv));
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), settingsIn(prior, priv));
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
-    return cleared.map((field) => ({
-      severity: 2 as const,
-      summary: `${label(serverId, ip)}: ${field} was empty before this resource set it, and the API cannot clear it; it keeps its current value`,
-      attribute: { steps: [{ attribute_name: field }] },
-    }));
+    // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
+    for (const [field, value] of Object.entries(priv.restore)) {
+      if (value === null) ctx.warn(`${label(serverId, ip)}: ${field} was empty before this resource set it, and the API cannot clear it; it keeps its current value`);
+    }
   },
 
   importState(id) {

@@ -1,25 +1,24 @@
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
-import { POWER_DEFAULTS, type PowerStateDocument } from '../../contract/resource-document';
+import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
 import { planPowerState } from '../../reconcile/power-state';
 import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
+import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt } from '../diagnostics';
-import { keyNamespace, nextGeneration, withInstance } from '../private-state';
+import { keyNamespace, withInstance } from '../private-state';
 import { schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
-import { knownOr, PROVIDER_CONNECTION, validateDocument, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, knownOr, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
 
-function documentOf(values: ObjectValue): PowerStateDocument {
+function specOf(values: ObjectValue): PowerStateSpec {
   return {
-    version: 1,
     kind: 'power_state',
     serverId: String(values.server_id),
-    api: PROVIDER_CONNECTION,
-    desired: { state: values.state as PowerStateDocument['desired']['state'] },
+    desired: { state: values.state as PowerStateSpec['desired']['state'] },
     stopMethod: orDefault(values.stop_method, POWER_DEFAULTS.stopMethod),
     forceStopFallback: orDefault(values.force_stop_fallback, POWER_DEFAULTS.forceStopFallback),
     timeouts: {
@@ -51,7 +50,7 @@ export const powerStateResource: ProviderResource = {
   ]),
 
   validate(config) {
-    const doc = documentOf({
+    const spec = specOf({
       ...config,
       server_id: knownOr(config.server_id, 'vps_unknown_1'),
       state: knownOr(config.state, 'running'),
@@ -68,7 +67,7 @@ export const powerStateResource: ProviderResource = {
       readySeconds: 'ready_timeout_seconds',
       operationSeconds: 'operation_timeout_seconds',
     };
-    const diagnostics = validateDocument(this.typeName, doc, (path) => attributes[String(path[0] === 'timeouts' ? path[1] : path[0])]);
+    const diagnostics = validateSpec(this.typeName, spec, (path) => attributes[String(path[0] === 'timeouts' ? path[1] : path[0])]);
     if (config.hard_reboot === true && config.reboot_triggers === null) {
       diagnostics.push(errorAt('hard_reboot', 'hard_reboot is true but reboot_triggers is not set, so there is never a reboot for it to change', 'set reboot_triggers or remove hard_reboot'));
     }
@@ -81,11 +80,12 @@ export const powerStateResource: ProviderResource = {
     return { state: server ? { ...state, id: server.id, state: server.power } : null, private: priv };
   },
 
-  async plan(_session, prior, config, priv) {
+  async plan(session, prior, config, priv) {
     return {
       planned: { ...config, id: prior?.id ?? UNKNOWN },
       requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [],
       private: withInstance(priv),
+      diagnostics: await checkServerExists(session, prior, config),
     };
   },
 
@@ -94,34 +94,31 @@ export const powerStateResource: ProviderResource = {
    * offer are not in the list), then reboots once if the triggers of an applied instance changed.
    */
   async apply(session, { prior, planned, private: priv }) {
-    const doc = documentOf(planned);
-    const ctx = session.context(keyNamespace(priv), runBudgetSeconds(doc));
-    const state: ObjectValue = { ...planned, id: doc.serverId };
-    let acted = false;
+    const spec = specOf(planned);
+    const ctx = session.context(keyNamespace(priv), runBudgetSeconds(spec));
     try {
-      const plan = await planPowerState(ctx, doc);
+      const plan = await planPowerState(ctx, spec);
       ctx.log(plan.summary);
-      acted = !plan.inSync;
       await plan.apply();
     } catch (error) {
       return { state: prior, private: priv, error };
     }
+    const state: ObjectValue = { ...planned, id: spec.serverId };
     if (triggersChanged(prior, planned)) {
-      const target = { label: `reboot ${doc.serverId}`, kind: 'reboot' as const, serverId: doc.serverId, timeouts: doc.timeouts };
+      const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       try {
         await rebootServer(ctx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
-        acted = true;
       } catch (error) {
         // The old triggers stay in state, so the next plan shows the reboot still to do.
-        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: acted ? nextGeneration(priv) : priv, error };
+        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: priv, error };
       }
     }
-    return { state, private: acted ? nextGeneration(priv) : priv };
+    return { state, private: priv };
   },
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */
-  async destroy() {
-    return [];
+  async destroy(session, prior) {
+    session.warn(`power ${String(prior.server_id)}: removed from Terraform; the server stays ${String(prior.state)}`);
   },
 
   importState(id) {

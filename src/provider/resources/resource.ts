@@ -1,4 +1,5 @@
-import { resourceDocumentSchema } from '../../reconcile/resource-document-schema';
+import { ReconcileError } from '../../reconcile/reconcile-error';
+import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import type { PrivateState } from '../private-state';
 import type { schemaOf } from '../schema';
@@ -23,7 +24,10 @@ export interface ResourceState {
   readonly private: PrivateState;
 }
 
-/** The outcome of an apply; with `error`, `state` holds what was applied before it (partial failure). */
+/**
+ * The outcome of an apply; with `error`, `state` holds what was applied before it (partial
+ * failure). The caller moves `private` to the next generation, whatever happened.
+ */
 export interface AppliedChange extends ResourceState {
   readonly error?: unknown;
 }
@@ -47,8 +51,8 @@ export interface ProviderResource {
   plan(session: ProviderSession, prior: ObjectValue | null, config: ObjectValue, priv: PrivateState): Promise<PlannedChange>;
   /** Create or update: writes only what differs from the actual values. */
   apply(session: ProviderSession, request: ApplyRequest): Promise<AppliedChange>;
-  /** Removal from Terraform: retains, or restores when asked to; warnings and errors as diagnostics. */
-  destroy(session: ProviderSession, prior: ObjectValue, priv: PrivateState): Promise<Diagnostic[]>;
+  /** Removal from Terraform: retains (saying what stays), or restores when asked to. Throws on failure. */
+  destroy(session: ProviderSession, prior: ObjectValue, priv: PrivateState): Promise<void>;
   /** The skeleton state of `terraform import <address> <id>`; ReadResource fills it in. Throws on a malformed id. */
   importState(id: string): ObjectValue;
 }
@@ -63,12 +67,12 @@ export const knownOr = <T>(value: Value, placeholder: T): T | Value => (isKnown(
 export const setOrUndefined = <T>(value: Value): T | undefined => (value === null ? undefined : (value as T));
 
 /**
- * Checks a resource document built from the configuration with the handler's own schema, so HCL
- * users, synth-time users and the bridges share one set of rules; `attributeOf` maps a document
- * path to the attribute that holds it.
+ * Checks a resource spec built from the configuration with the handler's own schema, so HCL users,
+ * synth-time users and the bridges share one set of rules; `attributeOf` maps a spec path to the
+ * attribute that holds it.
  */
-export function validateDocument(typeName: string, doc: unknown, attributeOf: (path: readonly PropertyKey[]) => string | undefined): Diagnostic[] {
-  const parsed = resourceDocumentSchema.safeParse(doc);
+export function validateSpec(typeName: string, spec: unknown, attributeOf: (path: readonly PropertyKey[]) => string | undefined): Diagnostic[] {
+  const parsed = resourceSpecSchema.safeParse(spec);
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => {
     const attribute = attributeOf(issue.path);
@@ -84,9 +88,6 @@ export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
   return [errorAt('on_destroy', `invalid on_destroy: "${String(value)}"; expected "retain" or "restore"`)];
 }
 
-/** The connection part of a document, which the provider's configuration already holds. */
-export const PROVIDER_CONNECTION = { tokenEnvVar: 'HOSTING_API_TOKEN' } as const;
-
 /**
  * The planned value of an optional, computed attribute: the configuration's when set, else the
  * prior state's (read from the server, never written), else known only after apply.
@@ -95,3 +96,21 @@ export function plannedValue(config: ObjectValue, prior: ObjectValue | null, nam
   if (config[name] !== null) return config[name];
   return prior ? prior[name] : UNKNOWN;
 }
+
+/**
+ * A server id the account does not have is refused at plan time, naming it, when it is new to
+ * this resource (a create, or a change that replaces it): Terraform would otherwise remove the old
+ * object before the apply fails. A server the refresh already read needs no check.
+ */
+export async function checkServerExists(session: ProviderSession, prior: ObjectValue | null, config: ObjectValue): Promise<Diagnostic[]> {
+  const serverId = config.server_id;
+  if (typeof serverId !== 'string' || (prior && prior.server_id === serverId)) return [];
+  if (await session.listedServer(serverId)) return [];
+  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers lists for this token (ids are never made up); nothing was changed')];
+}
+
+/** A refusal that means the object is gone (404): the refresh drops it from the state. */
+export const isGone = (err: unknown): boolean => err instanceof ReconcileError && err.apiError?.code === 'not_found';
+
+/** A warning diagnostic (severity 2) for an outcome the person running Terraform should see. */
+export const warningOf = (summary: string): Diagnostic => ({ severity: 2, summary });

@@ -1,23 +1,21 @@
-import { isHostingApiError } from '../../api/errors';
 import type { Firewall } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
-import type { FirewallDocument } from '../../contract/resource-document';
-import { explainApiError, readFresh } from '../../reconcile/context';
-import { planFirewall, resolveRulesets } from '../../reconcile/firewall';
+import type { FirewallSpec } from '../../contract/resource-document';
+import { planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { ReconcileError } from '../../reconcile/reconcile-error';
-import { afterWrites, keyNamespace, withInstance } from '../private-state';
+import { resourceLabel } from '../../reconcile/resource-label';
+import { keyNamespace, withInstance, withRestoreValues } from '../private-state';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import { isKnown, knownOr, plannedValue, PROVIDER_CONNECTION, validateDocument, validateOnDestroy, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, isGone, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
-const sortedUnique = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
-const label = (serverId: Value) => `firewall ${String(serverId)}`;
-
-function documentOf(serverId: string, desired: FirewallDocument['desired']): FirewallDocument {
-  return { version: 1, kind: 'firewall', serverId, api: PROVIDER_CONNECTION, desired };
+function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
+  return { kind: 'firewall', serverId, desired };
 }
+
+const label = (serverId: Value) => resourceLabel(specOf(String(serverId), {}));
 
 /** The firewall a state holds, when it holds a read one (not after an import that was never read). */
 function firewallIn(state: ObjectValue | null): Firewall | undefined {
@@ -47,12 +45,12 @@ export const serverFirewallResource: ProviderResource = {
     const ids = Array.isArray(config.rulesets) ? config.rulesets.filter(isKnown) : [];
     const names = Array.isArray(config.ruleset_names) ? config.ruleset_names.filter(isKnown) : [];
     const managesRulesets = config.rulesets !== null || config.ruleset_names !== null;
-    const doc = documentOf(knownOr(config.server_id, 'vps_unknown_1') as string, {
+    const spec = specOf(knownOr(config.server_id, 'vps_unknown_1') as string, {
       enabled: config.enabled === null ? undefined : (knownOr(config.enabled, true) as boolean),
       rulesets: managesRulesets ? [...(ids as number[]), ...(names as string[])] : undefined,
     });
     return [
-      ...validateDocument(this.typeName, doc, ([first, second, index]) =>
+      ...validateSpec(this.typeName, spec, ([first, second, index]) =>
         first === 'serverId' ? 'server_id'
           : second === 'rulesets' ? (typeof index === 'number' && index >= ids.length ? 'ruleset_names' : 'rulesets')
             : second === 'enabled' ? 'enabled' : undefined),
@@ -64,42 +62,49 @@ export const serverFirewallResource: ProviderResource = {
     const serverId = String(state.server_id);
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
     try {
-      const { data } = await readFresh(ctx, label(serverId), () => ctx.client.getFirewall(serverId));
+      const data = await readFirewall(ctx, label(serverId), serverId);
       const actual = sortedUnique(data.rulesets);
       const fresh: ObjectValue = { ...state, id: serverId, enabled: data.enabled, rulesets: rulesetsOf(state, actual), applied_rulesets: actual };
       return { state: fresh, private: priv };
     } catch (err) {
-      if (isHostingApiError(err, 'not_found')) return { state: null, private: priv };
-      return explainApiError(ctx, `${label(serverId)}: reading`, err, ['network:read']);
+      if (isGone(err)) return { state: null, private: priv };
+      throw err;
     }
   },
 
   async plan(session, prior, config, priv) {
     const desired = await desiredRulesets(session, config);
+    // Neither attribute set: the rule sets are not managed, and the plan shows those in effect.
+    const unmanaged = config.rulesets === null && config.ruleset_names === null;
     const planned: ObjectValue = {
       id: prior?.id ?? UNKNOWN,
       server_id: config.server_id,
       enabled: plannedValue(config, prior, 'enabled'),
-      rulesets: config.ruleset_names !== null ? config.rulesets : plannedValue(config, prior, 'rulesets'),
+      rulesets: unmanaged ? (prior?.applied_rulesets ?? UNKNOWN) : config.rulesets,
       ruleset_names: config.ruleset_names,
       applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
     };
-    return { planned, requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [], private: withInstance(priv) };
+    return {
+      planned,
+      requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [],
+      private: withInstance(priv),
+      diagnostics: await checkServerExists(session, prior, config),
+    };
   },
 
   /** With a refreshed prior state the PUT is the only request: the plan's refresh read the firewall. */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
-    const doc = documentOf(serverId, {
+    const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
-    const plan = await planFirewall(ctx, doc, firewallIn(prior));
+    const plan = await planFirewall(ctx, spec, firewallIn(prior));
     ctx.log(plan.summary);
-    const applied = sortedUnique([...((doc.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
-    const enabled = doc.desired.enabled ?? plan.actual.enabled;
+    const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
+    const enabled = spec.desired.enabled ?? plan.actual.enabled;
     const state: ObjectValue = { ...planned, id: serverId, enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
     try {
       await plan.apply();
@@ -107,18 +112,20 @@ export const serverFirewallResource: ProviderResource = {
       return { state: prior, private: priv, error };
     }
     const written = Object.keys(plan.diff.change) as Array<keyof Firewall>;
-    return { state, private: afterWrites(priv, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
+    return { state, private: withRestoreValues(priv, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
   async destroy(session, prior, priv) {
-    if (prior.on_destroy !== 'restore' || !priv.restore) return [];
     const serverId = String(prior.server_id);
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
+    if (prior.on_destroy !== 'restore' || !priv.restore) {
+      ctx.warn(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
+      return;
+    }
     const restore = priv.restore as Partial<Firewall>;
-    const plan = await planFirewall(ctx, documentOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), firewallIn(prior));
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), firewallIn(prior));
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
-    return [];
   },
 
   importState(id) {
@@ -137,5 +144,5 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
   const names = (config.ruleset_names as string[] | null) ?? [];
   if (names.length === 0) return sortedUnique(ids);
   const serverLabel = label(config.server_id);
-  return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets(serverLabel))]);
+  return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets())]);
 }

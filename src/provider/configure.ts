@@ -1,0 +1,83 @@
+import { HostingApiClient, isTransientLogLine } from '../api/client';
+import { normalizeBaseUrl } from '../api/base-url';
+import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { HANDLER_ENV } from '../contract/resource-document';
+import { errorAt, ERROR, type Diagnostic } from './diagnostics';
+import type { ObjectValue } from './resources/resource';
+import { schemaOf } from './schema';
+import { createSession, stoppableSleep, type SessionFactory } from './session';
+import { UNKNOWN } from './values';
+
+export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
+
+export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The token comes from an environment variable of the provider process.', [
+  { name: 'base_url', type: 'string', optional: true, description: `Base URL ending in /api/v1; default: the ${HANDLER_ENV.defaultBaseUrl} environment variable.` },
+  { name: 'token_env_var', type: 'string', optional: true, description: `The NAME of the environment variable holding the token; default ${DEFAULT_TOKEN_ENV_VAR}.` },
+  { name: 'allow_insecure_http', type: 'bool', optional: true, description: 'Allow plain http to hosts other than this machine.' },
+]);
+
+/**
+ * A token pasted into `token_env_var` by mistake. The diagnostic names no attribute on purpose:
+ * Terraform prints the configuration line an attribute diagnostic points at, and that line would
+ * carry the token into the CI log.
+ */
+const TOKEN_IN_NAME: Diagnostic = {
+  severity: ERROR,
+  summary: `token_env_var in the provider "hosting" block must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token`,
+  detail: 'The value is not shown, in case it is a secret. If a token was pasted there, revoke it in the control panel and put the new one in the environment variable instead.',
+};
+
+export function validateProviderConfig(config: ObjectValue | null): Diagnostic[] {
+  const name = config?.token_env_var;
+  return typeof name === 'string' && !isTokenVariableName(name) ? [TOKEN_IN_NAME] : [];
+}
+
+const notKnown = (attribute: string, what: string): Diagnostic =>
+  errorAt(attribute, `${attribute} of the provider "hosting" block is not known until apply`, `the provider needs ${what} to read the servers at plan time; set it from a value known at plan time (a variable or a literal), not from another resource`);
+
+export interface ProviderEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
+  readonly log: (line: string) => void;
+}
+
+export type Configured = { readonly sessions: SessionFactory; readonly token: string } | { readonly diagnostics: Diagnostic[] };
+
+/**
+ * ConfigureProvider: the connection from the provider block and the environment, in the words of
+ * an HCL user. Values not known yet are refused, never silently replaced by the environment's.
+ */
+export function configureProvider(config: ObjectValue, environment: ProviderEnvironment, stopped: AbortSignal): Configured {
+  const problems = validateProviderConfig(config);
+  if (problems.length) return { diagnostics: problems };
+  if (config.token_env_var === UNKNOWN) return { diagnostics: [notKnown('token_env_var', 'the name of the token\'s variable')] };
+  if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
+  if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
+  const tokenEnvVar = typeof config.token_env_var === 'string' ? config.token_env_var : DEFAULT_TOKEN_ENV_VAR;
+  const token = environment.env[tokenEnvVar];
+  if (!token) {
+    const summary = `the environment variable ${tokenEnvVar} that should hold the API token is not set or empty`;
+    return { diagnostics: [errorAt('token_env_var', summary, 'export it where terraform runs; the token is never part of the configuration')] };
+  }
+  const baseUrl = typeof config.base_url === 'string' ? config.base_url : environment.env[HANDLER_ENV.defaultBaseUrl];
+  if (!baseUrl) return { diagnostics: [errorAt('base_url', `no API base URL: set base_url in the provider "hosting" block or the ${HANDLER_ENV.defaultBaseUrl} environment variable`)] };
+  const allowInsecureHttp = config.allow_insecure_http === true;
+  try {
+    normalizeBaseUrl(baseUrl, { allowInsecureHttp, insecureSetting: 'allow_insecure_http = true in the provider "hosting" block' });
+  } catch (err) {
+    const where = typeof config.base_url === 'string' ? 'base_url' : undefined;
+    return { diagnostics: [errorAt(where, (err as Error).message, where ? undefined : `from the ${HANDLER_ENV.defaultBaseUrl} environment variable (${printableUrl(baseUrl)})`)] };
+  }
+  const now = () => performance.now();
+  const client = new HostingApiClient({
+    baseUrl,
+    token,
+    allowInsecureHttp,
+    userAgent: 'cdktf-server-hosting-provider',
+    log: (line) => isTransientLogLine(line) && environment.log(`  ${line}`),
+    sleep: stoppableSleep(stopped),
+    signal: stopped,
+    now,
+  });
+  return { token, sessions: createSession({ client, tokenEnvVar, log: environment.log, now }, stopped) };
+}

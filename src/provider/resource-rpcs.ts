@@ -1,0 +1,110 @@
+import { diagnosticOf, type Diagnostic } from './diagnostics';
+import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
+import { ipSettingsResource } from './resources/ip-settings';
+import { powerStateResource } from './resources/power-state';
+import { warningOf, type ObjectValue, type ProviderResource } from './resources/resource';
+import { serverFirewallResource } from './resources/server-firewall';
+import type { ProviderRpc } from './protocol';
+import type { ProviderSession } from './session';
+import { decodeValue, encodeValue, type Value } from './values';
+
+/** Every resource type the provider serves, by Terraform type name. */
+export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map(
+  [serverFirewallResource, ipSettingsResource, powerStateResource].map((r) => [r.typeName, r]),
+);
+
+/** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
+export const STATE_VERSION = 0;
+
+type Request = Record<string, any>;
+export type RpcHandler = (request: Request) => Promise<object> | object;
+type ResourceRpc = Extract<ProviderRpc, 'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState'>;
+
+export interface RpcEnvironment {
+  /** The session of one RPC; throws when the provider was not configured. */
+  readonly session: () => ProviderSession;
+  /** Keeps the token out of every line. */
+  readonly scrub: (text: string) => string;
+}
+
+export function resourceOf(typeName: string): ProviderResource {
+  const resource = RESOURCES.get(typeName);
+  if (!resource) throw new Error(`unknown resource type ${typeName}`);
+  return resource;
+}
+
+const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
+const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
+
+/** The resource RPCs of tfplugin6 over the provider's resource types. */
+export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
+  const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
+  const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
+  return {
+    ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
+    UpgradeResourceState: (req) => {
+      const resource = resourceOf(req.type_name);
+      if (Number(req.version ?? 0) > STATE_VERSION) {
+        throw new Error(`the state of this ${req.type_name} was written by a newer version of the provider (schema version ${req.version}); use that version or newer`);
+      }
+      // Version 0 is the only one so far: attributes the schema no longer has are dropped, new ones are null.
+      const stored = JSON.parse(Buffer.from(req.raw_state?.json ?? '{}').toString('utf8')) as ObjectValue;
+      const attributes = resource.schema.block.attributes.map((a) => a.name);
+      const upgraded = Object.fromEntries(attributes.map((name) => [name, (stored[name] ?? null) as Value]));
+      return { upgraded_state: dynamic(upgraded) };
+    },
+    ReadResource: async (req) => {
+      const state = objectOf(req.current_state);
+      if (!state) return { new_state: dynamic(null) };
+      const session = sessionOf();
+      try {
+        const fresh = await resourceOf(req.type_name).read(session, state, decodePrivate(req.private));
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), diagnostics: warningsOf(session.warnings) };
+      } catch (err) {
+        return { new_state: req.current_state, private: req.private, ...failing(err, session.warnings) };
+      }
+    },
+    PlanResourceChange: async (req) => {
+      const proposed = objectOf(req.proposed_new_state);
+      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private };
+      const session = sessionOf();
+      try {
+        const prior = objectOf(req.prior_state);
+        const change = await resourceOf(req.type_name).plan(session, prior, objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
+        return {
+          planned_state: dynamic(change.planned),
+          requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
+          planned_private: encodePrivate(change.private),
+          diagnostics: [...warningsOf(session.warnings), ...(change.diagnostics ?? [])],
+        };
+      } catch (err) {
+        return failing(err, session.warnings);
+      }
+    },
+    ApplyResourceChange: async (req) => {
+      const resource = resourceOf(req.type_name);
+      const prior = objectOf(req.prior_state);
+      const planned = objectOf(req.planned_state);
+      const priv = decodePrivate(req.planned_private);
+      const session = sessionOf();
+      // Whatever the outcome, this apply's keys are spent: the next apply never replays its answers.
+      const after = encodePrivate(nextGeneration(priv));
+      try {
+        if (!planned) {
+          // Removal: the settings are retained (nothing requested) unless the resource restores them.
+          if (prior) await resource.destroy(session, prior, priv);
+          return { new_state: dynamic(null), diagnostics: warningsOf(session.warnings) };
+        }
+        const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
+        const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
+        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), ...outcome };
+      } catch (err) {
+        return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
+      }
+    },
+    ImportResourceState: (req) => {
+      const state = resourceOf(req.type_name).importState(req.id);
+      return { imported_resources: [{ type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})) }] };
+    },
+  };
+}

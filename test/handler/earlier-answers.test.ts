@@ -1,0 +1,62 @@
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { ipDoc, powerDoc, rebootDoc, useHandler } from '../helpers/handler';
+
+/*
+ * A re-run with the same instance id sends the same keys, as an apply killed before it returned
+ * does: the API replays the answers of the earlier run. Those tell what happened then, never
+ * what happens now; the server is read, and what is still to do is done under a key not used yet.
+ */
+const h = useHandler();
+const actions = () => h.sim.executed({ kind: 'action' }).map((w) => `${w.serverId} ${w.detail}`);
+const LATER = { HOSTING_FIRST_PLANNED_AT: '2026-11-20T10:00:00Z', HOSTING_PLANNED_AT: '2026-11-21T10:00:00Z' };
+
+test('a graceful shutdown that failed in an earlier run is sent again, once, after the OS is fixed', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status: 'failed', takesEffect: false } } });
+  const failed = await h.run('apply', powerDoc(IDS.vpsRunning, 'stopped'));
+  expect(failed.code).toBe(1);
+  const again = await h.run('apply', powerDoc(IDS.vpsRunning, 'stopped'));
+  expect(again.code).toBe(0);
+  expect(again.stdout.join('\n')).toMatch(/the action of an earlier run; reading the server before deciding/);
+  expect(actions()).toEqual([`${IDS.vpsRunning} shutdown`, `${IDS.vpsRunning} shutdown`]);
+});
+
+test('a start that succeeded in an earlier run, undone out of band since, is not taken for this run\'s start', async () => {
+  expect((await h.run('apply', powerDoc(IDS.vpsStopped, 'running'))).code).toBe(0);
+  h.sim.drift(IDS.vpsStopped, { power: 'stopped' });
+  const again = await h.run('apply', powerDoc(IDS.vpsStopped, 'running'));
+  expect(again.stderr).toEqual([]);
+  expect(again.code).toBe(0);
+  expect(actions()).toEqual([`${IDS.vpsStopped} start`, `${IDS.vpsStopped} start`]);
+});
+
+test('a PATCH refused 423 in an earlier run lands once the lock is lifted', async () => {
+  h.sim.drift(IDS.dedicated, { status: 'suspended' });
+  const locked = await h.run('apply', ipDoc(IDS.dedicated, IPS.primary, { description: 'web' }));
+  expect(locked.code).toBe(1);
+  expect(locked.stderr.join('\n')).toContain('423 service_locked');
+  h.sim.drift(IDS.dedicated, { status: 'active' });
+  const again = await h.run('apply', ipDoc(IDS.dedicated, IPS.primary, { description: 'web' }));
+  expect(again.code).toBe(0);
+  expect(h.sim.executed({ kind: 'ip_settings' }).map((w) => w.detail)).toEqual(['{"description":"web"}']);
+});
+
+test('a reboot an interrupted run carried out is not repeated by its re-run; one that failed is', async () => {
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(0);
+  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(rerun.code).toBe(0);
+  expect(rerun.stdout.at(-1)).toMatch(/rebooted by an earlier, interrupted run .*; not rebooted again$/);
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status: 'failed', takesEffect: false } } });
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER, instanceId: 'instance-2' })).code).toBe(1);
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER, instanceId: 'instance-2' })).code).toBe(0);
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`]);
+});
+
+test.each(['timed_out', 'outcome_unknown'] as const)('a reboot whose operation ends %s is not repeated in that run, and says so', async (status) => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status, takesEffect: false } } });
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(run.code).toBe(0);
+  expect(run.stdout.at(-1)).toMatch(new RegExp(`^warning: reboot ${IDS.vpsRunning}: the reboot was sent but not confirmed \\(operation op_\\d+ ${status}.*\\); it is not repeated`));
+  expect(actions()).toHaveLength(1);
+});
