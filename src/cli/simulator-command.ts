@@ -22,7 +22,12 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const options = parseSimulatorArgs(args);
   const sim = await startSimulator(options);
   print(`Hosting API simulator listening on ${sim.baseUrl}`);
-  print(`Control surface: ${sim.controlUrl}/state, /requests, /faults`);
+  print(`Control surface (see the README, "The simulator by hand"):`);
+  print(`  GET    ${sim.controlUrl}/state            every server, firewall and address`);
+  print(`  GET    ${sim.controlUrl}/requests         every request received`);
+  print(`  GET    ${sim.controlUrl}/executed         every write and action carried out`);
+  print(`  POST   ${sim.controlUrl}/faults           add a fault rule; DELETE clears them`);
+  print(`  PATCH  ${sim.controlUrl}/servers/{id}     change a server out of band, e.g. {"power":"stopped"}`);
   print('Demo tokens (valid only for this simulator):');
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
   print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);

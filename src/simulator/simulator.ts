@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
+import { parseDriftChange } from './drift-change';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type Budget, type RateLimits, type RateLimitVerdict } from './rate-limiter';
@@ -299,7 +300,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       }
       const drift = /^\/servers\/([^/]+)$/.exec(path);
       if (method === 'PATCH' && drift) {
-        state.drift(decodeURIComponent(drift[1]), input as DriftChange);
+        const parsed = parseDriftChange(input);
+        if ('problems' in parsed) return json(400, { error: `invalid change: ${parsed.problems.join('; ')}` });
+        state.drift(decodeURIComponent(drift[1]), parsed.change);
         return json(200, snapshot(state).servers.find((s) => s.server.id === decodeURIComponent(drift[1])));
       }
       return json(404, { error: `no control endpoint ${method} ${CONTROL_PREFIX}${path}` });

@@ -250,6 +250,8 @@ export class SimulatorState {
 
   /** Out-of-band changes ("drift"): made as if in the control panel, not counted as executed writes. */
   public drift(serverId: string, change: DriftChange): void {
+    // Made now: operations that ended by now have had their effect first.
+    this.settle();
     const record = this.server(serverId);
     if (change.power || change.status) {
       record.server = { ...record.server, ...(change.power && { power: change.power }), ...(change.status && { status: change.status }) };
