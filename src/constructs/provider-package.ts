@@ -16,12 +16,24 @@ export interface HostingProviderConfig {
 
 /** A `hosting` provider block of a stack; `required_providers` pins the version of the bundle it carries. */
 class HostingProvider extends TerraformProvider {
-  constructor(scope: Construct, id: string, version: string, private readonly config: HostingProviderConfig) {
+  private providerAlias?: string;
+
+  constructor(scope: Construct, id: string, version: string, private readonly config: HostingProviderConfig, alias?: string) {
     super(scope, id, {
       terraformResourceType: PROVIDER_TYPE,
       terraformProviderSource: PROVIDER_SOURCE,
       terraformGeneratorMetadata: { providerName: PROVIDER_TYPE, providerVersion: version },
     });
+    this.providerAlias = alias;
+  }
+
+  // cdktf's base class keeps no alias of its own: each provider class holds it.
+  public get alias(): string | undefined {
+    return this.providerAlias;
+  }
+
+  public set alias(value: string | undefined) {
+    this.providerAlias = value;
   }
 
   /** Connections that are equal share one provider configuration. */
@@ -66,9 +78,7 @@ export function hostingProvider(api: Construct, config: HostingProviderConfig): 
     return provider;
   }
   const alias = uniqueAlias(api.node.id, existing.map((p) => p.alias));
-  const provider = new HostingProvider(stack, `${PROVIDER_ID}-${alias}`, version, config);
-  provider.alias = alias;
-  return provider;
+  return new HostingProvider(stack, `${PROVIDER_ID}-${alias}`, version, config, alias);
 }
 
 /** A Terraform alias from a construct id: lower-case letters, digits and underscores, starting with a letter. */

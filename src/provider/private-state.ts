@@ -20,10 +20,17 @@ export interface PrivateState {
   /** Which IP settings fields this token may edit, from the last read. */
   readonly editable?: Readonly<Record<string, boolean>>;
   /**
-   * The create failed halfway (Terraform then taints the object): its removal restores nothing,
-   * because the replacement takes over `restore` and converges from where the create stopped.
+   * The create failed halfway: Terraform taints the object and plans its replacement, whose plan
+   * takes over `restore` (the values from before that create) through the refresh of this object.
    */
   readonly incomplete?: boolean;
+  /**
+   * The plan of a replacement for an incomplete create. Terraform hands the replacement's private
+   * data to the removal of the old object too: that removal restores nothing, so values are not
+   * written back only to be written again (rDNS flipping), and the replacement converges from
+   * where the create stopped.
+   */
+  readonly replacesIncomplete?: boolean;
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
@@ -35,6 +42,7 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
+  replacesIncomplete: z.optional(z.boolean()),
 });
 
 /**

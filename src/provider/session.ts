@@ -14,7 +14,7 @@ import type { Value } from './values';
 export interface ProviderSession {
   /** What this RPC warned of, its contexts included, in order. */
   readonly warnings: readonly string[];
-  /** Values one RPC of the process leaves for a later one (a removed object's to its replacement). */
+  /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
   readonly handovers: Handovers;
   /** A context for one resource operation: its key namespace and its own deadline, for every request too. */
   context(keyNamespace: string, budgetSeconds: number): ReconcileContext;

@@ -1,10 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProviderCommand } from '../../src/cli/provider-command';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 /**
  * Plain HCL, no cdktf: `provider mirror <dir>` writes a filesystem mirror and prints the two blocks
@@ -19,14 +17,7 @@ describeWithTerraform('the provider from plain HCL through `provider mirror`', (
     sim = await simulatorWithSentinel();
     const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
     ws = new TerraformWorkspace(env);
-    runProviderCommand(['mirror', join(ws.root, 'mirror')], (text) => (printed += text));
-    const [cliBlock, configBlock] = printed.split('# In the configuration:');
-    const rc = join(ws.root, 'terraform.rc');
-    writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${cliBlock.slice(cliBlock.indexOf('provider_installation'))}`);
-    env.TF_CLI_CONFIG_FILE = rc;
-    mkdirSync(ws.stackDir, { recursive: true });
-    writeFileSync(join(ws.stackDir, 'main.tf'), `${configBlock}
-provider "hosting" {
+    printed = ws.writeHcl(env, `provider "hosting" {
   base_url = "${sim.baseUrl}"
 }
 
@@ -78,5 +69,57 @@ output "applied_rulesets" {
     expect(run.code).toBe(1);
     expect(run.output).toContain('invalid rdns: must be a valid host name');
     expect(run.output).toContain('with hosting_ip_settings.primary');
+  });
+});
+
+describeWithTerraform('plain HCL: the provider block\'s mistakes are reported without leaking', () => {
+  let sim: RunningSimulator;
+  const workspaces: TerraformWorkspace[] = [];
+  const hcl = async (providerBlock: string) => {
+    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+    const ws = new TerraformWorkspace(env);
+    workspaces.push(ws);
+    ws.writeHcl(env, `${providerBlock}
+
+resource "terraform_data" "later" {
+  input = "${sim.baseUrl}"
+}
+
+resource "hosting_server_firewall" "web" {
+  server_id = "${IDS.vpsRunning}"
+  enabled   = true
+}
+`);
+    expect((await ws.init()).code).toBe(0);
+    return ws;
+  };
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+  });
+  afterAll(async () => {
+    await sim?.close();
+    workspaces.forEach((ws) => ws.dispose());
+  });
+
+  test('a token pasted into token_env_var is refused, and appears nowhere in validate, plan or apply output', async () => {
+    const ws = await hcl(`provider "hosting" {
+  base_url      = "${sim.baseUrl}"
+  token_env_var = "${SENTINEL_TOKEN}"
+}`);
+    for (const args of [['validate', '-no-color'], ['plan', '-input=false', '-no-color'], ['apply', '-auto-approve', '-input=false', '-no-color']]) {
+      const run = await ws.terraform(args);
+      expect(run.code).toBe(1);
+      expect(run.output).toContain('token_env_var in the provider "hosting" block must be the NAME of an environment variable');
+      expect(run.output).not.toContain(SENTINEL_TOKEN);
+    }
+  });
+
+  test('a base_url not known until apply is reported, never replaced by the environment\'s', async () => {
+    const ws = await hcl(`provider "hosting" {
+  base_url = terraform_data.later.output
+}`);
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: { HOSTING_API_URL: sim.baseUrl } });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('base_url of the provider "hosting" block is not known until apply');
   });
 });

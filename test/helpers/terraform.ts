@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
+import { runProviderCommand } from '../../src/cli/provider-command';
 
 /** The project's own CLI configuration: no checkpoint, nothing from the network. */
 export const TERRAFORM_RC = join(__dirname, '..', 'e2e', 'terraform.rc');
@@ -108,6 +109,23 @@ export class TerraformWorkspace {
         resolve({ code: code ?? (signal ? 128 : -1), output });
       });
     });
+  }
+
+  /**
+   * Plain HCL: writes the provider as a filesystem mirror (`provider mirror`), a CLI configuration
+   * that installs from it, and `main.tf` with the printed `required_providers` block and `hcl`.
+   * `env` is the workspace's own, which gets the CLI configuration.
+   */
+  public writeHcl(env: Record<string, string>, hcl: string): string {
+    let printed = '';
+    runProviderCommand(['mirror', join(this.root, 'mirror')], (text) => (printed += text));
+    const [cliBlock, configBlock] = printed.split('# In the configuration:');
+    const rc = join(this.root, 'terraform.rc');
+    writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${cliBlock.slice(cliBlock.indexOf('provider_installation'))}`);
+    env.TF_CLI_CONFIG_FILE = rc;
+    mkdirSync(this.stackDir, { recursive: true });
+    writeFileSync(join(this.stackDir, 'main.tf'), `${configBlock}\n${hcl}`);
+    return printed;
   }
 
   /** Every file of the synth output and the state, as text, for secret scans. */

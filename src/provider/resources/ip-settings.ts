@@ -76,6 +76,8 @@ export const ipSettingsResource: ProviderResource = {
       const data = await readIpSettings(ctx, label(serverId, ip), serverId, ip);
       // The configuration's spelling of an equal host name is kept: a case or a final dot is no drift.
       const rdns = typeof state.rdns === 'string' && sameHostName(state.rdns, data.rdns) ? state.rdns : data.rdns;
+      // A create that failed halfway is replaced next: its plan, in this process, takes over the values to restore.
+      if (priv.incomplete && priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
       return {
         state: { ...state, id: `${serverId}/${ip}`, rdns, description: data.description, protection: data.protection },
         private: { ...priv, editable: data.editable },
@@ -97,13 +99,14 @@ export const ipSettingsResource: ProviderResource = {
       on_destroy: config.on_destroy,
     };
     const replaced = prior !== null && (prior.server_id !== config.server_id || prior.ip !== config.ip);
+    const inherited = prior === null && isKnown(config.server_id) && isKnown(config.ip) ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
     // A field this token may not edit is refused now, at plan time, rather than halfway through an apply.
     const observed = replaced ? undefined : settingsIn(prior, priv);
     const locked = observed ? lockedFields(diffIpSettings(desiredOf(config), observed), observed) : [];
     return {
       planned,
       requiresReplace: replaced ? ['server_id', 'ip'].filter((name) => prior[name] !== config[name]) : [],
-      private: withInstance(priv),
+      private: inherited ? { ...withInstance(priv), restore: inherited, replacesIncomplete: true } : withInstance(priv),
       diagnostics: [
         ...(await checkServerExists(session, prior, config)),
         ...locked.map((field) =>
@@ -115,9 +118,7 @@ export const ipSettingsResource: ProviderResource = {
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
-    // A replacement of a create that failed halfway keeps the values seen before that create.
-    const inherited = prior === null ? session.handovers.take(handoverKey(serverId, ip)) : undefined;
-    const base: PrivateState = inherited ? { ...priv, restore: { ...inherited, ...priv.restore } } : priv;
+    const { replacesIncomplete: _, ...base } = priv;
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), settingsIn(prior, priv));
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
@@ -139,11 +140,8 @@ export const ipSettingsResource: ProviderResource = {
   async destroy(session, prior, priv) {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
-    if (priv.incomplete) {
-      // Terraform replaces a create that failed halfway: writing the old values back only for the
-      // replacement to write the new ones again would flip them. The replacement takes them over.
-      if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
-      ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; a replacement in this run takes over the values to restore`);
+    if (priv.replacesIncomplete) {
+      ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
       return;
     }
     if (prior.on_destroy !== 'restore' || !priv.restore) {
