@@ -408,6 +408,7 @@ export class HostingApiClient {
         if (!(err instanceof TransportError)) {
           throw err;
         }
+        this.#pacer.release(budget);
         this.#log(`${method} ${pathWithQuery} -> ${err.message}, attempt ${attempt}`);
         if (err.kind === 'aborted') {
           throw fail('aborted', 0, `stopped while the request was in flight${method === 'GET' ? '' : '; the write may have been applied'}`, { attempt });

@@ -19,6 +19,9 @@ const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetC
  * through the headers and, with a shared store, through each other's reservations.
  */
 export class RateLimitPacer {
+  /** Requests this pacer let through that have no answer yet, per class. */
+  private readonly inFlight: Record<BudgetClass, number> = { request: 0, action: 0 };
+
   /** @param spreadMs upper bound of a random extra wait, so clients woken by one reset do not collide. */
   constructor(
     private readonly random: () => number,
@@ -34,12 +37,15 @@ export class RateLimitPacer {
    * an earlier one; an answer from an earlier window changes nothing.
    */
   public observe(budgetClass: BudgetClass, headers: RateLimitHeaders, nowMs: number): void {
+    this.release(budgetClass);
     const remaining = Number(headers.remaining);
     const resetSeconds = Number(headers.reset);
     if (headers.remaining === undefined || !Number.isFinite(remaining) || !Number.isFinite(resetSeconds)) {
       return;
     }
-    const seen: Budget = { remaining, resetAtMs: nowMs + resetSeconds * 1000 };
+    // The figure was counted before the requests still in flight reached the server: they spend
+    // from it too, or the budget is spent twice (the fixed-window 429s of parallel applies).
+    const seen: Budget = { remaining: remaining - this.inFlight[budgetClass], resetAtMs: nowMs + resetSeconds * 1000 };
     this.store.update((budgets) => {
       const known = budgets[budgetClass];
       if (!known || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
@@ -53,18 +59,26 @@ export class RateLimitPacer {
 
   /**
    * Reserves one request of this class and returns 0, or returns how long to wait before asking
-   * again (the budget is spent until its reset).
+   * again (the budget is spent until its reset). A reserved request is in flight until `observe`
+   * (an answer) or `release` (none came).
    */
   public acquire(budgetClass: BudgetClass, nowMs: number): number {
-    return this.store.update((budgets) => {
-      const delay = waitFor(budgets, budgetClass, nowMs);
-      if (delay > 0) return delay + Math.round(this.random() * this.spreadMs);
+    const delay = this.store.update((budgets) => {
+      const wait = waitFor(budgets, budgetClass, nowMs);
+      if (wait > 0) return wait + Math.round(this.random() * this.spreadMs);
       for (const cls of classesOf(budgetClass)) {
         const budget = budgets[cls];
         if (budget) budget.remaining -= 1;
       }
       return 0;
     });
+    if (delay === 0) for (const cls of classesOf(budgetClass)) this.inFlight[cls] += 1;
+    return delay;
+  }
+
+  /** A request let through ended without an answer (a lost connection, a timeout, a stop). */
+  public release(budgetClass: BudgetClass): void {
+    for (const cls of classesOf(budgetClass)) this.inFlight[cls] = Math.max(0, this.inFlight[cls] - 1);
   }
 }
 

@@ -75,6 +75,22 @@ describe('RateLimitPacer (pure)', () => {
     expect(pacer.acquire('request', 0)).toBe(0);
     expect(pacer.acquire('action', 0)).toBe(30_000);
   });
+  test('an answer\'s remaining figure does not count the requests still in flight: they are taken from it', () => {
+    // Ten requests go out in parallel before any figure is known (a fixed window of 40, say).
+    const pacer = new RateLimitPacer(() => 0);
+    for (let i = 0; i < 10; i++) expect(pacer.acquire('request', 0)).toBe(0);
+    // The first answer says 5 are left; the nine others in flight will spend them and more.
+    pacer.observe('request', { remaining: '5', reset: '60' }, 0);
+    expect(pacer.acquire('request', 0)).toBe(60_000);
+    // A request that got no answer is no longer in flight.
+    const fresh = new RateLimitPacer(() => 0);
+    expect(fresh.acquire('request', 0)).toBe(0);
+    expect(fresh.acquire('request', 0)).toBe(0);
+    fresh.release('request');
+    fresh.observe('request', { remaining: '1', reset: '60' }, 0);
+    expect(fresh.acquire('request', 0)).toBe(0);
+    expect(fresh.acquire('request', 0)).toBe(60_000);
+  });
   test('headers without figures change nothing', () => {
     const pacer = new RateLimitPacer(() => 0);
     pacer.observe('request', {}, 0);
