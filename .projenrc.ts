@@ -56,9 +56,16 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 // Only the NULL_RESOURCE bridge loads @cdktf/provider-null, so a stack without it need not install it.
 project.package.addField('peerDependenciesMeta', { '@cdktf/provider-null': { optional: true } });
 
-// The public entry point only: the internal layers (client, simulator, handler) stay internal, and
-// files inside this repository (examples/typescript) can import the package by name.
-project.package.addField('exports', { '.': { types: './lib/index.d.ts', default: './lib/index.js' }, './package.json': './package.json' });
+// The public entry point, and the simulator (README: "The simulator by hand") for tests and demos of
+// users' own stacks; the other internal layers (client, handler, provider) stay internal. Files
+// inside this repository (examples/typescript) import the package by name.
+project.package.addField('exports', {
+  '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+  './simulator': { types: './lib/simulator/index.d.ts', default: './lib/simulator/index.js' },
+  './package.json': './package.json',
+});
+// TypeScript's classic `node` module resolution reads no `exports`: the subpath's types for it.
+project.package.addField('typesVersions', { '*': { simulator: ['lib/simulator/index.d.ts'] } });
 
 // A tarball always holds lib/, .jsii and the handler: on a fresh clone `npm pack` builds them first.
 project.package.setScript('prepack', 'node scripts/prepack.js');

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
 
 const root = join(__dirname, '..', '..');
@@ -20,7 +21,24 @@ describeWithTerraform('a user project installs the packed library', () => {
     const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
     return { code: res.status, stdout: res.stdout, output: `${res.stdout}${res.stderr}` };
   };
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  /** For commands that talk to the in-process simulator: spawnSync would block the event loop it answers on. */
+  const runAsync = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+    new Promise<{ code: number | null; stdout: string; output: string }>((resolve) => {
+      const child = spawn(cmd, args, { cwd, env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
+      let stdout = '';
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
+      child.stderr.on('data', (d: Buffer) => { output += d; });
+      child.on('close', (code) => resolve({ code, stdout, output }));
+    });
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
 
   test('npm pack makes a complete package', () => {
     const packed = run('npm', ['pack', '--pack-destination', work, '--json'], root);
@@ -31,7 +49,7 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   });
 
-  test('installs into a fresh project, type-checks strictly, synthesizes, and plans with terraform', () => {
+  test('installs into a fresh project, type-checks strictly, synthesizes, and plans with terraform; the simulator imports from its subpath', async () => {
     const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
     run('mkdir', ['-p', project], work);
     writeFileSync(join(project, 'package.json'), JSON.stringify({
@@ -42,14 +60,14 @@ describeWithTerraform('a user project installs the packed library', () => {
     }, null, 2));
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noImplicitAny: true, esModuleInterop: true, outDir: 'out', types: ['node'] },
-      include: ['main.ts'],
+      include: ['main.ts', 'simulator.ts'],
     }, null, 2));
     writeFileSync(join(project, 'main.ts'), [
       "import { App, TerraformStack } from 'cdktf';",
       "import { HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from 'cdktf-server-hosting';",
       "const app = new App({ outdir: 'cdktf.out' });",
       "const stack = new TerraformStack(app, 'web');",
-      "const api = new HostingApi(stack, 'hosting', { baseUrl: 'https://api.example.com/api/v1' });",
+      "const api = new HostingApi(stack, 'hosting', { baseUrl: process.env.SIMULATOR_URL });",
       "const fw = new ServerFirewall(stack, 'fw', { api, serverId: 'vps_web_1', enabled: true, rulesets: [1] });",
       "new IpSettings(stack, 'ip', { api, serverId: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', rdns: 'web.example.com',",
       '  protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY } });',
@@ -57,19 +75,33 @@ describeWithTerraform('a user project installs the packed library', () => {
       'app.synth();',
       '',
     ].join('\n'));
+    // The simulator, from the package's documented subpath: a test double for the user's own tests.
+    writeFileSync(join(project, 'simulator.ts'), [
+      "import { startSimulator } from 'cdktf-server-hosting/simulator';",
+      'void startSimulator().then(async (sim) => {',
+      '  const servers = await (await fetch(`${sim.baseUrl}/servers`, { headers: { authorization: `Bearer ${sim.tokens.full}` } })).json();',
+      '  console.log(JSON.stringify({ baseUrl: sim.baseUrl, servers: servers.data.length }));',
+      '  await sim.close();',
+      '});',
+      '',
+    ].join('\n'));
 
     const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
     expect(install).toMatchObject({ code: 0 });
     expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], project)).toMatchObject({ code: 0, output: '' });
     expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project).code).toBe(0);
-    expect(run('node', ['out/main.js'], project).code).toBe(0);
+    const simulated = JSON.parse((await runAsync('node', ['out/simulator.js'], project)).stdout) as { baseUrl: string; servers: number };
+    expect(simulated.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(simulated.servers).toBeGreaterThan(0);
+    expect(run('node', ['out/main.js'], project, { SIMULATOR_URL: sim.baseUrl }).code).toBe(0);
 
     const stackDir = join(project, 'cdktf.out', 'stacks', 'web');
     // The provider ships inside the synthesized stack: init installs it offline, and it plans.
     const init = run('terraform', ['init', '-input=false', '-no-color'], stackDir);
     expect(init.output).toContain('Installing local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting');
     expect(init.code).toBe(0);
-    const plan = run('terraform', ['plan', '-input=false', '-no-color'], stackDir, { HOSTING_API_TOKEN: 'not-used-by-a-plan-of-creates' });
+    // Plan-time checks read the server list: the plan runs against a simulator.
+    const plan = await runAsync('terraform', ['plan', '-input=false', '-no-color'], stackDir, { HOSTING_API_TOKEN: sim.tokens.full });
     expect(plan.output).toContain('Plan: 3 to add, 0 to change, 0 to destroy.');
     expect(plan.code).toBe(0);
   });
