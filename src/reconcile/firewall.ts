@@ -64,10 +64,6 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
   return ids;
 }
 
-/**
- * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
- * it the firewall is read first.
- */
 export interface FirewallPlan extends Plan {
   /** The firewall the plan was made from. */
   readonly actual: Firewall;
@@ -89,6 +85,10 @@ export async function readFirewall(ctx: ReconcileContext, label: string, serverI
   return res.data;
 }
 
+/**
+ * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
+ * it the firewall is read first.
+ */
 export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, observed?: Firewall): Promise<FirewallPlan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;

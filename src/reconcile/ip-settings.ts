@@ -78,7 +78,7 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec,
       if (locked.length) {
         throw new ReconcileError(
           `${label}: ${locked.join(' and ')} ${locked.length > 1 ? 'are' : 'is'} not editable for this address; nothing was changed`,
-          `remove ${locked.join(' and ')} from the construct, or ask the provider to make ${locked.length > 1 ? 'them' : 'it'} editable`,
+          `remove ${locked.join(' and ')} from the configuration, or ask the hosting provider to make ${locked.length > 1 ? 'them' : 'it'} editable`,
         );
       }
       for (const change of changes) {

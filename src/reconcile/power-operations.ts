@@ -28,7 +28,7 @@ export function readiness(server: ServerDetail): Readiness {
     case 'failed':
       return { kind: 'fail', reason: 'the server is in status failed', hint: 'repair or reinstall the server in the control panel, then apply again' };
     case 'terminated':
-      return { kind: 'fail', reason: 'the server is terminated', hint: 'remove this construct or point it at another server' };
+      return { kind: 'fail', reason: 'the server is terminated', hint: 'remove this resource or point it at another server' };
     default:
       return server.power === 'unknown' ? { kind: 'wait', reason: 'its power state is unknown' } : { kind: 'ready' };
   }
@@ -73,7 +73,7 @@ export async function settle(
     if (state.kind === 'fail') throw new ReconcileError(`${target.label}: ${state.reason}; nothing was changed`, state.hint);
     const left = deadline - ctx.now();
     if (left <= 0) {
-      throw new ReconcileError(`${target.label}: still waiting after ${target.timeouts.readySeconds}s: ${state.reason}; nothing was changed`, 'apply again later, or raise the ready timeout of the construct');
+      throw new ReconcileError(`${target.label}: still waiting after ${target.timeouts.readySeconds}s: ${state.reason}; nothing was changed`, 'apply again later, or raise readyTimeoutSeconds (ready_timeout_seconds in HCL)');
     }
     ctx.log(`${target.label}: waiting: ${state.reason}`);
     if (inFlight) {

@@ -108,7 +108,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
     }
     throw new ReconcileError(
       `${target.label}: ${action} failed: ${outcome.message}`,
-      action === 'shutdown' ? 'check the operating system, or set forceStopFallback to power off when a graceful shutdown fails' : 'check the server in the control panel, then apply again',
+      action === 'shutdown' ? 'check the operating system, or set forceStopFallback (force_stop_fallback in HCL) to power off when a graceful shutdown fails' : 'check the server in the control panel, then apply again',
       outcome.apiError,
     );
   }

@@ -112,7 +112,9 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     const plan = await ws.plan();
     expect(plan.output).toMatch(/~ reboot_triggers\s+= \{/);
     expect(plan.output).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
-    expect((await ws.apply()).code).toBe(0);
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/Warning: reboot vps_\S+: rebooted \(reset\), because its reboot triggers changed/);
     expect(newWrites()).toEqual(['action reset']);
     expect((await ws.apply()).output).toContain('No changes.');
     expect(newWrites()).toEqual([]);
@@ -166,6 +168,8 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     const run = await ws.destroy();
     expect(run.code).toBe(0);
     expect(run.output).toContain('Destroy complete! Resources: 4 destroyed.');
+    expect(run.output).toMatch(/Warning: firewall vps_\S+: removed from Terraform; the firewall stays as it is \(enabled true, rule sets \[2\]\)/);
+    expect(run.output).toMatch(/Warning: power vps_\S+: removed from Terraform; the server stays running/);
     expect(newWrites().sort()).toEqual([
       'ip_settings {"description":"primary"}',
       'ip_settings {"protection":{"layer4":"dynamic","layer7":"off"}}',

@@ -29,7 +29,7 @@ test('a non-editable field fails before any write, naming the field, even when a
   expect(run.code).toBe(1);
   expect(run.stderr).toEqual([
     `error: ip settings ${DED} ${IPS.locked}: rdns is not editable for this address; nothing was changed`,
-    '  what to do: remove rdns from the construct, or ask the provider to make it editable',
+    '  what to do: remove rdns from the configuration, or ask the hosting provider to make it editable',
   ]);
   expect(run.writes).toEqual([]);
 });
