@@ -21,7 +21,8 @@ export interface PrivateState {
   readonly editable?: Readonly<Record<string, boolean>>;
   /**
    * The create failed halfway: Terraform taints the object and plans its replacement, whose plan
-   * takes over `restore` (the values from before that create) through the refresh of this object.
+   * takes over `restore` (the values from before that create) through the refresh of this object
+   * (plan phase) and through the removal of this object (apply phase, which plans again).
    */
   readonly incomplete?: boolean;
   /**

@@ -141,6 +141,8 @@ export const ipSettingsResource: ProviderResource = {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
     if (priv.replacesIncomplete) {
+      // Terraform plans the replacement again in this process, after this removal: hand it the values.
+      if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
       ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
       return;
     }
