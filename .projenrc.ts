@@ -24,7 +24,7 @@ const project = new cdk.JsiiProject({
   jsiiVersion: '~6.0.0',
   typescriptVersion: '~5.9.0',
 
-  peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2', '@cdktf/provider-null@^11.0.0'],
+  peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2'],
   // jsii refuses runtime dependencies that are not bundled; neither leaks into the public API.
   bundledDeps: ['undici@^7', 'zod@^4'],
   devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3'],
@@ -53,8 +53,6 @@ const project = new cdk.JsiiProject({
 // unrs-resolver releases are missing from the registry), and `npm ci` then fails on a fresh machine.
 project.package.addPackageResolutions('unrs-resolver@1.12.2');
 
-// Only the NULL_RESOURCE bridge loads @cdktf/provider-null, so a stack without it need not install it.
-project.package.addField('peerDependenciesMeta', { '@cdktf/provider-null': { optional: true } });
 
 // The public entry point, and the simulator (README: "The simulator by hand") for tests and demos of
 // users' own stacks; the other internal layers (client, handler, provider) stay internal. Files

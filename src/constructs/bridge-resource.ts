@@ -1,7 +1,8 @@
-import { DataResource, Fn, TerraformStack, type ITerraformDependable, type TerraformResource } from 'cdktf';
+import { DataResource, Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import type { HostingApi } from './hosting-api';
+import { NullResource } from './null-resource';
 import { HANDLER_ENV, type RebootSpec, type DocumentOf, type ResourceDocument } from '../contract/resource-document';
 
 export interface BridgeResourceOptions {
@@ -40,8 +41,7 @@ export function createBridgeResource(scope: Construct, id: string, options: Brid
     handlerRun(options.api, 'destroy', { [HANDLER_ENV.document]: `\${try(self.${attribute}.document, "")}` }),
   ];
   if (options.api.bridge === Bridge.NULL_RESOURCE) {
-    const { Resource } = nullProvider(scope);
-    return new Resource(scope, id, { triggers: { document, replace }, dependsOn: options.dependsOn, provisioners });
+    return new NullResource(scope, id, { document, replace }, { dependsOn: options.dependsOn, provisioners });
   }
   return new DataResource(scope, id, { input: { document }, triggersReplace: { replace }, dependsOn: options.dependsOn, provisioners });
 }
@@ -72,8 +72,7 @@ export function createRebootResource(scope: Construct, id: string, options: Rebo
     }),
   ];
   if (options.api.bridge === Bridge.NULL_RESOURCE) {
-    const { Resource } = nullProvider(scope);
-    return new Resource(scope, id, { triggers: { reboot: triggers }, dependsOn: options.dependsOn, provisioners });
+    return new NullResource(scope, id, { reboot: triggers }, { dependsOn: options.dependsOn, provisioners });
   }
   return new DataResource(scope, id, { triggersReplace: { reboot: triggers }, dependsOn: options.dependsOn, provisioners });
 }
@@ -88,30 +87,9 @@ export function createRebootResource(scope: Construct, id: string, options: Rebo
 export function createArmedRecord(scope: Construct, id: string, bridge: Bridge, after: ITerraformDependable): string {
   const now = Fn.plantimestamp();
   if (bridge === Bridge.NULL_RESOURCE) {
-    const { Resource } = nullProvider(scope);
-    const record = new Resource(scope, id, { triggers: { at: now }, dependsOn: [after], lifecycle: { ignoreChanges: ['triggers'] } });
-    return Fn.lookup(record.triggers, 'at', '');
+    const record = new NullResource(scope, id, { at: now }, { dependsOn: [after], lifecycle: { ignoreChanges: ['triggers'] } });
+    return Fn.lookup(record.triggersReference, 'at', '');
   }
   const record = new DataResource(scope, id, { input: { at: now }, dependsOn: [after], lifecycle: { ignoreChanges: ['input'] } });
   return Fn.lookup(record.output, 'at', '');
-}
-
-type NullResourceModule = typeof import('@cdktf/provider-null/lib/resource');
-
-/**
- * `@cdktf/provider-null` is an optional peer: only this bridge loads it, and the null provider is
- * configured once per stack.
- */
-function nullProvider(scope: Construct): NullResourceModule {
-  let modules: [NullResourceModule, typeof import('@cdktf/provider-null/lib/provider')];
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    modules = [require('@cdktf/provider-null/lib/resource'), require('@cdktf/provider-null/lib/provider')];
-  } catch {
-    throw new Error('Bridge.NULL_RESOURCE needs the package @cdktf/provider-null (npm install @cdktf/provider-null@^11); Bridge.TERRAFORM_DATA needs nothing');
-  }
-  const stack = TerraformStack.of(scope);
-  const id = 'cdktf-server-hosting-null-provider';
-  if (!stack.node.tryFindChild(id)) new modules[1].NullProvider(stack, id);
-  return modules[0];
 }

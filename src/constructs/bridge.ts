@@ -14,8 +14,8 @@ export enum Bridge {
    */
   TERRAFORM_DATA = 'terraform_data',
   /**
-   * `null_resource` from the `hashicorp/null` provider, through `@cdktf/provider-null` (an optional
-   * peer dependency: install it to use this bridge; `terraform init` then downloads the provider).
+   * `null_resource` from the `hashicorp/null` provider, written without prebuilt provider bindings
+   * (nothing to install in any language); `terraform init` downloads the provider.
    */
   NULL_RESOURCE = 'null_resource',
 }

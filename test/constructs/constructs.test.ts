@@ -155,6 +155,9 @@ test('the null_resource bridge configures the null provider once and reads from 
   new PowerState(s, 'power', { api, serverId: VPS, state: PowerStateValue.STOPPED, rebootTriggers: { a: 'b' } });
   const json = synth(s);
   expect(Object.keys(json.provider)).toEqual(['null']);
+  // What @cdktf/provider-null 11 wrote, so stacks that used it replace nothing after the upgrade.
+  expect(json.terraform.required_providers).toEqual({ null: { source: 'null', version: '3.2.4' } });
+  expect(json.provider.null).toEqual([{}]);
   expect(json.resource.terraform_data).toBeUndefined();
   const resources: any[] = Object.values(json.resource.null_resource);
   expect(resources).toHaveLength(5);
