@@ -45,7 +45,7 @@ const project = new cdk.JsiiProject({
   // Tests report lint errors; they never rewrite tracked files.
   eslintOptions: { dirs: ['src', 'test'], commandOptions: { fix: false } },
 
-  gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/'],
+  gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/', '/.venv/', '__pycache__/', '.mypy_cache/'],
   npmignoreEnabled: true,
 });
 
@@ -115,6 +115,10 @@ if (packageAll) {
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }
+
+// API.md is the TypeScript form; Python users get the same reference in their language (snake_case
+// props, keyword arguments, dicts, enums), written by the same build and checked stale the same way.
+project.tasks.tryFind('docgen')?.exec('jsii-docgen -l python -o API.python.md');
 
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',

@@ -1,34 +1,64 @@
-// Builds the Python wheel from the sources jsii-pacmak generated (package:python task), offline:
-// `pip wheel --no-build-isolation` needs setuptools and wheel in the interpreter itself, because
-// build isolation would download them. Uses the first python3 on PATH (or $PYTHON) that has both,
-// and says what is missing when none has.
+// Builds the Python wheel from the sources jsii-pacmak generated (package:python task) with whatever
+// python3 is on PATH (or $PYTHON). `pip wheel --no-build-isolation` needs setuptools and wheel in
+// the interpreter itself; when it lacks them, the build installs them into a throw-away venv and
+// builds with that, so no system package is assumed. Fails unless the wheel is where it belongs.
 const { spawnSync } = require('node:child_process');
-const { existsSync } = require('node:fs');
-const { delimiter, join } = require('node:path');
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { delimiter, join, resolve } = require('node:path');
 
-const [sourceDir, wheelDir] = process.argv.slice(2);
-if (!sourceDir || !wheelDir) {
+const [sourceArg, wheelArg] = process.argv.slice(2);
+if (!sourceArg || !wheelArg) {
   process.stderr.write('usage: node scripts/build-wheel.js <python source dir> <wheel dir>\n');
   process.exit(64);
 }
+// pip runs inside the source directory: a relative wheel directory would land there.
+const [sourceDir, wheelDir] = [resolve(sourceArg), resolve(wheelArg)];
 
 const candidates = [
   process.env.PYTHON,
   ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).flatMap((dir) => ['python3', 'python'].map((name) => join(dir, name))),
 ].filter((file, i, all) => file && all.indexOf(file) === i && (file === process.env.PYTHON || existsSync(file)));
 
+const probe = (python, code) => spawnSync(python, ['-c', code], { encoding: 'utf8' });
+const lastLine = (res) => (res.stderr || res.error?.message || 'not usable').trim().split('\n').pop();
+
 const tried = [];
-for (const python of candidates) {
-  const probe = spawnSync(python, ['-c', 'import sys, setuptools, wheel; assert sys.version_info >= (3, 8)'], { encoding: 'utf8' });
-  if (probe.status === 0) {
-    const build = spawnSync(python, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], { cwd: sourceDir, stdio: 'inherit' });
-    process.exit(build.status ?? 1);
-  }
-  tried.push(`${python}: ${(probe.stderr || probe.error?.message || 'not usable').trim().split('\n').pop()}`);
+const python = candidates.find((file) => {
+  const res = probe(file, 'import sys; assert sys.version_info >= (3, 10), "Python 3.10 or newer is needed"');
+  if (res.status !== 0) tried.push(`${file}: ${lastLine(res)}`);
+  return res.status === 0;
+});
+if (!python) {
+  process.stderr.write(
+    'No Python 3.10+ interpreter was found, so the wheel cannot be built.\n' +
+    `Tried:\n${tried.map((t) => `  ${t}`).join('\n') || '  (no python3 or python on PATH)'}\n` +
+    'Install Python 3.10 or newer (e.g. "apt-get install python3 python3-venv"), or point PYTHON at one.\n',
+  );
+  process.exit(1);
 }
-process.stderr.write(
-  'No Python 3.8+ interpreter with setuptools and wheel was found, so the wheel cannot be built offline.\n' +
-  `Tried:\n${tried.map((t) => `  ${t}`).join('\n') || '  (no python3 or python on PATH)'}\n` +
-  'Install them (e.g. "apt-get install python3-setuptools python3-wheel" or "pip install setuptools wheel"), or point PYTHON at an interpreter that has them.\n',
-);
-process.exit(1);
+
+let builder = python;
+let scratch;
+if (probe(python, 'import setuptools, wheel').status !== 0) {
+  scratch = mkdtempSync(join(tmpdir(), 'build-wheel-venv-'));
+  process.stdout.write(`${python} has no setuptools or wheel: installing them into a throw-away venv (${scratch})\n`);
+  const venv = spawnSync(python, ['-m', 'venv', scratch], { stdio: 'inherit' });
+  builder = join(scratch, 'bin', 'python');
+  const tools = venv.status === 0 && spawnSync(builder, ['-m', 'pip', 'install', '--disable-pip-version-check', 'setuptools', 'wheel'], { stdio: 'inherit' });
+  if (!tools || tools.status !== 0) {
+    process.stderr.write(`Could not install setuptools and wheel into a venv of ${python} (is the venv module installed, and PyPI reachable?).\n`);
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(1);
+  }
+}
+
+mkdirSync(wheelDir, { recursive: true });
+const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], { cwd: sourceDir, stdio: 'inherit' });
+if (scratch) rmSync(scratch, { recursive: true, force: true });
+const wheels = existsSync(wheelDir) ? readdirSync(wheelDir).filter((f) => f.endsWith('.whl')) : [];
+if (build.status !== 0 || wheels.length === 0) {
+  process.stderr.write(`The wheel was not built: pip exited ${build.status} and ${wheelDir} holds no .whl file.\n`);
+  process.exit(1);
+}
+process.stdout.write(`Built ${wheels.map((w) => join(wheelDir, w)).join(', ')}\n`);

@@ -41,7 +41,7 @@ function terraform(cwd, env, args) {
 
 async function main() {
   if (run('terraform', ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } }).status !== 0) {
-    fail('terraform is not on PATH; install Terraform 1.4 or newer');
+    fail('terraform is not on PATH; install Terraform 1.5 or newer');
   }
 
   step(1, 'Building the provider and handler bundles and the library (npx projen compile)');

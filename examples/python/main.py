@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """The example stack of examples/typescript/main.ts, in Python (through jsii).
 
-Install: pip install cdktf cdktf-server-hosting   (the wheel is built into dist/python)
-Run:     HOSTING_API_URL=... HOSTING_API_TOKEN=... cdktf deploy
+Run it where it sits, from a fresh clone (README, "Use it from Python"):
+
+    npx projen compile && npx projen package:python      # builds dist/python/*.whl
+    python3 -m venv .venv && .venv/bin/pip install dist/python/*.whl
+    cd examples/python && ../../.venv/bin/python main.py
+    cd cdktf.out/stacks/web && terraform init && terraform apply
+
+The API URL and token come from HOSTING_API_URL and HOSTING_API_TOKEN where Terraform runs; a change
+of RELEASE reboots web-2 once.
 """
 import os
 
 from cdktf import App, TerraformStack
 from constructs import Construct
+
 from cdktf_server_hosting import (
     HostingApi,
     IpProtection,
@@ -27,12 +35,19 @@ class WebStack(TerraformStack):
         api = HostingApi(self, "hosting")
 
         firewall = ServerFirewall(
-            self, "web-firewall",
-            api=api, server_id="vps_web_1", enabled=True, ruleset_names=["web", "ssh"],
+            self,
+            "web-firewall",
+            api=api,
+            server_id="vps_web_1",
+            enabled=True,
+            ruleset_names=["web", "ssh"],
         )
+        # The firewall exists already: adopt it (an import block) instead of creating it.
+        firewall.import_existing()
 
         IpSettings(
-            self, "metal-public-ip",
+            self,
+            "metal-public-ip",
             api=api,
             server_id="ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b",
             ip="203.0.113.11",
@@ -42,7 +57,8 @@ class WebStack(TerraformStack):
         )
 
         PowerState(
-            self, "web-2-power",
+            self,
+            "web-2-power",
             api=api,
             server_id="vps_web_2",
             state=PowerStateValue.RUNNING,

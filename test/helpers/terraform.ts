@@ -50,9 +50,12 @@ export interface TerraformRun {
 /** A temporary folder holding one synthesized stack and its local state, driven by the real engine. */
 export class TerraformWorkspace {
   public readonly root = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-e2e-'));
-  public readonly stackDir = join(this.root, 'stacks', STACK);
+  public readonly stackDir: string;
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `stack` names the stack a program other than `synth` writes into `root` (a Python one, say). */
+  constructor(private readonly env: Record<string, string>, stack = STACK) {
+    this.stackDir = join(this.root, 'stacks', stack);
+  }
 
   /** Synthesizes (or re-synthesizes, keeping the state) the stack `define` builds. */
   public synth(define: (stack: TerraformStack) => void): void {
