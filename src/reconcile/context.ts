@@ -179,6 +179,7 @@ const HINTS: Partial<Record<HostingErrorCode, string>> = {
   network_error: 'the API could not be reached; check HOSTING_API_URL and the network, then run the apply again.',
   timeout: 'the API did not answer in time; run the apply again: completed writes are detected and not repeated.',
   invalid_response: 'the API answered in an unexpected shape; report the request id to support.',
+  aborted: 'the run was stopped; apply again: the next run reads the servers first, so completed writes are not repeated.',
 };
 
 /** Which scopes the token lacks for this step, from GET /connect (made only after a refusal). */
