@@ -54,13 +54,20 @@ const DESCRIPTOR = {
         GetMetadata: {
           nested: {
             Request: msg({}),
-            Response: msg({ server_capabilities: { type: 'ServerCapabilities', id: 1 }, diagnostics: diagnostics(2), resources: { type: 'ResourceMetadata', id: 4, rule: 'repeated' } }),
+            Response: msg({
+              server_capabilities: { type: 'ServerCapabilities', id: 1 },
+              diagnostics: diagnostics(2),
+              data_sources: { type: 'DataSourceMetadata', id: 3, rule: 'repeated' },
+              resources: { type: 'ResourceMetadata', id: 4, rule: 'repeated' },
+            }),
+            DataSourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
             ResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
           },
         },
         GetProviderSchema: rpc({}, {
           provider: { type: 'Schema', id: 1 },
           resource_schemas: { keyType: 'string', type: 'Schema', id: 2 },
+          data_source_schemas: { keyType: 'string', type: 'Schema', id: 3 },
           diagnostics: diagnostics(4),
           server_capabilities: { type: 'ServerCapabilities', id: 6 },
         }),
@@ -91,6 +98,7 @@ const DESCRIPTOR = {
             Response: msg({ imported_resources: { type: 'ImportedResource', id: 1, rule: 'repeated' }, diagnostics: diagnostics(2) }),
           },
         },
+        ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
       },
     },
@@ -117,7 +125,7 @@ function method(service: string, name: string, request: string, response: string
 
 const RPCS = [
   'GetMetadata', 'GetProviderSchema', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
-  'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'StopProvider',
+  'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'ReadDataSource', 'StopProvider',
 ] as const;
 export type ProviderRpc = (typeof RPCS)[number];
 

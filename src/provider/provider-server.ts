@@ -1,5 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { configureProvider, PROVIDER_SCHEMA, validateProviderConfig, type ProviderEnvironment } from './configure';
+import { dataSourceRpcs } from './data-source-rpcs';
+import { DATA_SOURCES } from './data-sources';
 import { diagnosticOf } from './diagnostics';
 import type { ProviderRpc } from './protocol';
 import { RESOURCES, resourceRpcs, type RpcHandler } from './resource-rpcs';
@@ -28,19 +30,27 @@ export function createProviderService(environment: ProviderServerEnvironment): P
   const scrub = (text: string) => (secret ? text.split(secret).join('[redacted]') : text);
   const log = (line: string) => environment.log(scrub(line));
   const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+  const rpcEnvironment = {
+    session: () => {
+      if (!sessions) throw new Error('the provider was not configured');
+      return sessions.forCall();
+    },
+    scrub,
+  };
 
   const handlers: Record<ProviderRpc, RpcHandler> = {
     GetMetadata: () => ({
       server_capabilities: { get_provider_schema_optional: true },
       resources: [...RESOURCES.keys()].map((type_name) => ({ type_name })),
+      data_sources: [...DATA_SOURCES.keys()].map((type_name) => ({ type_name })),
     }),
     GetProviderSchema: () => ({
       provider: PROVIDER_SCHEMA,
       resource_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, r.schema])),
+      data_source_schemas: Object.fromEntries([...DATA_SOURCES.values()].map((d) => [d.typeName, d.schema])),
       server_capabilities: { get_provider_schema_optional: true },
     }),
     ValidateProviderConfig: (req) => ({ diagnostics: validateProviderConfig(configOf(req)) }),
-    ValidateDataResourceConfig: () => ({ diagnostics: [] }),
     ConfigureProvider: (req) => {
       const configured = configureProvider(configOf(req), { env: environment.env, log }, stopping.signal);
       if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
@@ -48,13 +58,8 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       sessions = configured.sessions;
       return { diagnostics: [] };
     },
-    ...resourceRpcs({
-      session: () => {
-        if (!sessions) throw new Error('the provider was not configured');
-        return sessions.forCall();
-      },
-      scrub,
-    }),
+    ...resourceRpcs(rpcEnvironment),
+    ...dataSourceRpcs(rpcEnvironment),
     StopProvider: () => {
       log('Terraform asked the provider to stop: no request starts from now on, and the ones in flight are cut off');
       stopping.abort();

@@ -4,6 +4,7 @@ import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import { ReconcileError } from '../reconcile/reconcile-error';
+import { observeServers, type Observed } from '../reconcile/observe';
 import { readServerList } from '../reconcile/servers';
 import type { Value } from './values';
 
@@ -24,6 +25,8 @@ export interface ProviderSession {
    * list serves every refresh and plan-time check of the run.
    */
   listedServer(serverId: string): Promise<Server | undefined>;
+  /** GET /servers as the run read it once, stale or not: for showing (data sources), never for deciding. */
+  serverList(): Promise<Observed<Server[]>>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
   rulesets(): Promise<readonly Ruleset[]>;
   /** A warning for Terraform's output (and the log). */
@@ -121,7 +124,12 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([])('read', SETTINGS_RUN_SECONDS);
-  const servers = once(async () => new Map((await readServerList(readContext())).map((s) => [s.id, s])));
+  const observedList = once(() => observeServers(readContext()));
+  // Resources decide on the list (existence, power): a stale one is read again until fresh.
+  const servers = once(async () => {
+    const observed = await observedList();
+    return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
+  });
   const rulesets = once(() => readRulesets(readContext(), 'firewall'));
   const handovers = createHandovers();
   return {
@@ -131,6 +139,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         context: contextFor(warnings),
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
+        serverList: observedList,
         rulesets,
         warnings,
         handovers,

@@ -2,6 +2,7 @@ export * from './context';
 export * from './firewall';
 export * from './ip-settings';
 export * from './keys';
+export * from './observe';
 export * from './plan-resource';
 export * from './power-operations';
 export * from './power-state';

@@ -1,6 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { providerVersion } from '../../src/contract/provider-mirror';
+import { ddosRulesDataSource } from '../../src/provider/data-sources/ddos-rules';
+import { serverDataSource } from '../../src/provider/data-sources/server';
 import { createServerCertificate } from '../../src/provider/certificate';
 import type { Diagnostic } from '../../src/provider/diagnostics';
 import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/private-state';
@@ -167,4 +169,26 @@ test('a power state whose server the account no longer lists leaves the state; a
   expect((await powerStateResource.read(session({}), state, {})).state).toBeNull();
   const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { instance: 'i' });
   expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { instance: 'i' } });
+});
+
+describe('data sources: arguments checked at validate time, naming the attribute', () => {
+  const attributes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => d.attribute?.steps[0].attribute_name);
+  test('hosting_server needs exactly one of id and name, and a well-formed id', () => {
+    expect(serverDataSource.validate({ id: null, name: null })[0].summary).toBe('hosting_server needs exactly one of id and name (neither is set)');
+    expect(serverDataSource.validate({ id: 'vps_web_1', name: 'web-1' })[0].summary).toBe('hosting_server needs exactly one of id and name (both are set)');
+    expect(attributes(serverDataSource.validate({ id: 'web-1', name: null }))).toEqual(['id']);
+    expect(serverDataSource.validate({ id: null, name: 'web-1' })).toEqual([]);
+    expect(serverDataSource.validate({ id: UNKNOWN, name: null })).toEqual([]);
+  });
+
+  test('server ids and addresses of the other data sources', () => {
+    expect(attributes(ddosRulesDataSource.validate({ server_id: 'nope', ip: '203.0.113.300' }))).toEqual(['server_id', 'ip']);
+    expect(ddosRulesDataSource.validate({ server_id: UNKNOWN, ip: UNKNOWN })).toEqual([]);
+  });
+
+  test('a name that several servers share is an error naming them', async () => {
+    const server = (id: string, name: string) => ({ id, name }) as never;
+    const session = { serverList: async () => ({ data: [server('vps_a_1', 'web'), server('vps_b_2', 'web'), server('vps_c_3', 'db')], observedAt: null, stale: false }) } as unknown as ProviderSession;
+    await expect(serverDataSource.read(session, { id: null, name: 'web' })).rejects.toThrow('hosting_server: 2 servers are named "web": vps_a_1 ("web"), vps_b_2 ("web")');
+  });
 });

@@ -1,0 +1,90 @@
+import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
+import type { Observed } from '../../reconcile/observe';
+import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
+import type { ReconcileContext } from '../../reconcile/context';
+import { errorAt, type Diagnostic } from '../diagnostics';
+import type { ObjectValue } from '../resources/resource';
+import { schemaOf, type AttributeSpec, type CtyType } from '../schema';
+import type { ProviderSession } from '../session';
+import type { Value } from '../values';
+
+/** One data source of the provider: a read of the API, shown as attributes; never a write. */
+export interface ProviderDataSource {
+  readonly typeName: string;
+  readonly schema: ReturnType<typeof schemaOf>;
+  /** Checks of the known arguments, naming the attribute. */
+  validate(config: ObjectValue): Diagnostic[];
+  /** The attributes, arguments included, from one read (or the run's shared one). */
+  read(session: ProviderSession, config: ObjectValue): Promise<ObjectValue>;
+}
+
+/** `observed_at` and `stale`, which every data source has. */
+export const META_ATTRIBUTES: readonly AttributeSpec[] = [
+  { name: 'observed_at', type: 'string', computed: true, description: 'When the API observed the data (`meta.observedAt`), or null.' },
+  { name: 'stale', type: 'bool', computed: true, description: 'True when live data was unavailable and the API served its last good value (`meta.stale`); a warning says so too.' },
+];
+
+export const SERVER_ID_ARGUMENT: AttributeSpec = { name: 'server_id', type: 'string', required: true, description: 'A server id as `hosting_servers` lists it (`vps_…` or `ded_…`).' };
+export const IP_ARGUMENT: AttributeSpec = { name: 'ip', type: 'string', required: true, description: 'One IPv4 address of the server.' };
+
+export const RESOURCES_TYPE: CtyType = ['object', { cpu_cores: 'number', memory_mb: 'number', storage_gb: 'number', traffic_gb: 'number' }];
+export const OPERATION_TYPE: CtyType = ['object', { id: 'string', server_id: 'string', action: 'string', status: 'string', message: 'string', requested_at: 'string', completed_at: 'string' }];
+
+/** Every member of a server as listed (section 2.3), as attributes. */
+export const SERVER_FIELDS: Record<string, CtyType> = {
+  id: 'string',
+  type: 'string',
+  name: 'string',
+  hostname: 'string',
+  status: 'string',
+  power: 'string',
+  ipv4: ['list', 'string'],
+  ipv6: ['list', 'string'],
+  os: 'string',
+  resources: RESOURCES_TYPE,
+  access_role: 'string',
+  service_id: 'number',
+  created_at: 'string',
+};
+
+/** The API's camelCase members as Terraform's snake_case attributes, all the way down. */
+export function attributesOf(value: unknown): Value {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(attributesOf);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), attributesOf(member)]));
+  }
+  return value as Value;
+}
+
+/** The data source's state: its arguments, what was read, and where the read came from. */
+export function stateOf(session: ProviderSession, typeName: string, config: ObjectValue, observed: Observed<unknown>, attributes: ObjectValue): ObjectValue {
+  if (observed.stale) {
+    session.warn(`${typeName}: live data is unavailable; the API served its last good value, observed at ${observed.observedAt ?? 'an unknown time'} (stale = true)`);
+  }
+  return { ...config, ...attributes, observed_at: observed.observedAt, stale: observed.stale };
+}
+
+/** A context for one data source read: reads only, so no key namespace is ever used. */
+export const readContext = (session: ProviderSession): ReconcileContext => session.context('data-source', SETTINGS_RUN_SECONDS);
+
+export function checkServerIdArgument(config: ObjectValue, attribute = 'server_id'): Diagnostic[] {
+  const id = config[attribute];
+  return typeof id === 'string' && !SERVER_ID_PATTERN.test(id)
+    ? [errorAt(attribute, `invalid ${attribute}: "${id}" is not a server id (vps_<segment>_<number> or ded_<uuid>, as hosting_servers lists them)`)]
+    : [];
+}
+
+export function checkIpArgument(config: ObjectValue): Diagnostic[] {
+  const ip = config.ip;
+  return typeof ip === 'string' && !IPV4_PATTERN.test(ip) ? [errorAt('ip', `invalid ip: "${ip}" is not an IPv4 address`)] : [];
+}
+
+export function dataSourceSchema(description: string, attributes: readonly AttributeSpec[]) {
+  return schemaOf(description, [...attributes, ...META_ATTRIBUTES]);
+}
+
+/** Computed attributes from a table of names and types, with one description each. */
+export function computed(fields: Record<string, CtyType>, descriptions: Record<string, string> = {}): AttributeSpec[] {
+  return Object.entries(fields).map(([name, type]) => ({ name, type, computed: true, description: descriptions[name] ?? `\`${name}\` as the API reports it.` }));
+}

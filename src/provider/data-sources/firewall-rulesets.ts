@@ -1,0 +1,15 @@
+import { attributesOf, dataSourceSchema, readContext, stateOf, type ProviderDataSource } from './data-source';
+import { observeRulesets } from '../../reconcile/observe';
+
+/** `hosting_firewall_rulesets`: the rule sets a VPS firewall can apply. */
+export const firewallRulesetsDataSource: ProviderDataSource = {
+  typeName: 'hosting_firewall_rulesets',
+  schema: dataSourceSchema('The rule sets available to a VPS firewall (GET /firewall/rulesets).', [
+    { name: 'rulesets', type: ['list', ['object', { id: 'number', name: 'string' }]], computed: true, description: 'Each rule set\'s id and name.' },
+  ]),
+  validate: () => [],
+  async read(session, config) {
+    const observed = await observeRulesets(readContext(session));
+    return stateOf(session, this.typeName, config, observed, { rulesets: attributesOf(observed.data) });
+  },
+};

@@ -1,0 +1,23 @@
+import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
+import { observeMetrics } from '../../reconcile/observe';
+import type { ObjectValue } from '../resources/resource';
+
+const USAGE = { total_bytes: 'number', used_bytes: 'number', usage_percent: 'number' } as const;
+
+/** `hosting_server_metrics`: resource usage of one server. */
+export const serverMetricsDataSource: ProviderDataSource = {
+  typeName: 'hosting_server_metrics',
+  schema: dataSourceSchema('Resource usage of one server (GET /servers/{id}/metrics); dedicated servers report it through an agent, so members may be null.', [
+    SERVER_ID_ARGUMENT,
+    { name: 'sampled_at', type: 'string', computed: true, description: 'When the sample was taken, or null.' },
+    { name: 'cpu_percent', type: 'number', computed: true, description: 'CPU usage in percent, or null.' },
+    { name: 'memory', type: ['object', USAGE], computed: true, description: 'Memory in bytes, or null.' },
+    { name: 'storage', type: ['list', ['object', { mount: 'string', ...USAGE }]], computed: true, description: 'Each mount point\'s usage in bytes.' },
+    { name: 'bandwidth', type: ['object', { used_bytes: 'number', limit_bytes: 'number' }], computed: true, description: 'Traffic used in the current billing month, or null.' },
+  ]),
+  validate: (config) => checkServerIdArgument(config),
+  async read(session, config) {
+    const observed = await observeMetrics(readContext(session), String(config.server_id));
+    return stateOf(session, this.typeName, config, observed, attributesOf(observed.data) as ObjectValue);
+  },
+};

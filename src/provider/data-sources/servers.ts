@@ -1,0 +1,21 @@
+import { attributesOf, dataSourceSchema, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
+
+const FILTERS = ['type', 'status', 'name'] as const;
+
+/** `hosting_servers`: every server of the account (GET /servers, read once per run), optionally filtered. */
+export const serversDataSource: ProviderDataSource = {
+  typeName: 'hosting_servers',
+  schema: dataSourceSchema('Every server of the account, shared ones included (GET /servers, read once per run however many data sources and resources need it), optionally filtered.', [
+    { name: 'type', type: 'string', optional: true, description: 'Only servers of this type: `vps`, `vds` or `dedicated`.' },
+    { name: 'status', type: 'string', optional: true, description: 'Only servers in this status, e.g. `active`.' },
+    { name: 'name', type: 'string', optional: true, description: 'Only servers with exactly this name.' },
+    { name: 'servers', type: ['list', ['object', SERVER_FIELDS]], computed: true, description: 'The matching servers, each with every member of the list endpoint.' },
+    { name: 'ids', type: ['list', 'string'], computed: true, description: 'The ids of the matching servers, in the API\'s order.' },
+  ]),
+  validate: () => [],
+  async read(session, config) {
+    const observed = await session.serverList();
+    const matching = observed.data.filter((server) => FILTERS.every((f) => config[f] === null || server[f] === config[f]));
+    return stateOf(session, this.typeName, config, observed, { servers: attributesOf(matching), ids: matching.map((s) => s.id) });
+  },
+};

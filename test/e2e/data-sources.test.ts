@@ -1,0 +1,179 @@
+import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+const SERVERS_ONLY_TOKEN = 'tok_servers_only_test';
+
+/** The test's own spelling of the API's members as attributes, to compare whole objects. */
+const snake = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(snake)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]))
+      : value;
+
+const DATA_SOURCES = (sim: RunningSimulator) => `provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+
+data "hosting_token" "me" {}
+data "hosting_servers" "all" {}
+data "hosting_servers" "vps" {
+  type = "vps"
+}
+data "hosting_server" "metal" {
+  name = "metal-1"
+}
+data "hosting_server_ips" "metal" {
+  server_id = data.hosting_server.metal.id
+}
+data "hosting_ip_settings" "primary" {
+  server_id = "${IDS.dedicated}"
+  ip        = "${IPS.primary}"
+}
+data "hosting_server_firewall" "web2" {
+  server_id = "${IDS.vpsStopped}"
+}
+data "hosting_firewall_rulesets" "all" {}
+data "hosting_server_metrics" "web1" {
+  server_id = "${IDS.vpsRunning}"
+}
+data "hosting_server_traffic" "metal" {
+  server_id = "${IDS.dedicated}"
+}
+data "hosting_server_traffic" "web1" {
+  server_id = "${IDS.vpsRunning}"
+}
+data "hosting_ddos" "metal" {
+  server_id = "${IDS.dedicated}"
+}
+data "hosting_ddos_rules" "metal" {
+  server_id = "${IDS.dedicated}"
+  ip        = "${IPS.primary}"
+}
+
+output "token" { value = data.hosting_token.me }
+output "servers" { value = data.hosting_servers.all }
+output "vps_ids" { value = data.hosting_servers.vps.ids }
+output "metal" { value = data.hosting_server.metal }
+output "metal_ips" { value = data.hosting_server_ips.metal.addresses }
+output "primary" { value = data.hosting_ip_settings.primary }
+output "web2_firewall" { value = data.hosting_server_firewall.web2 }
+output "rulesets" { value = data.hosting_firewall_rulesets.all.rulesets }
+output "web1_metrics" { value = data.hosting_server_metrics.web1 }
+output "metal_traffic" { value = data.hosting_server_traffic.metal }
+output "web1_traffic" { value = data.hosting_server_traffic.web1 }
+output "metal_ddos" { value = data.hosting_ddos.metal }
+output "metal_ddos_rules" { value = data.hosting_ddos_rules.metal }
+`;
+
+/**
+ * Every data source from plain HCL (through `provider mirror`) with the real terraform: the values
+ * are the simulator's, nested members included; the run reads each endpoint once and writes nothing;
+ * stale answers warn and say `stale = true`; a 404 and a missing scope say what is wrong.
+ */
+describeWithTerraform('data sources from plain HCL', () => {
+  let sim: RunningSimulator;
+  const workspaces: TerraformWorkspace[] = [];
+  const hcl = async (text: string, token = SENTINEL_TOKEN) => {
+    const env: Record<string, string> = { HOSTING_API_TOKEN: token };
+    const ws = new TerraformWorkspace(env);
+    workspaces.push(ws);
+    ws.writeHcl(env, text);
+    expect((await ws.init()).code).toBe(0);
+    return ws;
+  };
+  const outputs = async (ws: TerraformWorkspace) => {
+    const res = await ws.terraform(['output', '-json']);
+    return Object.fromEntries(Object.entries(JSON.parse(res.output) as Record<string, { value: any }>).map(([k, v]) => [k, v.value])) as Record<string, any>;
+  };
+  const api = async (path: string) => ((await (await fetch(`${sim.baseUrl}${path}`, { headers: { authorization: `Bearer ${sim.tokens.full}` } })).json()) as { data: any }).data;
+
+  beforeAll(async () => {
+    const seed = defaultSeed();
+    const serversOnly = { ...seed.tokens[0], name: 'servers-only', secret: SERVERS_ONLY_TOKEN, scopes: ['servers:read' as const] };
+    sim = await simulatorWithSentinel({ seed: { ...seed, tokens: [...seed.tokens, serversOnly] } });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    workspaces.forEach((ws) => ws.dispose());
+  });
+
+  test('every data source reads the simulator\'s values, nested members included, with one request per endpoint and no write', async () => {
+    const ws = await hcl(DATA_SOURCES(sim));
+    const before = sim.requests.length;
+    const plan = await ws.terraform(['plan', '-input=false', '-no-color']);
+    expect(plan.code).toBe(0);
+    const requests = sim.requests.slice(before);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(requests.filter((r) => r.endpoint === 'GET /servers')).toHaveLength(1);
+    // 13 data sources: the two server lists and the lookup by name share one GET /servers.
+    expect(requests).toHaveLength(12);
+
+    expect((await ws.apply()).code).toBe(0);
+    const out = await outputs(ws);
+    expect(out.token).toMatchObject({ account_id: 4711, token_name: 'sentinel', token_type: 'personal_token', api_version: 'v1', stale: false });
+    expect(out.token.scopes).toEqual(expect.arrayContaining(['servers:read', 'network:write']));
+    expect(out.servers.servers).toEqual(snake(await api('/servers')));
+    expect(out.servers.ids).toEqual((await api('/servers')).map((s: { id: string }) => s.id));
+    expect(out.vps_ids).toEqual(expect.arrayContaining([IDS.vpsRunning, IDS.vpsStopped]));
+    expect(out.vps_ids).not.toContain(IDS.dedicated);
+    expect(out.metal).toMatchObject({ ...(snake(await api(`/servers/${IDS.dedicated}`)) as object), name: 'metal-1' });
+    expect(out.metal_ips).toEqual(snake(await api(`/servers/${IDS.dedicated}/ips`)));
+    expect(out.primary).toMatchObject({ rdns: 'metal-1.example.com', description: 'primary', protection: { layer4: 'dynamic', layer7: 'off' }, editable: { rdns: true, description: true, protection: true } });
+    expect(out.web2_firewall).toMatchObject({ enabled: true, rulesets: [2] });
+    expect(out.rulesets).toEqual([{ id: 1, name: 'web' }, { id: 2, name: 'ssh' }, { id: 3, name: 'mail' }, { id: 4, name: 'monitoring' }]);
+    expect(out.web1_metrics).toMatchObject({ ...(snake(await api(`/servers/${IDS.vpsRunning}/metrics`)) as object), server_id: IDS.vpsRunning });
+    expect(out.metal_traffic).toMatchObject({ ...(snake(await api(`/servers/${IDS.dedicated}/traffic`)) as object), months: [] });
+    expect(out.web1_traffic).toMatchObject({ kind: 'monthly', from: null, totals: null, interfaces: [], months: snake((await api(`/servers/${IDS.vpsRunning}/traffic`)).months) });
+    expect(out.metal_ddos).toMatchObject(snake(await api(`/servers/${IDS.dedicated}/ddos`)) as object);
+    expect(out.metal_ddos.incidents[0]).toMatchObject({ peak: '18.4 Gbps', attack_types: ['udp_flood', 'syn_flood'] });
+    expect(out.metal_ddos_rules).toMatchObject({ available: true, rules: (await api(`/servers/${IDS.dedicated}/ips/${IPS.primary}/ddos/rules`)).rules });
+    expect(out.web1_metrics.observed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(sim.executed()).toEqual([]);
+  });
+
+  test('a stale answer is shown with stale = true and a warning', async () => {
+    const ws = await hcl(`provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+data "hosting_server_firewall" "web2" {
+  server_id = "${IDS.vpsStopped}"
+}
+output "firewall" { value = data.hosting_server_firewall.web2 }
+`);
+    expect((await ws.apply()).code).toBe(0);
+    sim.addFault({ endpoint: 'GET /servers/{serverId}/firewall', times: 1, effect: { type: 'stale' } });
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/Warning: hosting_server_firewall: live data is unavailable; the API served its last good value, observed at \S+ \(stale = true\)/);
+    expect((await outputs(ws)).firewall).toMatchObject({ enabled: true, stale: true });
+  });
+
+  test('a server that does not exist, a name that matches none, and a missing scope say what is wrong', async () => {
+    const missing = await hcl(`provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+data "hosting_server_firewall" "gone" {
+  server_id = "vps_web_9"
+}
+data "hosting_server" "nobody" {
+  name = "no-such-server"
+}
+`);
+    const run = await missing.terraform(['plan', '-input=false', '-no-color']);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/firewall vps_web_9: reading failed: .*not_found|firewall vps_web_9: reading failed/);
+    expect(run.output).toContain('hosting_server: no server of the account is named "no-such-server"');
+    expect(run.output).toContain('metal-1');
+
+    const scoped = await hcl(`provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+data "hosting_firewall_rulesets" "all" {}
+`, SERVERS_ONLY_TOKEN);
+    const refused = await scoped.terraform(['plan', '-input=false', '-no-color']);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('firewall rule sets: reading failed');
+    expect(refused.output).toMatch(/lacks\s+network:read/);
+  });
+});
