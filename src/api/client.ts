@@ -183,7 +183,8 @@ export class HostingApiClient {
    * instant of `now()`: e.g. one resource's run inside a provider process that serves many.
    */
   public withDeadline(deadlineAt: number): HostingApiClient {
-    return new HostingApiClient({ ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) }, { transport: this.#transport, pacer: this.#pacer });
+    const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
+    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer });
   }
 
   public toString(): string {
@@ -393,7 +394,8 @@ export class HostingApiClient {
       const started = this.#now();
       let error: HostingApiError;
       try {
-        const res = await this.#transport.send({ method, url: this.baseUrl + pathWithQuery, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
+        const url = this.baseUrl + pathWithQuery;
+        const res = await this.#transport.send({ method, url, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
         this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);

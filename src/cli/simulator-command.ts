@@ -22,7 +22,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const options = parseSimulatorArgs(args);
   const sim = await startSimulator(options);
   print(`Hosting API simulator listening on ${sim.baseUrl}`);
-  print(`Control surface (see the README, "The simulator by hand"):`);
+  print('Control surface (see the README, "The simulator by hand"):');
   print(`  GET    ${sim.controlUrl}/state            every server, firewall and address`);
   print(`  GET    ${sim.controlUrl}/requests         every request received`);
   print(`  GET    ${sim.controlUrl}/executed         every write and action carried out`);

@@ -1,8 +1,8 @@
-import { HostingApiClient, isTransientLogLine } from '../api/client';
+import { errorAt, ERROR, type Diagnostic } from './diagnostics';
 import { normalizeBaseUrl } from '../api/base-url';
+import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
-import { errorAt, ERROR, type Diagnostic } from './diagnostics';
 import type { ObjectValue } from './resources/resource';
 import { schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';

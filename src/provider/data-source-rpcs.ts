@@ -1,8 +1,8 @@
 import { DATA_SOURCES, type ProviderDataSource } from './data-sources';
 import { diagnosticOf } from './diagnostics';
 import type { ProviderRpc } from './protocol';
-import { warningOf, type ObjectValue } from './resources/resource';
 import type { RpcEnvironment, RpcHandler } from './resource-rpcs';
+import { warningOf, type ObjectValue } from './resources/resource';
 import { decodeValue, encodeValue } from './values';
 
 type DataSourceRpc = Extract<ProviderRpc, 'ValidateDataResourceConfig' | 'ReadDataSource'>;

@@ -1,10 +1,10 @@
 import { diagnosticOf, type Diagnostic } from './diagnostics';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
+import type { ProviderRpc } from './protocol';
 import { ipSettingsResource } from './resources/ip-settings';
 import { powerStateResource } from './resources/power-state';
 import { warningOf, type ObjectValue, type ProviderResource } from './resources/resource';
 import { serverFirewallResource } from './resources/server-firewall';
-import type { ProviderRpc } from './protocol';
 import type { ProviderSession } from './session';
 import { decodeValue, encodeValue, type Value } from './values';
 

@@ -1,12 +1,12 @@
+import type { Value } from './values';
 import type { HostingApiClient } from '../api/client';
 import type { Ruleset, Server } from '../api/schemas';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
+import { observeServers, type Observed } from '../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import { ReconcileError } from '../reconcile/reconcile-error';
-import { observeServers, type Observed } from '../reconcile/observe';
 import { readServerList } from '../reconcile/servers';
-import type { Value } from './values';
 
 /**
  * What one RPC of the provider works with: contexts for its resource operation, reads that many

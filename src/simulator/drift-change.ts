@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import type { DriftChange } from './state';
 import { LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SERVER_STATUSES } from '../api/schemas';
 import { IPV4_PATTERN } from '../contract/patterns';
-import type { DriftChange } from './state';
 
 const nullableText = z.nullable(z.string());
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { parseDriftChange } from './drift-change';
+import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type Budget, type RateLimits, type RateLimitVerdict } from './rate-limiter';

@@ -84,7 +84,8 @@ describeWithTerraform('data sources from plain HCL', () => {
   };
   const outputs = async (ws: TerraformWorkspace) => {
     const res = await ws.terraform(['output', '-json']);
-    return Object.fromEntries(Object.entries(JSON.parse(res.output) as Record<string, { value: any }>).map(([k, v]) => [k, v.value])) as Record<string, any>;
+    const json = JSON.parse(res.output) as Record<string, { value: any }>;
+    return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, v.value])) as Record<string, any>;
   };
   const api = async (path: string) => ((await (await fetch(`${sim.baseUrl}${path}`, { headers: { authorization: `Bearer ${sim.tokens.full}` } })).json()) as { data: any }).data;
 

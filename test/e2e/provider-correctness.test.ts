@@ -110,7 +110,11 @@ describeWithTerraform('provider correctness end to end', () => {
 
   test('a stop stops: after Ctrl-C no request starts, and the one in flight is cut off', async () => {
     const ip = (n: number) => (stack: TerraformStack, api: HostingApi) => new IpSettings(stack, 'ip', {
-      api, serverId: IDS.dedicated, ip: IPS.primary, rdns: `stop${n}.example.com`, description: `stop ${n}`,
+      api,
+      serverId: IDS.dedicated,
+      ip: IPS.primary,
+      rdns: `stop${n}.example.com`,
+      description: `stop ${n}`,
       protection: { layer4: n % 2 ? Layer4Protection.PERMANENT : Layer4Protection.DYNAMIC, layer7: Layer7Protection.OFF },
     });
     const ws = await workspace(ip(1));
@@ -139,8 +143,13 @@ describeWithTerraform('provider correctness end to end', () => {
 
   test('a create of IP settings that failed halfway: its replacement restores nothing in between, writes only what is left, and keeps the first values to restore', async () => {
     const ip = (stack: TerraformStack, api: HostingApi) => new IpSettings(stack, 'ip', {
-      api, serverId: IDS.dedicated, ip: IPS.secondary, rdns: 'half.example.com', description: 'half',
-      protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY }, onDestroy: OnDestroy.RESTORE,
+      api,
+      serverId: IDS.dedicated,
+      ip: IPS.secondary,
+      rdns: 'half.example.com',
+      description: 'half',
+      protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.ONLY },
+      onDestroy: OnDestroy.RESTORE,
     });
     const original = (await (await fetch(`${sim.controlUrl}/state`)).json() as any).servers.find((s: any) => s.server.id === IDS.dedicated);
     const before = sim.executed({ kind: 'ip_settings' }).length;

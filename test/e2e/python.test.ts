@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
@@ -10,7 +10,7 @@ import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform'
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'python', 'main.py');
 const WHEEL_DIR = join(ROOT, 'dist', 'python');
-const version = (require(join(ROOT, 'package.json')) as { version: string }).version;
+const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const sh = (cmd: string, args: string[], options: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}) => {
   const res = spawnSync(cmd, args, { cwd: options.cwd ?? ROOT, encoding: 'utf8', env: { ...process.env, ...options.env }, timeout: options.timeout ?? 300_000 });

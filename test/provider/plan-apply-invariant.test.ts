@@ -1,8 +1,8 @@
-import { createSession, type SessionFactory } from '../../src/provider/session';
-import type { ObjectValue, ProviderResource } from '../../src/provider/resources/resource';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
+import type { ObjectValue, ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { createSession, type SessionFactory } from '../../src/provider/session';
 import { UNKNOWN, type Value } from '../../src/provider/values';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
@@ -23,7 +23,8 @@ beforeEach(() => {
 /** Sets compare as sets; everything else as it is. */
 const normalized = (v: Value): Value => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...(v as number[])].sort((a, b) => a - b) : v);
 const known = (values: ObjectValue) => Object.entries(values).filter(([, v]) => v !== UNKNOWN);
-const resolved = (config: ObjectValue, finalConfig: ObjectValue): ObjectValue => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v === UNKNOWN ? finalConfig[k] : v]));
+const resolved = (config: ObjectValue, finalConfig: ObjectValue): ObjectValue =>
+  Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v === UNKNOWN ? finalConfig[k] : v]));
 
 /** Plans with `config` (unknowns included), then, as Terraform does at apply, again with every value known, and applies. */
 async function planAndApply(resource: ProviderResource, prior: ObjectValue | null, priv: object, config: ObjectValue, finalConfig: ObjectValue) {
@@ -46,7 +47,9 @@ async function roundTrip(resource: ProviderResource, first: ObjectValue, second:
 /** The values an unknown attribute turns out to have at apply. */
 const FINAL: ObjectValue = { enabled: true, rulesets: [3], ruleset_names: ['mail'], rdns: 'later.example.com', description: 'later', protection: { layer4: 'permanent', layer7: 'off' }, state: 'stopped' };
 
-const firewall = (over: ObjectValue): ObjectValue => ({ id: null, server_id: IDS.vpsRunning, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, ...over });
+const firewall = (over: ObjectValue): ObjectValue => ({
+  id: null, server_id: IDS.vpsRunning, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, ...over,
+});
 test.each<[string, ObjectValue, ObjectValue]>([
   ['enabled only, then rule sets by id', { enabled: true }, { rulesets: [2, 1] }],
   ['rule sets by name, then names removed', { enabled: true, ruleset_names: ['web'] }, { enabled: true }],
@@ -57,7 +60,9 @@ test.each<[string, ObjectValue, ObjectValue]>([
   await roundTrip(serverFirewallResource, firewall(first), firewall(second));
 });
 
-const ip = (over: ObjectValue): ObjectValue => ({ id: null, server_id: IDS.dedicated, ip: IPS.primary, rdns: null, description: null, protection: null, on_destroy: null, ...over });
+const ip = (over: ObjectValue): ObjectValue => ({
+  id: null, server_id: IDS.dedicated, ip: IPS.primary, rdns: null, description: null, protection: null, on_destroy: null, ...over,
+});
 test.each<[string, ObjectValue, ObjectValue]>([
   ['rdns, then description only', { rdns: 'a.example.com' }, { description: 'web' }],
   ['everything, then rdns changed to unset', { rdns: 'Web.Example.com.', description: 'd', protection: { layer4: 'dynamic', layer7: 'only' } }, { description: 'd' }],

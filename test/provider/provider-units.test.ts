@@ -1,9 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { providerVersion } from '../../src/contract/provider-mirror';
+import { createServerCertificate } from '../../src/provider/certificate';
 import { ddosRulesDataSource } from '../../src/provider/data-sources/ddos-rules';
 import { serverDataSource } from '../../src/provider/data-sources/server';
-import { createServerCertificate } from '../../src/provider/certificate';
 import type { Diagnostic } from '../../src/provider/diagnostics';
 import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/private-state';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';

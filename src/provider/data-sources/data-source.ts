@@ -1,7 +1,7 @@
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
+import type { ReconcileContext } from '../../reconcile/context';
 import type { Observed } from '../../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
-import type { ReconcileContext } from '../../reconcile/context';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
 import { schemaOf, type AttributeSpec, type CtyType } from '../schema';
@@ -58,7 +58,13 @@ export function attributesOf(value: unknown): Value {
 }
 
 /** The data source's state: its arguments, what was read, and where the read came from. */
-export function stateOf(session: ProviderSession, typeName: string, config: ObjectValue, observed: Observed<unknown>, attributes: ObjectValue): ObjectValue {
+export function stateOf(
+  session: ProviderSession,
+  typeName: string,
+  config: ObjectValue,
+  observed: Observed<unknown>,
+  attributes: ObjectValue,
+): ObjectValue {
   if (observed.stale) {
     session.warn(`${typeName}: live data is unavailable; the API served its last good value, observed at ${observed.observedAt ?? 'an unknown time'} (stale = true)`);
   }

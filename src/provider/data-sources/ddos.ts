@@ -27,6 +27,7 @@ export const ddosDataSource: ProviderDataSource = {
   async read(session, config) {
     const observed = await observeDdos(readContext(session), String(config.server_id), typeof config.ip === 'string' ? config.ip : undefined);
     const { address, status, incidents, totalIncidents, addresses } = observed.data;
-    return stateOf(session, this.typeName, config, observed, { address, status, incidents: attributesOf(incidents), total_incidents: totalIncidents, addresses });
+    const attributes = { address, status, incidents: attributesOf(incidents), total_incidents: totalIncidents, addresses };
+    return stateOf(session, this.typeName, config, observed, attributes);
   },
 };

@@ -16,6 +16,7 @@ export const ipSettingsDataSource: ProviderDataSource = {
   async read(session, config) {
     const observed = await observeIpSettings(readContext(session), String(config.server_id), String(config.ip));
     const { rdns, description, protection, editable } = observed.data;
-    return stateOf(session, this.typeName, config, observed, { rdns, description, protection: attributesOf(protection), editable: attributesOf(editable) });
+    const attributes = { rdns, description, protection: attributesOf(protection), editable: attributesOf(editable) };
+    return stateOf(session, this.typeName, config, observed, attributes);
   },
 };

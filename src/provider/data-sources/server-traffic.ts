@@ -1,6 +1,6 @@
 import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
-import { observeTraffic } from '../../reconcile/observe';
 import type { Traffic } from '../../api/schemas';
+import { observeTraffic } from '../../reconcile/observe';
 import type { ObjectValue } from '../resources/resource';
 import type { CtyType } from '../schema';
 

@@ -99,7 +99,8 @@ export const ipSettingsResource: ProviderResource = {
       on_destroy: config.on_destroy,
     };
     const replaced = prior !== null && (prior.server_id !== config.server_id || prior.ip !== config.ip);
-    const inherited = prior === null && isKnown(config.server_id) && isKnown(config.ip) ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
+    const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
+    const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
     // A field this token may not edit is refused now, at plan time, rather than halfway through an apply.
     const observed = replaced ? undefined : settingsIn(prior, priv);
     const locked = observed ? lockedFields(diffIpSettings(desiredOf(config), observed), observed) : [];
