@@ -2,6 +2,7 @@ import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, SER
 import { IPV4_PATTERN } from '../../contract/patterns';
 import { observeDdos } from '../../reconcile/observe';
 import { errorAt } from '../diagnostics';
+import type { ObjectValue } from '../resources/resource';
 
 /** `hosting_ddos`: DDoS protection status and recent attacks of one address (the primary unless `ip`). */
 export const ddosDataSource: ProviderDataSource = {
@@ -27,7 +28,7 @@ export const ddosDataSource: ProviderDataSource = {
   async read(session, config) {
     const observed = await observeDdos(readContext(session), String(config.server_id), typeof config.ip === 'string' ? config.ip : undefined);
     const { address, status, incidents, totalIncidents, addresses } = observed.data;
-    const attributes = { address, status, incidents: attributesOf(incidents), total_incidents: totalIncidents, addresses };
+    const attributes: ObjectValue = { address, status, incidents: attributesOf(incidents), total_incidents: totalIncidents, addresses };
     return stateOf(session, this.typeName, config, observed, attributes);
   },
 };

@@ -1,5 +1,6 @@
 import { attributesOf, checkIpArgument, checkServerIdArgument, dataSourceSchema, IP_ARGUMENT, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
 import { observeIpSettings } from '../../reconcile/observe';
+import type { ObjectValue } from '../resources/resource';
 
 /** `hosting_ip_settings` (data): rDNS, description, DDoS protection and what is editable, of one address. */
 export const ipSettingsDataSource: ProviderDataSource = {
@@ -16,7 +17,7 @@ export const ipSettingsDataSource: ProviderDataSource = {
   async read(session, config) {
     const observed = await observeIpSettings(readContext(session), String(config.server_id), String(config.ip));
     const { rdns, description, protection, editable } = observed.data;
-    const attributes = { rdns, description, protection: attributesOf(protection), editable: attributesOf(editable) };
+    const attributes: ObjectValue = { rdns, description, protection: attributesOf(protection), editable: attributesOf(editable) };
     return stateOf(session, this.typeName, config, observed, attributes);
   },
 };
