@@ -1,4 +1,5 @@
 export * from './bridge';
+export * from './data-hosting-server';
 export * from './hosting-api';
 export * from './ip-settings';
 export * from './on-destroy';

@@ -1,10 +1,10 @@
-import type { ITerraformDependable, TerraformResource } from 'cdktf';
+import { Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
-import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
+import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
@@ -121,6 +121,30 @@ export class IpSettings extends Construct implements ITerraformDependable {
   /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
+  }
+
+  /** The address's reverse DNS name, as the provider read it. Bridge.PROVIDER only. */
+  public get rdns(): string {
+    checkProviderBridge(this, this.#bridge, 'rdns', READ_NEEDS_PROVIDER);
+    return this.resource.getStringAttribute('rdns');
+  }
+
+  /** The address's description, as the provider read it. Bridge.PROVIDER only. */
+  public get description(): string {
+    checkProviderBridge(this, this.#bridge, 'description', READ_NEEDS_PROVIDER);
+    return this.resource.getStringAttribute('description');
+  }
+
+  /** The layer 4 DDoS protection mode (`dynamic` or `permanent`), as the provider read it. Bridge.PROVIDER only. */
+  public get protectionLayer4(): string {
+    checkProviderBridge(this, this.#bridge, 'protectionLayer4', READ_NEEDS_PROVIDER);
+    return Fn.lookup(this.resource.interpolationForAttribute('protection'), 'layer4', '');
+  }
+
+  /** The layer 7 DDoS protection mode (`off`, `permanent` or `only`), as the provider read it. Bridge.PROVIDER only. */
+  public get protectionLayer7(): string {
+    checkProviderBridge(this, this.#bridge, 'protectionLayer7', READ_NEEDS_PROVIDER);
+    return Fn.lookup(this.resource.interpolationForAttribute('protection'), 'layer7', '');
   }
 
   /**

@@ -4,7 +4,7 @@ import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { HostingApi } from './hosting-api';
 import { HostingProviderResource } from './provider-package';
-import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, ValidationError } from './validation';
+import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
 
 /** The power state to converge to. */
@@ -141,6 +141,12 @@ export class PowerState extends Construct implements ITerraformDependable {
   /** The address of the last resource, so `dependsOn` on this construct waits for power and reboot. */
   public get fqn(): string {
     return (this.rebootResource ?? this.resource).fqn;
+  }
+
+  /** The server's power (`running`, `stopped` or `unknown`), as the provider read it. Bridge.PROVIDER only. */
+  public get power(): string {
+    checkProviderBridge(this, this.#bridge, 'power', READ_NEEDS_PROVIDER);
+    return this.resource.getStringAttribute('state');
   }
 
   /**

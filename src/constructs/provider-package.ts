@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from 'cdktf';
+import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from 'cdktf';
 // cdktf's index does not export it; the synthesizer module is its public home.
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import type { Construct } from 'constructs';
@@ -104,5 +104,16 @@ export class HostingProviderResource extends TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
     return this.attributes;
+  }
+}
+
+/** A data source of the `hosting` provider with plain arguments. */
+export class HostingProviderDataSource extends TerraformDataSource {
+  constructor(scope: Construct, id: string, type: string, private readonly args: { [name: string]: unknown }, provider: TerraformProvider) {
+    super(scope, id, { terraformResourceType: type, provider });
+  }
+
+  protected synthesizeAttributes(): { [name: string]: unknown } {
+    return this.args;
   }
 }

@@ -1,10 +1,10 @@
-import type { ITerraformDependable, TerraformResource } from 'cdktf';
+import type { IResolvable, ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
-import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
+import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
 
 export interface ServerFirewallProps {
@@ -85,6 +85,18 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
+  }
+
+  /** The ids of the rule sets that apply on the server, as the provider read them. Bridge.PROVIDER only. */
+  public get appliedRulesets(): number[] {
+    checkProviderBridge(this, this.#bridge, 'appliedRulesets', READ_NEEDS_PROVIDER);
+    return this.resource.getNumberListAttribute('applied_rulesets');
+  }
+
+  /** Whether the firewall is on, as the provider read it. Bridge.PROVIDER only. */
+  public get firewallEnabled(): IResolvable {
+    checkProviderBridge(this, this.#bridge, 'firewallEnabled', READ_NEEDS_PROVIDER);
+    return this.resource.getBooleanAttribute('enabled');
   }
 
   /**

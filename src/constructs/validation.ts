@@ -103,3 +103,4 @@ export function checkProviderBridge(scope: IConstruct, bridge: Bridge, prop: str
 
 export const IMPORT_NEEDS_PROVIDER = 'a bridge resource never reads the server, so there is nothing to import; use the provider, or keep creating the bridge resource (it reconciles from the actual values)';
 export const RESTORE_NEEDS_PROVIDER = 'a bridge resource cannot keep the values it found, nor tell a removal from a replacement; use the provider, or OnDestroy.RETAIN';
+export const READ_NEEDS_PROVIDER = 'a bridge resource never reads the server, so there is no value to show; use the provider, or a data source (DataHostingServer and the hosting_* data sources work with every bridge)';

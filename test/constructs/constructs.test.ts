@@ -1,5 +1,5 @@
-import { TerraformStack, Testing, DataResource } from 'cdktf';
-import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
+import { TerraformStack, Testing, DataResource, Token } from 'cdktf';
+import { Bridge, DataHostingServer, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 
 const VPS = 'vps_web_1';
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
@@ -244,5 +244,39 @@ describe('the token never reaches the synth output, and never crosses a network 
     const json = synth(s);
     expect(json.provider.hosting[0].allow_insecure_http).toBe(true);
     expect(resourceOf(json, 'terraform_data').input.document).toContain('"allowInsecureHttp" = true');
+  });
+});
+
+describe('DataHostingServer and the read-back getters', () => {
+  test('selects by name or by id, through the provider whatever the bridge; the id feeds a resource as a token', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { bridge: Bridge.TERRAFORM_DATA });
+    const web = new DataHostingServer(s, 'web', { api, name: 'web-1' });
+    new ServerFirewall(s, 'fw', { api, serverId: web.serverId, enabled: true });
+    new DataHostingServer(s, 'metal', { api, serverId: DED });
+    const json = synth(s);
+    expect(Object.values(json.data.hosting_server)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ name: 'web-1', provider: 'hosting' }),
+      expect.objectContaining({ id: DED, provider: 'hosting' }),
+    ]));
+    expect(Testing.synth(s)).toContain('\\"serverId\\" = data.hosting_server.web_data_');
+  });
+
+  test.each<[string, object, string]>([
+    ['neither', {}, 'DataHostingServer at test/web: serverId (server_id), name are both unset; set exactly one'],
+    ['both', { serverId: VPS, name: 'web-1' }, 'DataHostingServer at test/web: serverId (server_id), name are both set; set exactly one'],
+    ['a malformed id', { serverId: 'web-1' }, 'DataHostingServer at test/web: serverId (server_id) "web-1" is not a server id'],
+  ])('%s is refused at synth', (_name, props, message) => {
+    const s = stack();
+    expect(() => new DataHostingServer(s, 'web', { api: new HostingApi(s, 'hosting'), ...props })).toThrow(message);
+  });
+
+  test('the resources\' read-back getters need the provider, and say so with a bridge', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { bridge: Bridge.TERRAFORM_DATA });
+    const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
+    expect(() => fw.appliedRulesets).toThrow('ServerFirewall at test/fw: appliedRulesets (applied_rulesets) needs Bridge.PROVIDER (the default)');
+    const provided = new ServerFirewall(s, 'fw2', { api: new HostingApi(s, 'p'), serverId: VPS, enabled: true });
+    expect(Token.isUnresolved(provided.appliedRulesets)).toBe(true);
   });
 });

@@ -1,3 +1,5 @@
+import { TerraformOutput, type TerraformStack } from 'cdktf';
+import { DataHostingServer, HostingApi, IpSettings, PowerState, PowerStateValue, ServerFirewall } from '../../src';
 import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -176,5 +178,66 @@ data "hosting_firewall_rulesets" "all" {}
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('firewall rule sets: reading failed');
     expect(refused.output).toMatch(/lacks\s+network:read/);
+  });
+});
+
+/** The read side in constructs: a server selected by name feeds a resource, and the resources' typed getters show what the provider read. */
+describeWithTerraform('DataHostingServer and the resources\' read-back getters with the real terraform', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const define = (name: string) => (stack: TerraformStack) => {
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    const web = new DataHostingServer(stack, 'web', { api, name });
+    const fw = new ServerFirewall(stack, 'fw', { api, serverId: web.serverId, enabled: true, rulesetNames: ['web'] });
+    const power = new PowerState(stack, 'power', { api, serverId: web.serverId, state: PowerStateValue.RUNNING });
+    const ip = new IpSettings(stack, 'ip', { api, serverId: IDS.dedicated, ip: IPS.secondary, description: 'read back' });
+    new TerraformOutput(stack, 'server_id', { value: web.serverId });
+    new TerraformOutput(stack, 'ipv4', { value: web.ipv4 });
+    new TerraformOutput(stack, 'applied', { value: fw.appliedRulesets });
+    new TerraformOutput(stack, 'power_read', { value: power.power });
+    new TerraformOutput(stack, 'description', { value: ip.description });
+    new TerraformOutput(stack, 'layer4', { value: ip.protectionLayer4 });
+  };
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('a server selected by name feeds a firewall, which applies; the getters output what was read', async () => {
+    ws.synth(define('web-1'));
+    expect((await ws.init()).code).toBe(0);
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).map((w) => w.detail)).toEqual(['{"enabled":true,"rulesets":[1]}']);
+    const out = JSON.parse((await ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>;
+    expect(out.server_id.value).toBe(IDS.vpsRunning);
+    expect(out.ipv4.value).toEqual(['198.51.100.11']);
+    expect(out.applied.value).toEqual([1]);
+    expect(out.power_read.value).toBe('running');
+    expect(out.description.value).toBe('read back');
+    expect(out.layer4.value).toBe('dynamic');
+    expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('a name that matches no server fails at plan, naming the names there are; nothing is written', async () => {
+    ws.synth(define('web-99'));
+    const before = sim.executed().length;
+    const plan = await ws.plan();
+    expect(plan.code).toBe(1);
+    expect(plan.output).toContain('hosting_server: no server of the account is named "web-99"');
+    expect(plan.output).toContain('vps_web_1 ("web-1")');
+    expect(sim.executed()).toHaveLength(before);
+  });
+
+  test('a server of the wrong kind is refused at plan, once the name resolves, naming the attribute', async () => {
+    ws.synth(define('metal-1'));
+    const plan = await ws.plan();
+    expect(plan.code).toBe(1);
+    expect(plan.output).toContain('invalid server_id: must be a VPS (vps_…): the firewall exists only for virtual servers');
+    expect(plan.output).toContain('with hosting_server_firewall.fw_resource');
   });
 });

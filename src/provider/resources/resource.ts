@@ -99,14 +99,16 @@ export function plannedValue(config: ObjectValue, prior: ObjectValue | null, nam
 
 /**
  * A server id the account does not have is refused at plan time, naming it, when it is new to
- * this resource (a create, or a change that replaces it): Terraform would otherwise remove the old
- * object before the apply fails. A server the refresh already read needs no check.
+ * this resource (a create, or a change that replaces it; an id from a data source is known by
+ * then): Terraform would otherwise remove the old object before the apply fails. A server of the
+ * wrong kind is refused by the validation Terraform runs again once the id is known. A server the
+ * refresh already read needs no check.
  */
 export async function checkServerExists(session: ProviderSession, prior: ObjectValue | null, config: ObjectValue): Promise<Diagnostic[]> {
   const serverId = config.server_id;
   if (typeof serverId !== 'string' || (prior && prior.server_id === serverId)) return [];
   if (await session.listedServer(serverId)) return [];
-  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers lists for this token (ids are never made up); nothing was changed')];
+  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed')];
 }
 
 /** A refusal that means the object is gone (404): the refresh drops it from the state. */

@@ -1,0 +1,112 @@
+import type { IResolvable, TerraformDataSource } from 'cdktf';
+import { Construct } from 'constructs';
+import type { HostingApi } from './hosting-api';
+import { HostingProviderDataSource } from './provider-package';
+import { checkServerId, ValidationError } from './validation';
+
+export interface DataHostingServerProps {
+  /** The API connection. Data sources always run through this package's provider, whatever the bridge. */
+  readonly api: HostingApi;
+  /**
+   * The server id (`vps_…` or `ded_…`). Set exactly one of `serverId` and `name`.
+   * @default - selected by `name`
+   */
+  readonly serverId?: string;
+  /**
+   * The server's exact name; it must match exactly one server of the account, or the plan fails
+   * naming the matches (or the names there are). Set exactly one of `serverId` and `name`.
+   * @default - selected by `serverId`
+   */
+  readonly name?: string;
+}
+
+/**
+ * One server of the account, read at plan time (the `hosting_server` data source), so a stack
+ * selects servers by name instead of hard-coding ids:
+ * `new ServerFirewall(this, 'fw', { api, serverId: new DataHostingServer(this, 'web', { api, name: 'web-1' }).serverId, … })`.
+ * Needs a token with `servers:read`.
+ */
+export class DataHostingServer extends Construct {
+  /** The `hosting_server` data source. */
+  public readonly dataSource: TerraformDataSource;
+
+  constructor(scope: Construct, id: string, props: DataHostingServerProps) {
+    super(scope, id);
+    const set = [props.serverId, props.name].filter((v) => v !== undefined);
+    if (set.length !== 1) {
+      throw new ValidationError(this, 'serverId, name', `${set.length ? 'are both set' : 'are both unset'}; set exactly one`);
+    }
+    if (props.serverId !== undefined) checkServerId(this, props.serverId);
+    this.dataSource = new HostingProviderDataSource(this, 'data', 'hosting_server', { id: props.serverId, name: props.name }, props.api._provider());
+  }
+
+  /** The server id, for the resources' `serverId`. */
+  public get serverId(): string {
+    return this.dataSource.getStringAttribute('id');
+  }
+
+  /** The server's name. */
+  public get name(): string {
+    return this.dataSource.getStringAttribute('name');
+  }
+
+  /** `vps`, `vds` or `dedicated`. */
+  public get serverType(): string {
+    return this.dataSource.getStringAttribute('type');
+  }
+
+  /** The host name, or an empty value when the server has none. */
+  public get hostname(): string {
+    return this.dataSource.getStringAttribute('hostname');
+  }
+
+  /** `active`, `provisioning`, `building`, `suspended`, `failed` or `terminated`. */
+  public get status(): string {
+    return this.dataSource.getStringAttribute('status');
+  }
+
+  /** `running`, `stopped` or `unknown`, as the plan's read saw it. */
+  public get power(): string {
+    return this.dataSource.getStringAttribute('power');
+  }
+
+  /** The server's IPv4 addresses. */
+  public get ipv4(): string[] {
+    return this.dataSource.getListAttribute('ipv4');
+  }
+
+  /** The server's IPv6 addresses. */
+  public get ipv6(): string[] {
+    return this.dataSource.getListAttribute('ipv6');
+  }
+
+  /** The operating system, or an empty value. */
+  public get os(): string {
+    return this.dataSource.getStringAttribute('os');
+  }
+
+  /** `primary`, or `secondary` for a server shared with this account (read-only for it). */
+  public get accessRole(): string {
+    return this.dataSource.getStringAttribute('access_role');
+  }
+
+  /** The billing service id. */
+  public get serviceId(): number {
+    return this.dataSource.getNumberAttribute('service_id');
+  }
+
+  /** The power actions this token can run on the server now. */
+  public get actions(): string[] {
+    return this.dataSource.getListAttribute('actions');
+  }
+
+  /** When the API observed the data. */
+  public get observedAt(): string {
+    return this.dataSource.getStringAttribute('observed_at');
+  }
+
+  /** True when the API could only serve its last good value. */
+  public get stale(): IResolvable {
+    return this.dataSource.getBooleanAttribute('stale');
+  }
+}
