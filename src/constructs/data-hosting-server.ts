@@ -1,7 +1,7 @@
-import type { IResolvable, TerraformDataSource } from 'cdktf';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
+import { DataHostingSource } from './data-hosting-source';
+import { HostingOperationReference, HostingServerResourcesReference } from './data-references';
 import type { HostingApi } from './hosting-api';
-import { HostingProviderDataSource } from './provider-package';
 import { checkServerId, ValidationError } from './validation';
 
 export interface DataHostingServerProps {
@@ -26,18 +26,14 @@ export interface DataHostingServerProps {
  * `new ServerFirewall(this, 'fw', { api, serverId: new DataHostingServer(this, 'web', { api, name: 'web-1' }).serverId, … })`.
  * Needs a token with `servers:read`.
  */
-export class DataHostingServer extends Construct {
-  /** The `hosting_server` data source. */
-  public readonly dataSource: TerraformDataSource;
-
+export class DataHostingServer extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerProps) {
-    super(scope, id);
+    super(scope, id, props.api, 'hosting_server', { id: props.serverId, name: props.name });
     const set = [props.serverId, props.name].filter((v) => v !== undefined);
     if (set.length !== 1) {
       throw new ValidationError(this, 'serverId, name', `${set.length ? 'are both set' : 'are both unset'}; set exactly one`);
     }
     if (props.serverId !== undefined) checkServerId(this, props.serverId);
-    this.dataSource = new HostingProviderDataSource(this, 'data', 'hosting_server', { id: props.serverId, name: props.name }, props.api._provider());
   }
 
   /** The server id, for the resources' `serverId`. */
@@ -55,7 +51,7 @@ export class DataHostingServer extends Construct {
     return this.dataSource.getStringAttribute('type');
   }
 
-  /** The host name, or an empty value when the server has none. */
+  /** The host name, or null when the server has none. */
   public get hostname(): string {
     return this.dataSource.getStringAttribute('hostname');
   }
@@ -80,9 +76,14 @@ export class DataHostingServer extends Construct {
     return this.dataSource.getListAttribute('ipv6');
   }
 
-  /** The operating system, or an empty value. */
+  /** The operating system, or null. */
   public get os(): string {
     return this.dataSource.getStringAttribute('os');
+  }
+
+  /** CPU cores, memory, storage and the monthly traffic allowance. */
+  public get resources(): HostingServerResourcesReference {
+    return new HostingServerResourcesReference(this.dataSource, 'resources');
   }
 
   /** `primary`, or `secondary` for a server shared with this account (read-only for it). */
@@ -90,9 +91,14 @@ export class DataHostingServer extends Construct {
     return this.dataSource.getStringAttribute('access_role');
   }
 
-  /** The billing service id. */
+  /** The billing service id, or null. */
   public get serviceId(): number {
     return this.dataSource.getNumberAttribute('service_id');
+  }
+
+  /** When the server was created, or null. */
+  public get createdAt(): string {
+    return this.dataSource.getStringAttribute('created_at');
   }
 
   /** The power actions this token can run on the server now. */
@@ -100,13 +106,8 @@ export class DataHostingServer extends Construct {
     return this.dataSource.getListAttribute('actions');
   }
 
-  /** When the API observed the data. */
-  public get observedAt(): string {
-    return this.dataSource.getStringAttribute('observed_at');
-  }
-
-  /** True when the API could only serve its last good value. */
-  public get stale(): IResolvable {
-    return this.dataSource.getBooleanAttribute('stale');
+  /** The operation in progress, or null. */
+  public get currentOperation(): HostingOperationReference {
+    return new HostingOperationReference(this.dataSource, 'current_operation');
   }
 }

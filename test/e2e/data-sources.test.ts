@@ -1,5 +1,9 @@
 import { TerraformOutput, type TerraformStack } from 'cdktf';
-import { DataHostingServer, HostingApi, IpSettings, PowerState, PowerStateValue, ServerFirewall } from '../../src';
+import {
+  Bridge, DataHostingDdos, DataHostingDdosRules, DataHostingFirewallRulesets, DataHostingIpSettings, DataHostingServer, DataHostingServerFirewall,
+  DataHostingServerIps, DataHostingServerMetrics, DataHostingServers, DataHostingServerTraffic, DataHostingToken, HostingApi, IpSettings, PowerState,
+  PowerStateValue, ServerFirewall,
+} from '../../src';
 import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -239,5 +243,89 @@ describeWithTerraform('DataHostingServer and the resources\' read-back getters w
     expect(plan.code).toBe(1);
     expect(plan.output).toContain('invalid server_id: must be a VPS (vps_…): the firewall exists only for virtual servers');
     expect(plan.output).toContain('with hosting_server_firewall.fw_resource');
+  });
+});
+
+/** Every data source construct, its nested getters included, against the simulator's values. */
+describeWithTerraform('the data source constructs with the real terraform', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('typed getters, nested lists and objects included, output what the API serves', async () => {
+    ws.synth((stack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge: Bridge.TERRAFORM_DATA });
+      const out = (name: string, value: unknown) => new TerraformOutput(stack, name, { value });
+      const token = new DataHostingToken(stack, 'token', { api });
+      const vps = new DataHostingServers(stack, 'vps', { api, serverType: 'vps', status: 'active' });
+      const metal = new DataHostingServer(stack, 'metal', { api, name: 'metal-1' });
+      const ips = new DataHostingServerIps(stack, 'ips', { api, serverId: metal.serverId });
+      const ip = new DataHostingIpSettings(stack, 'ip', { api, serverId: IDS.dedicated, ip: IPS.locked });
+      const fw = new DataHostingServerFirewall(stack, 'fw', { api, serverId: IDS.vdsRunning });
+      const sets = new DataHostingFirewallRulesets(stack, 'sets', { api });
+      const metrics = new DataHostingServerMetrics(stack, 'metrics', { api, serverId: IDS.vpsRunning });
+      const rates = new DataHostingServerTraffic(stack, 'rates', { api, serverId: IDS.dedicated });
+      const monthly = new DataHostingServerTraffic(stack, 'monthly', { api, serverId: IDS.vpsRunning });
+      const ddos = new DataHostingDdos(stack, 'ddos', { api, serverId: IDS.dedicated, ip: IPS.primary });
+      const rules = new DataHostingDdosRules(stack, 'rules', { api, serverId: IDS.dedicated, ip: IPS.primary });
+      out('account', token.accountId);
+      out('scopes', token.scopes);
+      out('vps_ids', vps.ids);
+      out('first_vps_name', vps.servers.get(0).name);
+      out('first_vps_memory', vps.servers.get(0).resources.memoryMb);
+      out('metal_cores', metal.resources.cpuCores);
+      out('metal_actions', metal.actions);
+      out('metal_stale', metal.stale);
+      out('second_address', ips.addresses.get(1).address);
+      out('locked_rdns_editable', ip.editable.rdns);
+      out('locked_layer7', ip.protection.layer7);
+      out('vds_rulesets', fw.rulesets);
+      out('second_ruleset', sets.rulesets.get(1).name);
+      out('memory_used', metrics.memory.usedBytes);
+      out('root_mount', metrics.storage.get(0).mount);
+      out('rates_kind', rates.kind);
+      out('incoming_first', rates.interfaces.get(0).incoming.get(0).mbps);
+      out('outgoing_total', rates.totals.outgoingGb);
+      out('october_rx', monthly.months.get(0).rxBytes);
+      out('peak', ddos.incidents.get(0).peak);
+      out('attack_types', ddos.incidents.get(0).attackTypes);
+      out('third_rule_port', rules.rules.get(2).port);
+    });
+    expect((await ws.init()).code).toBe(0);
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    const out = Object.fromEntries(Object.entries(JSON.parse((await ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value]));
+    expect(out).toEqual({
+      account: 4711,
+      scopes: expect.arrayContaining(['servers:read', 'servers:power', 'servers:control', 'network:read', 'network:write']),
+      vps_ids: [IDS.vpsRunning, IDS.vpsStopped, IDS.vpsShared],
+      first_vps_name: 'web-1',
+      first_vps_memory: 4096,
+      metal_cores: 32,
+      metal_actions: expect.arrayContaining(['reboot']),
+      metal_stale: false,
+      second_address: IPS.secondary,
+      locked_rdns_editable: false,
+      locked_layer7: 'off',
+      vds_rulesets: [2, 4],
+      second_ruleset: 'ssh',
+      memory_used: 1_288_490_188,
+      root_mount: '/',
+      rates_kind: 'rates',
+      incoming_first: 120.5,
+      outgoing_total: 1_024.25,
+      october_rx: 120e9,
+      peak: '18.4 Gbps',
+      attack_types: ['udp_flood', 'syn_flood'],
+      third_rule_port: 53,
+    });
+    expect(sim.executed()).toEqual([]);
   });
 });

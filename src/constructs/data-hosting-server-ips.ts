@@ -1,0 +1,25 @@
+import type { Construct } from 'constructs';
+import { DataHostingSource } from './data-hosting-source';
+import { HostingIpAddressList } from './data-references';
+import type { HostingApi } from './hosting-api';
+import { checkServerId } from './validation';
+
+export interface DataHostingServerIpsProps {
+  /** The API connection. */
+  readonly api: HostingApi;
+  /** The server id. */
+  readonly serverId: string;
+}
+
+/** The IP addresses of one server (the `hosting_server_ips` data source). Needs `network:read`. */
+export class DataHostingServerIps extends DataHostingSource {
+  constructor(scope: Construct, id: string, props: DataHostingServerIpsProps) {
+    super(scope, id, props.api, 'hosting_server_ips', { server_id: props.serverId });
+    checkServerId(this, props.serverId);
+  }
+
+  /** Each address, its version and whether it is the primary one. */
+  public get addresses(): HostingIpAddressList {
+    return new HostingIpAddressList(this.dataSource, 'addresses');
+  }
+}
