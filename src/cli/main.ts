@@ -1,7 +1,8 @@
+import { ADOPT_USAGE, runAdoptCommand } from './adopt-command';
 import { PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand } from './simulator-command';
 
-const USAGE = `usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]\n       ${PROVIDER_USAGE}`;
+const USAGE = `usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]\n       ${PROVIDER_USAGE}\n       ${ADOPT_USAGE}`;
 
 /** Entry point of the `cdktf-server-hosting` command. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -13,6 +14,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (command === 'simulator') {
       await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
+      return 0;
+    }
+    if (command === 'adopt') {
+      await runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) });
       return 0;
     }
     if (command === 'provider') {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAdoptCommand } from '../../src/cli/adopt-command';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -55,7 +56,8 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
   const py = join(venv, 'bin', 'python');
   let sim: RunningSimulator;
   let ws: TerraformWorkspace;
-  const synth = (release: string) => sh(py, [EXAMPLE], { cwd: join(ROOT, 'examples', 'python'), env: { CDKTF_OUTDIR: ws.root, RELEASE: release } });
+  // The example's own file; run from the workspace, where cdktf's default local backend keeps the state.
+  const synth = (release: string) => sh(py, [EXAMPLE], { cwd: ws.root, env: { CDKTF_OUTDIR: ws.root, RELEASE: release } });
   const reboots = () => sim.executed({ serverId: IDS.vpsStopped, kind: 'action' }).filter((w) => w.detail === 'reboot').length;
 
   beforeAll(async () => {
@@ -110,7 +112,7 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(res.stderr).toMatch(/RuntimeError: ServerFirewall at web\/fw: serverId \(server_id\) "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid>/);
   });
 
-  test('the example synthesizes where it sits; terraform imports, applies, shows drift, repairs it, and reboots once per release', async () => {
+  test('the example synthesizes; terraform imports, applies, shows drift, repairs it, and reboots once per release', async () => {
     expect(synth('1')).toMatchObject({ code: 0 });
     expect((await ws.init()).code).toBe(0);
     const plan = await ws.plan();
@@ -132,5 +134,29 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(release.code).toBe(0);
     expect(reboots()).toBe(1);
     expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('adopt --language python: mypy --strict accepts the program; synthesized, it plans imports only and applies without a write', async () => {
+    let program = '';
+    await runAdoptCommand(['--language', 'python'], {
+      env: { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
+      stdout: (text) => (program += text),
+      stderr: () => undefined,
+    });
+    const main = join(work, 'adopted.py');
+    writeFileSync(main, program);
+    expect(sh(join(venv, 'bin', 'mypy'), ['--strict', main], { cwd: work }).output).toContain('Success: no issues found');
+    const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
+    try {
+      expect(sh(py, [main], { cwd: work, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
+      expect((await adopted.init()).code).toBe(0);
+      expect((await adopted.plan()).output).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./);
+      const before = sim.executed().length;
+      expect((await adopted.apply()).code).toBe(0);
+      expect(sim.executed()).toHaveLength(before);
+      expect((await adopted.plan()).code).toBe(0);
+    } finally {
+      adopted.dispose();
+    }
   });
 });

@@ -1,0 +1,96 @@
+import { writeFileSync } from 'node:fs';
+import { adoptionOf, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
+import { HostingApiClient } from '../api/client';
+import type { Firewall, IpSettings } from '../api/schemas';
+import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { HANDLER_ENV } from '../contract/resource-document';
+import type { ReconcileContext } from '../reconcile/context';
+import { readFirewall } from '../reconcile/firewall';
+import { readIpSettings } from '../reconcile/ip-settings';
+import { ReconcileError } from '../reconcile/reconcile-error';
+import { readServerList } from '../reconcile/servers';
+
+export const ADOPT_USAGE = 'cdktf-server-hosting adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]';
+
+export interface AdoptOptions {
+  readonly language: AdoptLanguage;
+  readonly out?: string;
+  readonly tokenEnvVar: string;
+}
+
+export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
+  const options: { language?: AdoptLanguage; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split('=', 2);
+    const value = inline ?? args[++i];
+    if (flag === '--language' && (value === 'typescript' || value === 'python' || value === 'hcl')) options.language = value;
+    else if (flag === '--out' && value) options.out = value;
+    else if (flag === '--token-env-var' && value && isTokenVariableName(value)) options.tokenEnvVar = value;
+    else if (flag === '--token-env-var') throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
+    else throw new Error(`unknown or invalid option "${flag}"; usage: ${ADOPT_USAGE}`);
+  }
+  if (!options.language) throw new Error(`--language is required; usage: ${ADOPT_USAGE}`);
+  return { ...options, language: options.language };
+}
+
+export interface AdoptIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The program, when no --out is given. */
+  readonly stdout: (text: string) => void;
+  /** Progress, one line per server. */
+  readonly stderr: (line: string) => void;
+}
+
+/** Reads the account (the list, then one paced read per setting) into what `adoptionOf` needs. */
+async function readAccount(ctx: ReconcileContext, progress: (line: string) => void): Promise<AccountSnapshot> {
+  const servers = await readServerList(ctx);
+  const firewalls = new Map<string, Firewall>();
+  const addresses = new Map<string, IpSettings[]>();
+  for (const [i, server] of servers.entries()) {
+    progress(`[${i + 1}/${servers.length}] ${server.id} ("${server.name}", ${server.type}${server.accessRole === 'secondary' ? ', shared: not managed' : ''})`);
+    if (server.accessRole === 'secondary') continue;
+    if (server.id.startsWith('vps_')) firewalls.set(server.id, await readFirewall(ctx, `firewall ${server.id}`, server.id));
+    if (server.type === 'dedicated') {
+      const settings: IpSettings[] = [];
+      for (const ip of server.ipv4) settings.push(await readIpSettings(ctx, `ip settings ${server.id} ${ip}`, server.id, ip));
+      addresses.set(server.id, settings);
+    }
+  }
+  return { servers, firewalls, addresses };
+}
+
+/** `adopt`: one program that manages what the account holds, as it is, every resource marked for import. */
+export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Promise<void> {
+  const options = parseAdoptArgs(args);
+  const token = io.env[options.tokenEnvVar];
+  if (!token) throw new Error(`the environment variable ${options.tokenEnvVar} that should hold the API token is not set or empty`);
+  const baseUrl = io.env[HANDLER_ENV.defaultBaseUrl];
+  if (!baseUrl) throw new Error(`no API base URL: set ${HANDLER_ENV.defaultBaseUrl}`);
+  const now = () => performance.now();
+  const client = new HostingApiClient({ baseUrl, token, userAgent: 'cdktf-server-hosting-adopt', log: (line) => / -> 429 |waiting/.test(line) && io.stderr(`  ${line}`), now });
+  const ctx: ReconcileContext = {
+    client,
+    instanceId: 'adopt',
+    tokenEnvVar: options.tokenEnvVar,
+    log: () => undefined,
+    warn: (line) => io.stderr(`warning: ${line}`),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now,
+    deadlineAt: Number.POSITIVE_INFINITY,
+  };
+  try {
+    const adoption = adoptionOf(await readAccount(ctx, io.stderr));
+    const program = render(options.language, adoption, {
+      baseUrl: printableUrl(baseUrl),
+      tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
+    });
+    if (options.out) writeFileSync(options.out, program);
+    else io.stdout(program);
+    io.stderr(`${adoption.resources.length} resources to import${options.out ? `, written to ${options.out}` : ''}`);
+  } catch (err) {
+    if (err instanceof ReconcileError) throw new Error(err.describe().join('\n'));
+    throw err;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,262 @@
+import type { Firewall, IpSettings, Server } from '../api/schemas';
+import { PROVIDER_SOURCE } from '../contract/provider-address';
+
+/*
+ * `adopt`, the pure part: what an account holds becomes one program that manages it as it is,
+ * every resource marked for import, in HCL, TypeScript or Python. Same input, same text.
+ */
+
+export type AdoptLanguage = 'hcl' | 'typescript' | 'python';
+
+/** What was read of the account: the list, and per primary server what can be managed. */
+export interface AccountSnapshot {
+  readonly servers: readonly Server[];
+  readonly firewalls: ReadonlyMap<string, Firewall>;
+  /** Settings per dedicated server, by address. */
+  readonly addresses: ReadonlyMap<string, readonly IpSettings[]>;
+}
+
+export type AdoptedResource =
+  | { readonly kind: 'firewall'; readonly name: string; readonly server: Server; readonly firewall: Firewall }
+  | { readonly kind: 'ip_settings'; readonly name: string; readonly server: Server; readonly settings: IpSettings }
+  | { readonly kind: 'power_state'; readonly name: string; readonly server: Server; readonly power: 'running' | 'stopped' };
+
+export interface Adoption {
+  readonly resources: readonly AdoptedResource[];
+  /** Servers shared with the account (read-only for it), and servers whose power is unknown: listed, not managed. */
+  readonly notManaged: readonly string[];
+}
+
+/** Lower-case letters, digits and hyphens from a server's name; a letter first. */
+function slug(text: string): string {
+  const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return /^[a-z]/.test(cleaned) ? cleaned : `s-${cleaned || 'server'}`;
+}
+
+/** Every setting the account lets this token manage, named after its server, in the list's order. */
+export function adoptionOf(account: AccountSnapshot): Adoption {
+  const taken = new Set<string>();
+  const unique = (base: string) => {
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    return name;
+  };
+  const resources: AdoptedResource[] = [];
+  const notManaged: string[] = [];
+  for (const server of account.servers) {
+    if (server.accessRole === 'secondary') {
+      notManaged.push(`${server.id} ("${server.name}"): shared with this account, read-only for it`);
+      continue;
+    }
+    const base = slug(server.name);
+    const firewall = account.firewalls.get(server.id);
+    if (firewall) resources.push({ kind: 'firewall', name: unique(`${base}-firewall`), server, firewall });
+    for (const settings of account.addresses.get(server.id) ?? []) {
+      if (settings.rdns === null && settings.description === null && settings.protection === null) {
+        notManaged.push(`${server.id} ${settings.address}: no rDNS, description or protection set, so nothing to adopt`);
+        continue;
+      }
+      resources.push({ kind: 'ip_settings', name: unique(`${base}-ip-${settings.address.replace(/\./g, '-')}`), server, settings });
+    }
+    if (server.power === 'unknown') notManaged.push(`${server.id} ("${server.name}"): its power state is unknown, so it is not adopted`);
+    else resources.push({ kind: 'power_state', name: unique(`${base}-power`), server, power: server.power });
+  }
+  return { resources, notManaged };
+}
+
+/** The attributes of a resource as Terraform names them, only those with a value. */
+function attributesOf(resource: AdoptedResource): Array<[string, unknown]> {
+  const { server } = resource;
+  switch (resource.kind) {
+    case 'firewall':
+      return [['server_id', server.id], ['enabled', resource.firewall.enabled], ['rulesets', [...resource.firewall.rulesets].sort((a, b) => a - b)]];
+    case 'ip_settings': {
+      const { address, rdns, description, protection } = resource.settings;
+      return [['server_id', server.id], ['ip', address], ['rdns', rdns], ['description', description], ['protection', protection]]
+        .filter(([, value]) => value !== null) as Array<[string, unknown]>;
+    }
+    case 'power_state':
+      return [['server_id', server.id], ['state', resource.power]];
+  }
+}
+
+const TYPE_OF: Record<AdoptedResource['kind'], string> = { firewall: 'hosting_server_firewall', ip_settings: 'hosting_ip_settings', power_state: 'hosting_power_state' };
+const importId = (r: AdoptedResource) => (r.kind === 'ip_settings' ? `${r.server.id}/${r.settings.address}` : r.server.id);
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+export interface RenderOptions {
+  /** Where the API is, when set on the command line or in HOSTING_API_URL; never the token. */
+  readonly baseUrl?: string;
+  /** The NAME of the token's variable, when not the default. */
+  readonly tokenEnvVar?: string;
+}
+
+export function render(language: AdoptLanguage, adoption: Adoption, options: RenderOptions): string {
+  switch (language) {
+    case 'hcl':
+      return renderHcl(adoption, options);
+    case 'typescript':
+      return renderTypeScript(adoption, options);
+    case 'python':
+      return renderPython(adoption, options);
+  }
+}
+
+const header = (adoption: Adoption, comment: string) => [
+  `${comment} Written by \`cdktf-server-hosting adopt\`: the settings of the account as they are, each marked for import.`,
+  `${comment} The first plan shows only imports. The token comes from the environment, never from this file.`,
+  ...(adoption.notManaged.length ? [`${comment} Not managed:`, ...adoption.notManaged.map((line) => `${comment}   ${line}`)] : []),
+];
+
+function hclValue(value: unknown, indent: string): string {
+  if (Array.isArray(value)) return `[${value.map((v) => hclValue(v, indent)).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    const width = Math.max(...entries.map(([k]) => k.length));
+    return `{\n${entries.map(([k, v]) => `${indent}  ${k.padEnd(width)} = ${hclValue(v, `${indent}  `)}`).join('\n')}\n${indent}}`;
+  }
+  // `${` and `%{` start templates in HCL strings: doubled, they are literal.
+  return JSON.stringify(value).replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+}
+
+/**
+ * Attributes as `terraform fmt` writes them: the `=` of consecutive one-line attributes aligned; an
+ * attribute with a multi-line value stands alone and ends the group.
+ */
+function hclAttributes(attrs: ReadonlyArray<[string, unknown]>): string {
+  const lines = attrs.map(([k, v]) => ({ key: k, value: hclValue(v, '  ') }));
+  const out: string[] = [];
+  for (let start = 0; start < lines.length;) {
+    if (lines[start].value.includes('\n')) {
+      out.push(`  ${lines[start].key} = ${lines[start].value}`);
+      start += 1;
+      continue;
+    }
+    let end = start;
+    while (end < lines.length && !lines[end].value.includes('\n')) end += 1;
+    const width = Math.max(...lines.slice(start, end).map((l) => l.key.length));
+    out.push(...lines.slice(start, end).map((l) => `  ${l.key.padEnd(width)} = ${l.value}`));
+    start = end;
+  }
+  return out.join('\n');
+}
+
+function renderHcl(adoption: Adoption, options: RenderOptions): string {
+  const providerLines = [
+    ...(options.baseUrl ? [['base_url', options.baseUrl]] : []),
+    ...(options.tokenEnvVar ? [['token_env_var', options.tokenEnvVar]] : []),
+  ];
+  const width = Math.max(0, ...providerLines.map(([k]) => k.length));
+  const blocks = adoption.resources.flatMap((r) => [
+    `import {\n  to = ${TYPE_OF[r.kind]}.${r.name}\n  id = ${JSON.stringify(importId(r))}\n}`,
+    `resource "${TYPE_OF[r.kind]}" "${r.name}" {\n${hclAttributes(attributesOf(r))}\n}`,
+  ]);
+  return [
+    ...header(adoption, '#'),
+    '',
+    `terraform {\n  required_providers {\n    hosting = {\n      source = "${PROVIDER_SOURCE}"\n    }\n  }\n}`,
+    '',
+    `provider "hosting" {${providerLines.length ? `\n${providerLines.map(([k, v]) => `  ${k.padEnd(width)} = ${JSON.stringify(v)}`).join('\n')}\n` : ''}}`,
+    ...blocks.flatMap((b) => ['', b]),
+    '',
+  ].join('\n');
+}
+
+const CONSTRUCT_OF: Record<AdoptedResource['kind'], string> = { firewall: 'ServerFirewall', ip_settings: 'IpSettings', power_state: 'PowerState' };
+const ENUMS: Record<string, Record<string, string>> = {
+  state: { running: 'PowerStateValue.RUNNING', stopped: 'PowerStateValue.STOPPED' },
+  layer4: { dynamic: 'Layer4Protection.DYNAMIC', permanent: 'Layer4Protection.PERMANENT' },
+  layer7: { off: 'Layer7Protection.OFF', permanent: 'Layer7Protection.PERMANENT', only: 'Layer7Protection.ONLY' },
+};
+
+/** A prop's value in TypeScript or Python: enums by name, structs as literals (Python: IpProtection). */
+function propValue(name: string, value: unknown, language: 'typescript' | 'python'): string {
+  if (ENUMS[name]) return ENUMS[name][String(value)];
+  if (name === 'protection') {
+    const p = value as { layer4: string; layer7: string };
+    return language === 'python'
+      ? `IpProtection(layer4=${ENUMS.layer4[p.layer4]}, layer7=${ENUMS.layer7[p.layer7]})`
+      : `{ layer4: ${ENUMS.layer4[p.layer4]}, layer7: ${ENUMS.layer7[p.layer7]} }`;
+  }
+  if (language === 'python' && typeof value === 'boolean') return value ? 'True' : 'False';
+  if (Array.isArray(value)) return `[${value.map((v) => propValue('', v, language)).join(', ')}]`;
+  return language === 'typescript' && typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value);
+}
+
+/** The names a program imports: only those it uses, sorted. */
+function importsOf(adoption: Adoption, language: 'typescript' | 'python'): string[] {
+  const names = new Set(['HostingApi', ...adoption.resources.map((r) => CONSTRUCT_OF[r.kind])]);
+  for (const r of adoption.resources) {
+    if (r.kind === 'power_state') names.add('PowerStateValue');
+    if (r.kind === 'ip_settings' && r.settings.protection) {
+      names.add('Layer4Protection').add('Layer7Protection');
+      if (language === 'python') names.add('IpProtection');
+    }
+  }
+  return [...names].sort();
+}
+
+function apiProps(options: RenderOptions, language: 'typescript' | 'python'): string {
+  const props: Array<[string, string]> = [
+    ...(options.baseUrl ? [['baseUrl', options.baseUrl] as [string, string]] : []),
+    ...(options.tokenEnvVar ? [['tokenEnvVar', options.tokenEnvVar] as [string, string]] : []),
+  ];
+  if (props.length === 0) return '';
+  return language === 'python'
+    ? props.map(([k, v]) => `, ${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}=${JSON.stringify(v)}`).join('')
+    : `, { ${props.map(([k, v]) => `${k}: ${propValue('', v, 'typescript')}`).join(', ')} }`;
+}
+
+function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
+  const body = adoption.resources.map((r) => {
+    const props = attributesOf(r).map(([k, v]) => `      ${camel(k)}: ${propValue(k, v, 'typescript')},`);
+    return [`    new ${CONSTRUCT_OF[r.kind]}(this, '${r.name}', {`, '      api,', ...props, '    }).importExisting();'].join('\n');
+  });
+  return [
+    ...header(adoption, '//'),
+    "import { App, TerraformStack } from 'cdktf';",
+    "import type { Construct } from 'constructs';",
+    `import {\n${importsOf(adoption, 'typescript').map((n) => `  ${n},`).join('\n')}\n} from 'cdktf-server-hosting';`,
+    '',
+    'class AdoptedStack extends TerraformStack {',
+    '  constructor(scope: Construct, id: string) {',
+    '    super(scope, id);',
+    `    const api = new HostingApi(this, 'hosting'${apiProps(options, 'typescript')});`,
+    ...body.flatMap((b) => ['', b]),
+    '  }',
+    '}',
+    '',
+    'const app = new App();',
+    "new AdoptedStack(app, 'adopted');",
+    'app.synth();',
+    '',
+  ].join('\n');
+}
+
+function renderPython(adoption: Adoption, options: RenderOptions): string {
+  const body = adoption.resources.map((r) => {
+    const props = attributesOf(r).map(([k, v]) => `            ${k}=${propValue(k, v, 'python')},`);
+    return [`        ${CONSTRUCT_OF[r.kind]}(`, '            self,', `            "${r.name}",`, '            api=api,', ...props, '        ).import_existing()'].join('\n');
+  });
+  return [
+    ...header(adoption, '#'),
+    'from cdktf import App, TerraformStack',
+    'from constructs import Construct',
+    '',
+    `from cdktf_server_hosting import (\n${importsOf(adoption, 'python').map((n) => `    ${n},`).join('\n')}\n)`,
+    '',
+    '',
+    'class AdoptedStack(TerraformStack):',
+    '    def __init__(self, scope: Construct, id: str) -> None:',
+    '        super().__init__(scope, id)',
+    `        api = HostingApi(self, "hosting"${apiProps(options, 'python')})`,
+    ...body.flatMap((b) => ['', b]),
+    '',
+    '',
+    'app = App()',
+    'AdoptedStack(app, "adopted")',
+    'app.synth()',
+    '',
+  ].join('\n');
+}
