@@ -94,6 +94,8 @@ async function main() {
     say(`   203.0.113.11: rdns ${ip.rdns}, description "${ip.description}", protection ${ip.protection.layer4}/${ip.protection.layer7}`);
     say(`   vps_web_2 power: ${server('vps_web_2').server.power}`);
     say(`   writes the simulator executed: ${sim.executed().map((w) => `${w.serverId} ${w.kind}`).join('; ')}`);
+    const ids = run('terraform', ['output', '-json', 'server_ids'], { cwd: stackDir, env });
+    say(`   the hosting_servers data source (DataHostingServers) read the account: ${JSON.parse(ids.stdout).join(', ')}`);
 
     step(7, 'terraform apply again: the refresh reads, nothing is written');
     const before = sim.requests.length;
@@ -113,14 +115,26 @@ async function main() {
     const repair = await terraform(stackDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
     if (repair.code !== 0 || !repair.output.includes('0 added, 2 changed, 0 destroyed')) fail('the repair failed');
 
-    step(10, 'terraform destroy: the settings are retained on the servers (see README, "Destroy")');
+    step(10, 'Adopting an account as it is: cdktf-server-hosting adopt writes a program that imports every setting');
+    const adopted = join(work, 'adopted.tf');
+    // Not spawnSync: the simulator answers on this process's event loop.
+    const adopt = await new Promise((resolve) => {
+      const child = spawn('node', [join(root, 'bin', 'cdktf-server-hosting'), 'adopt', '--language', 'hcl', '--out', adopted], { env });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    if (adopt.code !== 0) fail(`adopt failed:\n${adopt.stderr}`);
+    say(`   ${adopt.stderr.trim().split('\n').pop()} (also --language typescript or python; the first plan shows only imports)`);
+
+    step(11, 'terraform destroy: the settings are retained on the servers (see README, "Destroy")');
     if ((await terraform(stackDir, env, ['destroy', '-auto-approve', '-input=false', '-no-color'])).code !== 0) fail('terraform destroy failed');
     say(`   vps_web_1 firewall after destroy: ${JSON.stringify(server('vps_web_1').firewall)}`);
   } finally {
     await sim.close();
     rmSync(work, { recursive: true, force: true });
   }
-  step(11, 'Simulator stopped. The demo went as shown.');
+  step(12, 'Simulator stopped. The demo went as shown.');
 }
 
 main().catch((err) => fail(err.stack ?? String(err)));

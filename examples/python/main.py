@@ -13,10 +13,11 @@ of RELEASE reboots web-2 once.
 """
 import os
 
-from cdktf import App, TerraformStack
+from cdktf import App, TerraformOutput, TerraformStack
 from constructs import Construct
 
 from cdktf_server_hosting import (
+    DataHostingServers,
     HostingApi,
     IpProtection,
     IpSettings,
@@ -66,6 +67,10 @@ class WebStack(TerraformStack):
             reboot_triggers={"release": os.environ.get("RELEASE", "2026.11.1")},
             depends_on=[firewall],
         )
+
+        # The read side: the account's servers, read at plan time.
+        servers = DataHostingServers(self, "all-servers", api=api)
+        TerraformOutput(self, "server_ids", value=servers.ids)
 
 
 app = App()

@@ -1,9 +1,11 @@
 // A small, realistic stack: the firewall of a web VPS, the public address of a dedicated server
-// (rDNS, description, DDoS protection), and a VPS kept running that reboots on each release.
+// (rDNS, description, DDoS protection), a VPS kept running that reboots on each release, and the
+// account's server ids from a data source.
 // The API URL and token come from HOSTING_API_URL and HOSTING_API_TOKEN where Terraform runs.
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import {
+  DataHostingServers,
   HostingApi,
   IpSettings,
   Layer4Protection,
@@ -43,6 +45,10 @@ class WebStack extends TerraformStack {
       rebootTriggers: { release: process.env.RELEASE ?? '2026.11.1' },
       dependsOn: [firewall],
     });
+
+    // The read side: the account's servers, read at plan time.
+    const servers = new DataHostingServers(this, 'all-servers', { api });
+    new TerraformOutput(this, 'server_ids', { value: servers.ids });
   }
 }
 
