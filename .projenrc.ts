@@ -119,6 +119,8 @@ if (packageAll) {
 // API.md is the TypeScript form; Python users get the same reference in their language (snake_case
 // props, keyword arguments, dicts, enums), written by the same build and checked stale the same way.
 project.tasks.tryFind('docgen')?.exec('jsii-docgen -l python -o API.python.md');
+// The provider's registry-layout docs for plain-HCL users, from the schema it serves (docs/).
+project.tasks.tryFind('docgen')?.exec('node scripts/provider-docs.js');
 
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',

@@ -14,6 +14,9 @@ export interface AttributeSpec {
   readonly computed?: boolean;
 }
 
+/** `tfplugin6.StringKind`: descriptions are Markdown, so editors and the generated docs render them. */
+const MARKDOWN = 1;
+
 /** The wire shape of `tfplugin6.Schema` for a block of plain attributes. */
 export function schemaOf(description: string, attributes: readonly AttributeSpec[]) {
   return {
@@ -21,10 +24,12 @@ export function schemaOf(description: string, attributes: readonly AttributeSpec
     block: {
       version: 0,
       description,
+      description_kind: MARKDOWN,
       attributes: attributes.map((a) => ({
         name: a.name,
         type: Buffer.from(JSON.stringify(a.type)),
         description: a.description,
+        description_kind: MARKDOWN,
         required: !!a.required,
         optional: !!a.optional,
         computed: !!a.computed,
@@ -32,6 +37,8 @@ export function schemaOf(description: string, attributes: readonly AttributeSpec
     },
   };
 }
+
+export type Schema = ReturnType<typeof schemaOf>;
 
 /** `on_destroy`, shared by the kinds whose settings can be put back. */
 export const ON_DESTROY_ATTRIBUTE: AttributeSpec = {

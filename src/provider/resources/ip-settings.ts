@@ -9,7 +9,7 @@ import { errorAt } from '../diagnostics';
 import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from '../private-state';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, isGone, isKnown, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
 
@@ -46,6 +46,8 @@ function settingsIn(state: ObjectValue | null, priv: PrivateState): IpSettings |
 /** `hosting_ip_settings`: rDNS, description and DDoS protection of one address of a dedicated server. */
 export const ipSettingsResource: ProviderResource = {
   typeName: 'hosting_ip_settings',
+  replacedBy: ['server_id', 'ip'],
+  importIdExample: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10',
   schema: schemaOf('Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the attributes set are managed; each changed one is one write. Import id: <server id>/<address>, e.g. ded_…/203.0.113.10.', [
     { name: 'id', type: 'string', computed: true, description: '<server id>/<address>.' },
     { name: 'server_id', type: 'string', required: true, description: 'A dedicated server id (ded_…). Changing it replaces the resource.' },
@@ -98,15 +100,15 @@ export const ipSettingsResource: ProviderResource = {
       protection: plannedValue(config, prior, 'protection'),
       on_destroy: config.on_destroy,
     };
-    const replaced = prior !== null && (prior.server_id !== config.server_id || prior.ip !== config.ip);
+    const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
     // A field this token may not edit is refused now, at plan time, rather than halfway through an apply.
-    const observed = replaced ? undefined : settingsIn(prior, priv);
+    const observed = replaced.length ? undefined : settingsIn(prior, priv);
     const locked = observed ? lockedFields(diffIpSettings(desiredOf(config), observed), observed) : [];
     return {
       planned,
-      requiresReplace: replaced ? ['server_id', 'ip'].filter((name) => prior[name] !== config[name]) : [],
+      requiresReplace: replaced,
       private: inherited ? { ...withInstance(priv), restore: inherited, replacesIncomplete: true } : withInstance(priv),
       diagnostics: [
         ...(await checkServerExists(session, prior, config)),

@@ -10,7 +10,7 @@ import { errorAt } from '../diagnostics';
 import { keyNamespace, withInstance } from '../private-state';
 import { schemaOf } from '../schema';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, knownOr, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
 
@@ -37,6 +37,8 @@ function triggersChanged(prior: ObjectValue | null, planned: ObjectValue): boole
 /** `hosting_power_state`: a server kept running or stopped, rebooted once per change of its reboot triggers. */
 export const powerStateResource: ProviderResource = {
   typeName: 'hosting_power_state',
+  replacedBy: ['server_id'],
+  importIdExample: 'vps_web_2',
   schema: schemaOf('Keeps a server running or stopped, and reboots it once whenever reboot_triggers change. Import id: the server id (vps_… or ded_…).', [
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
     { name: 'server_id', type: 'string', required: true, description: 'A server id (vps_… or ded_…). Changing it replaces the resource.' },
@@ -83,7 +85,7 @@ export const powerStateResource: ProviderResource = {
   async plan(session, prior, config, priv) {
     return {
       planned: { ...config, id: prior?.id ?? UNKNOWN },
-      requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [],
+      requiresReplace: replacing(this, prior, config),
       private: withInstance(priv),
       diagnostics: await checkServerExists(session, prior, config),
     };

@@ -44,6 +44,10 @@ export interface ApplyRequest {
 export interface ProviderResource {
   readonly typeName: string;
   readonly schema: ReturnType<typeof schemaOf>;
+  /** The attributes whose change replaces the resource (the docs say "forces replacement"). */
+  readonly replacedBy: readonly string[];
+  /** The id `terraform import` takes, e.g. `vps_web_1`, for the docs. */
+  readonly importIdExample: string;
   /** The same rules as the constructs' synth-time checks, naming the attribute. */
   validate(config: ObjectValue): Diagnostic[];
   /** One fresh read of the actual values. */
@@ -109,6 +113,11 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   if (typeof serverId !== 'string' || (prior && prior.server_id === serverId)) return [];
   if (await session.listedServer(serverId)) return [];
   return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed')];
+}
+
+/** The attributes of `replacedBy` whose value the configuration changes. */
+export function replacing(resource: Pick<ProviderResource, 'replacedBy'>, prior: ObjectValue | null, config: ObjectValue): string[] {
+  return prior ? resource.replacedBy.filter((name) => prior[name] !== config[name]) : [];
 }
 
 /** A refusal that means the object is gone (404): the refresh drops it from the state. */

@@ -9,7 +9,7 @@ import { keyNamespace, withInstance, withRestoreValues } from '../private-state'
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, isGone, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, isGone, replacing, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
   return { kind: 'firewall', serverId, desired };
@@ -31,6 +31,8 @@ const rulesetsOf = (state: ObjectValue, actual: number[]): Value => (state.rules
 /** `hosting_server_firewall`: the firewall of one VPS. Only the attributes set are managed. */
 export const serverFirewallResource: ProviderResource = {
   typeName: 'hosting_server_firewall',
+  replacedBy: ['server_id'],
+  importIdExample: 'vps_web_1',
   schema: schemaOf('The firewall of one VPS: on or off, and which rule sets apply. Only the attributes set are managed. Import id: the VPS id (vps_…).', [
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
     { name: 'server_id', type: 'string', required: true, description: 'A VPS id (vps_…). Changing it replaces the resource.' },
@@ -87,7 +89,7 @@ export const serverFirewallResource: ProviderResource = {
     };
     return {
       planned,
-      requiresReplace: prior && prior.server_id !== config.server_id ? ['server_id'] : [],
+      requiresReplace: replacing(this, prior, config),
       private: withInstance(priv),
       diagnostics: await checkServerExists(session, prior, config),
     };

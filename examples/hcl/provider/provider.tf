@@ -1,0 +1,19 @@
+terraform {
+  required_providers {
+    hosting = {
+      # Installed from the filesystem mirror `npx cdktf-server-hosting provider mirror <dir>` writes.
+      source = "local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting"
+    }
+  }
+}
+
+# The token comes from the environment variable HOSTING_API_TOKEN (or the one token_env_var names);
+# it is never part of the configuration.
+provider "hosting" {
+  base_url = var.hosting_api_url
+}
+
+variable "hosting_api_url" {
+  type        = string
+  description = "The API's base URL, ending in /api/v1."
+}
