@@ -10,7 +10,8 @@ import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
-const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
 
 test('the docs have a page for every resource and data source the provider serves, each attribute on it, and an example each', () => {
   const pages = providerDocs({ provider: PROVIDER_SCHEMA, resources: [...RESOURCES.values()], dataSources: [...DATA_SOURCES.values()], example: () => 'example', providerGuide: '' });
