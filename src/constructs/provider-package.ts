@@ -1,10 +1,11 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from 'cdktf';
 // cdktf's index does not export it; the synthesizer module is its public home.
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import type { Construct } from 'constructs';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
-import { providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
+import { lockFileWithProvider, providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
 
 const PROVIDER_ID = 'cdktf-server-hosting-provider';
 
@@ -58,7 +59,7 @@ const connectionKey = (config: HostingProviderConfig) => JSON.stringify([config.
  * configuration under an alias named after its `HostingApi` construct, so every resource reaches
  * the API its construct names. The package is written once per stack into the stack's directory,
  * as Terraform's implied local mirror (`terraform.d/plugins/…`), so `terraform init` installs it
- * offline with no CLI configuration.
+ * offline with no CLI configuration, with its hash for every platform in the stack's lock file.
  */
 export function hostingProvider(api: Construct, config: HostingProviderConfig): TerraformProvider {
   const stack = TerraformStack.of(api);
@@ -73,6 +74,9 @@ export function hostingProvider(api: Construct, config: HostingProviderConfig): 
       onSynthesize(session: ISynthesisSession) {
         const stackDir = join(session.outdir, session.manifest.forStack(stack).workingDirectory);
         writeProviderMirror(join(stackDir, 'terraform.d', 'plugins'), bundle, version);
+        // The hash for every platform, so `terraform init` records it without warning that the lock file is incomplete.
+        const lockFile = join(stackDir, '.terraform.lock.hcl');
+        writeFileSync(lockFile, lockFileWithProvider(existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined, bundle, version));
       },
     });
     return provider;

@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from './provider-address';
+import { zipArchive, type ZipEntry } from './zip-archive';
 
 /*
- * The provider package in Terraform's unpacked mirror layout,
- * `<root>/<hostname>/<namespace>/<type>/<version>/<os>_<arch>/`: the same for the stack's implied
- * local mirror (`terraform.d/plugins`) and for a filesystem mirror of plain HCL users.
+ * The provider package in Terraform's mirror layouts. Unpacked,
+ * `<root>/<hostname>/<namespace>/<type>/<version>/<os>_<arch>/`: the stack's implied local mirror
+ * (`terraform.d/plugins`) and a filesystem mirror of plain HCL users. Packed, as `terraform
+ * providers mirror` writes it: one zip per platform beside `index.json` and `<version>.json`
+ * (with `zh:` hashes), which Terraform installs from as a filesystem mirror or, served over HTTPS,
+ * as a network mirror.
  */
 
 /** The provider bundle, found by file path (never imported): `<package>/assets/provider/provider.js`. */
@@ -38,11 +42,65 @@ export function writeProviderMirror(root: string, bundle: Buffer, version = prov
   for (const platform of PLATFORMS) {
     const dir = join(root, ...PROVIDER_SOURCE.split('/'), version, platform);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'provider.js'), bundle);
-    const wrapper = join(dir, `terraform-provider-${PROVIDER_TYPE}_v${version}`);
-    writeFileSync(wrapper, '#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n');
-    chmodSync(wrapper, 0o755);
+    for (const file of packageFiles(bundle, version)) {
+      writeFileSync(join(dir, file.name), file.data);
+      chmodSync(join(dir, file.name), file.mode);
+    }
   }
+}
+
+/** The files of the package, the same on every platform: a `#!/bin/sh` wrapper that runs node on the bundle beside it. */
+export function packageFiles(bundle: Buffer, version: string): ZipEntry[] {
+  return [
+    { name: `terraform-provider-${PROVIDER_TYPE}_v${version}`, data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 },
+    { name: 'provider.js', data: bundle, mode: 0o644 },
+  ];
+}
+
+/**
+ * Writes the packed layout below `root` (`<hostname>/<namespace>/<type>/`): a zip per platform,
+ * `index.json` and `<version>.json` listing each zip with its `zh:` hash (the SHA-256 of the zip).
+ * Returns the zips' paths.
+ */
+export function writePackedProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle)): string[] {
+  const dir = join(root, ...PROVIDER_SOURCE.split('/'));
+  mkdirSync(dir, { recursive: true });
+  const zip = zipArchive(packageFiles(bundle, version));
+  const hash = `zh:${createHash('sha256').update(zip).digest('hex')}`;
+  const archives: Record<string, { url: string; hashes: string[] }> = {};
+  for (const platform of PLATFORMS) {
+    const file = `terraform-provider-${PROVIDER_TYPE}_${version}_${platform}.zip`;
+    writeFileSync(join(dir, file), zip);
+    archives[platform] = { url: file, hashes: [hash] };
+  }
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ versions: { [version]: {} } }, null, 2)}\n`);
+  writeFileSync(join(dir, `${version}.json`), `${JSON.stringify({ archives }, null, 2)}\n`);
+  return Object.values(archives).map((a) => join(dir, a.url));
+}
+
+/**
+ * The package's `h1:` hash (Go's dirhash Hash1: the SHA-256 of the sorted lines "<sha256 of the
+ * file>  <name>"), what a lock file records for a mirror install. The package is the same on every
+ * platform, so this one hash covers all four.
+ */
+export function packageHash1(bundle: Buffer, version: string): string {
+  const summary = packageFiles(bundle, version)
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((f) => `${createHash('sha256').update(f.data).digest('hex')}  ${f.name}\n`)
+    .join('');
+  return `h1:${createHash('sha256').update(summary).digest('base64')}`;
+}
+
+/**
+ * A lock file (`.terraform.lock.hcl`) with this provider's entry, for every platform: without it,
+ * `terraform init` records the hash of the current platform only and warns "Incomplete lock file
+ * information". Entries of other providers in `existing` are kept as they are.
+ */
+export function lockFileWithProvider(existing: string | undefined, bundle: Buffer, version: string): string {
+  const entry = `provider "${PROVIDER_SOURCE}" {\n  version = "${version}"\n  hashes = [\n    "${packageHash1(bundle, version)}",\n  ]\n}\n`;
+  const header = '# This file is maintained automatically by "terraform init".\n# Manual edits may be lost in future updates.\n';
+  const others = (existing ?? header).replace(new RegExp(`\\n?provider "${PROVIDER_SOURCE.replace(/\./g, '\\.')}" \\{\\n[\\s\\S]*?\\n\\}\\n`), '');
+  return `${others.trimEnd()}\n\n${entry}`;
 }
 
 /** What a plain HCL user pastes: the CLI configuration block, and the `required_providers` entry. */
