@@ -10,9 +10,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Module specifiers of import and export statements and of require() and import() calls; not words in strings. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+  const statements = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+  ].map((m) => m[1]);
+  const calls = [...text.matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+  return [...statements, ...calls];
 }
 
 const files = sourceFiles(SRC).map((f) => ({ file: relative(SRC, f), imports: importsOf(f) }));

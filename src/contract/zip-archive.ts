@@ -1,3 +1,4 @@
+/* eslint-disable no-bitwise -- zip headers pack dates and Unix modes into bit fields */
 import { crc32, deflateRawSync } from 'node:zlib';
 
 /*
