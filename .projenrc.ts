@@ -109,9 +109,17 @@ if (packagePython) {
   packagePython.exec('rm -rf dist/python-src');
 }
 
-// projen builds only the npm tarball under CI=true; every submission must prove the wheel builds too.
+// The CDK Terrain flavour (cdktn-server-hosting): the same build with its one seam pointed at cdktn.
+const packageCdktn = project.addTask('package:cdktn', {
+  description: 'Pack the CDK Terrain flavour into dist/js/cdktn-server-hosting-<version>.tgz',
+  exec: 'node scripts/flavour-cdktn.js',
+});
+
+// projen builds only the npm tarball under CI=true; every submission must prove the wheel and the
+// cdktn flavour build too.
 const packageAll = project.tasks.tryFind('package-all');
 if (packageAll) {
+  packageAll.spawn(packageCdktn);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }

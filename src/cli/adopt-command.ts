@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { adoptionOf, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings } from '../api/schemas';
@@ -59,6 +60,12 @@ async function readAccount(ctx: ReconcileContext, progress: (line: string) => vo
   return { servers, firewalls, addresses };
 }
 
+/** The flavour this package was built as (its own name): a CDK Terrain user's program imports cdktn. */
+function packagesOfThisFlavour(): { cdk: string; library: string } {
+  const name = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
+  return { cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', library: name };
+}
+
 /** `adopt`: one program that manages what the account holds, as it is, every resource marked for import. */
 export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Promise<void> {
   const options = parseAdoptArgs(args);
@@ -83,6 +90,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     const program = render(options.language, adoption, {
       baseUrl: printableUrl(baseUrl),
       tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
+      packages: packagesOfThisFlavour(),
     });
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);

@@ -90,6 +90,11 @@ export interface RenderOptions {
   readonly baseUrl?: string;
   /** The NAME of the token's variable, when not the default. */
   readonly tokenEnvVar?: string;
+  /**
+   * The npm packages a TypeScript program imports: cdktf's, or CDK Terrain's for that flavour.
+   * @default { cdk: 'cdktf', library: 'cdktf-server-hosting' }
+   */
+  readonly packages?: { readonly cdk: string; readonly library: string };
 }
 
 export function render(language: AdoptLanguage, adoption: Adoption, options: RenderOptions): string {
@@ -213,11 +218,12 @@ function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
     const props = attributesOf(r).map(([k, v]) => `      ${camel(k)}: ${propValue(k, v, 'typescript')},`);
     return [`    new ${CONSTRUCT_OF[r.kind]}(this, '${r.name}', {`, '      api,', ...props, '    }).importExisting();'].join('\n');
   });
+  const packages = options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
   return [
     ...header(adoption, '//'),
-    "import { App, TerraformStack } from 'cdktf';",
+    `import { App, TerraformStack } from '${packages.cdk}';`,
     "import type { Construct } from 'constructs';",
-    `import {\n${importsOf(adoption, 'typescript').map((n) => `  ${n},`).join('\n')}\n} from 'cdktf-server-hosting';`,
+    `import {\n${importsOf(adoption, 'typescript').map((n) => `  ${n},`).join('\n')}\n} from '${packages.library}';`,
     '',
     'class AdoptedStack extends TerraformStack {',
     '  constructor(scope: Construct, id: string) {',

@@ -1,6 +1,6 @@
-import { DataResource, Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
+import { DataResource, Fn, type ITerraformDependable, type TerraformResource } from './cdk';
 import type { HostingApi } from './hosting-api';
 import { NullResource } from './null-resource';
 import { HANDLER_ENV, type RebootSpec, type DocumentOf, type ResourceDocument } from '../contract/resource-document';

@@ -1,7 +1,7 @@
-import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { createBridgeResource } from './bridge-resource';
+import type { ITerraformDependable, TerraformResource } from './cdk';
 import type { HostingApi } from './hosting-api';
 import { HostingProviderResource } from './provider-package';
 import type { ResourceDocument } from '../contract/resource-document';

@@ -1,5 +1,5 @@
-import type { IResolvable } from 'cdktf';
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingDdosRuleList } from './data-references';
 import type { HostingApi } from './hosting-api';

@@ -1,5 +1,5 @@
-import type { IResolvable, TerraformDataSource } from 'cdktf';
 import { Construct } from 'constructs';
+import type { IResolvable, TerraformDataSource } from './cdk';
 import type { HostingApi } from './hosting-api';
 import { HostingProviderDataSource } from './provider-package';
 

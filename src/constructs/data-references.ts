@@ -1,4 +1,4 @@
-import { ComplexList, ComplexObject, type IInterpolatingParent, type IResolvable } from 'cdktf';
+import { ComplexList, ComplexObject, type IInterpolatingParent, type IResolvable } from './cdk';
 
 /*
  * Typed accessors for the nested attributes of the data sources (cdktf's complex list and object

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from 'cdktf';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
+import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
 import { ValidationError } from './validation';
 import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';

@@ -1,6 +1,6 @@
-import { Fn, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
+import { Fn, type ITerraformDependable, type TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';

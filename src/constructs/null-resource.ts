@@ -1,5 +1,5 @@
-import { TerraformProvider, TerraformResource, TerraformStack, type IResolvable, type TerraformMetaArguments } from 'cdktf';
 import type { Construct } from 'constructs';
+import { TerraformProvider, TerraformResource, TerraformStack, type IResolvable, type TerraformMetaArguments } from './cdk';
 
 /*
  * `null_resource` of the `hashicorp/null` provider (Bridge.NULL_RESOURCE), written as plain

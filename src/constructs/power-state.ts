@@ -1,7 +1,7 @@
-import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
+import type { ITerraformDependable, TerraformResource } from './cdk';
 import type { HostingApi } from './hosting-api';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';

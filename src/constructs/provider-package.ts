@@ -1,9 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from 'cdktf';
-// cdktf's index does not export it; the synthesizer module is its public home.
-import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import type { Construct } from 'constructs';
+import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from './cdk';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
 import { lockFileWithProvider, providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
 

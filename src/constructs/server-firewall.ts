@@ -1,6 +1,6 @@
-import type { IResolvable, ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
+import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';

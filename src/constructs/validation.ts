@@ -1,6 +1,6 @@
-import { Token } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
+import { Token } from './cdk';
 import { HOST_NAME_PATTERN, IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*

@@ -62,5 +62,8 @@ describe('adopt, the pure part', () => {
     }
     expect(render('typescript', adoption, {})).toContain("description: 'costs ${5} a %{month}',");
     expect(render('python', adoption, { tokenEnvVar: 'STAGING_TOKEN' })).toContain('api = HostingApi(self, "hosting", token_env_var="STAGING_TOKEN")');
+    const terrain = render('typescript', adoption, { packages: { cdk: 'cdktn', library: 'cdktn-server-hosting' } });
+    expect(terrain).toContain("import { App, TerraformStack } from 'cdktn';");
+    expect(terrain).toContain("} from 'cdktn-server-hosting';");
   });
 });

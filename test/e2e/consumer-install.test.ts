@@ -1,11 +1,29 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
 
 const root = join(__dirname, '..', '..');
+/** For commands that talk to the in-process simulator: spawnSync would block the event loop it answers on. */
+const runAsync = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stdout: string; output: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
+    let stdout = '';
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      output += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d;
+    });
+    child.on('close', (code) => resolve({ code, stdout, output }));
+  });
+
 const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
@@ -21,16 +39,6 @@ describeWithTerraform('a user project installs the packed library', () => {
     const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
     return { code: res.status, stdout: res.stdout, output: `${res.stdout}${res.stderr}` };
   };
-  /** For commands that talk to the in-process simulator: spawnSync would block the event loop it answers on. */
-  const runAsync = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
-    new Promise<{ code: number | null; stdout: string; output: string }>((resolve) => {
-      const child = spawn(cmd, args, { cwd, env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env } });
-      let stdout = '';
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
-      child.stderr.on('data', (d: Buffer) => { output += d; });
-      child.on('close', (code) => resolve({ code, stdout, output }));
-    });
   let sim: RunningSimulator;
   beforeAll(async () => {
     sim = await startSimulator();
@@ -104,5 +112,70 @@ describeWithTerraform('a user project installs the packed library', () => {
     const plan = await runAsync('terraform', ['plan', '-input=false', '-no-color'], stackDir, { HOSTING_API_TOKEN: sim.tokens.full });
     expect(plan.output).toContain('Plan: 3 to add, 0 to change, 0 to destroy.');
     expect(plan.code).toBe(0);
+  });
+});
+
+/**
+ * The CDK Terrain flavour, as its user gets it: `cdktn-server-hosting` (built from the same source by
+ * scripts/flavour-cdktn.js, as `npx projen build` does) installed beside `cdktn` with no `cdktf`
+ * anywhere in the tree; strict `tsc`, synth, and `terraform init`, `apply` and a clean plan against
+ * the simulator. `cdktn` and `constructs` come from the registry (or npm's cache).
+ */
+describeWithTerraform('a CDK Terrain user project installs the cdktn flavour', () => {
+  const work = mkdtempSync(join(tmpdir(), 'cdktn-server-hosting-consumer-'));
+  const project = join(work, 'my-stack');
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+  });
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('no cdktf in the tree; strict tsc, synth, init, apply and a clean plan through the provider', async () => {
+    const flavour = spawnSync('node', ['scripts/flavour-cdktn.js'], { cwd: root, encoding: 'utf8' });
+    expect(flavour.status).toBe(0);
+    const tarball = join(root, 'dist', 'js', `cdktn-server-hosting-${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}.tgz`);
+    spawnSync('mkdir', ['-p', project]);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({
+      name: 'my-stack',
+      private: true,
+      dependencies: { 'cdktn': '0.24.0', 'constructs': '>=10.6.0 <10.8.0', 'cdktn-server-hosting': `file:${tarball}` },
+      devDependencies: { 'typescript': versionOf('typescript'), '@types/node': versionOf('@types/node') },
+    }, null, 2));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noImplicitAny: true, esModuleInterop: true, outDir: 'out', types: ['node'] },
+      include: ['main.ts'],
+    }, null, 2));
+    writeFileSync(join(project, 'main.ts'), [
+      "import { App, TerraformOutput, TerraformStack } from 'cdktn';",
+      "import { DataHostingServers, HostingApi, PowerState, PowerStateValue, ServerFirewall } from 'cdktn-server-hosting';",
+      "const app = new App({ outdir: 'cdktf.out' });",
+      "const stack = new TerraformStack(app, 'web');",
+      "const api = new HostingApi(stack, 'hosting', { baseUrl: process.env.SIMULATOR_URL });",
+      "const fw = new ServerFirewall(stack, 'fw', { api, serverId: 'vps_web_1', enabled: true, rulesets: [1] });",
+      "new PowerState(stack, 'power', { api, serverId: 'vps_web_2', state: PowerStateValue.RUNNING, rebootTriggers: { release: '1' }, dependsOn: [fw] });",
+      "new TerraformOutput(stack, 'ids', { value: new DataHostingServers(stack, 'all', { api }).ids });",
+      'app.synth();',
+      '',
+    ].join('\n'));
+    const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, encoding: 'utf8' });
+    expect(install.status).toBe(0);
+    expect(existsSync(join(project, 'node_modules', 'cdktf'))).toBe(false);
+    expect(spawnSync('npm', ['ls', 'cdktf', '--all', '--parseable'], { cwd: project, encoding: 'utf8' }).stdout.trim()).toBe('');
+    const tsc = spawnSync(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: project, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(spawnSync('node', ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, SIMULATOR_URL: sim.baseUrl } }).status).toBe(0);
+
+    const stackDir = join(project, 'cdktf.out', 'stacks', 'web');
+    const terraform = (args: string[]) => runAsync('terraform', [...args, '-input=false', '-no-color'], stackDir, { HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    const init = await terraform(['init']);
+    expect(init.output).not.toContain('Incomplete lock file information');
+    expect(init.code).toBe(0);
+    const apply = await terraform(['apply', '-auto-approve']);
+    expect(apply.output).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(sim.executed().map((w) => `${w.serverId} ${w.detail}`)).toEqual(['vps_web_1 {"enabled":true,"rulesets":[1]}', 'vps_web_2 start']);
+    expect((await terraform(['plan', '-detailed-exitcode'])).code).toBe(0);
   });
 });
