@@ -111,7 +111,7 @@ if (packagePython) {
 
 // The CDK Terrain flavour (cdktn-server-hosting): the same build with its one seam pointed at cdktn.
 const packageCdktn = project.addTask('package:cdktn', {
-  description: 'Pack the CDK Terrain flavour into dist/js/cdktn-server-hosting-<version>.tgz',
+  description: 'Build the CDK Terrain flavour: dist/js/cdktn-server-hosting-<version>.tgz and its Python wheel',
   exec: 'node scripts/flavour-cdktn.js',
 });
 

@@ -1,57 +1,83 @@
 // The CDK Terrain flavour: `cdktn-server-hosting`, the same library for `cdktn` (cdktf's living
-// continuation, which keeps its API). It is the built library with its one seam,
-// lib/constructs/cdk.js (and .d.ts), pointing at `cdktn` instead of `cdktf`, packed with the same
-// provider and handler bundles into dist/js/cdktn-server-hosting-<version>.tgz. No second source tree.
+// continuation, which keeps its API). The same src/ with its one seam, constructs/cdk.ts, pointed at
+// `cdktn`, compiled by jsii against cdktn in a staging folder (dist/cdktn), then packed as
+// dist/js/cdktn-server-hosting-<version>.tgz and built as the wheel
+// dist/python/cdktn_server_hosting-<version>-py3-none-any.whl. No second source tree. Does nothing
+// when both are newer than every source file.
 const { spawnSync } = require('node:child_process');
-const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const stage = join(root, 'dist', 'cdktn');
-const out = join(root, 'dist', 'js');
+const CDKTN = { cdktn: '0.24.0', constructs: '10.7.2' };
+const source = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const tarball = join(root, 'dist', 'js', `cdktn-server-hosting-${source.version}.tgz`);
+const wheel = join(root, 'dist', 'python', `cdktn_server_hosting-${source.version}-py3-none-any.whl`);
 
-// The library, .jsii and bundles up to date (built only when stale, as before a pack).
-const prepack = spawnSync(process.execPath, [join(__dirname, 'prepack.js')], { cwd: root, stdio: 'inherit' });
-if (prepack.status !== 0) process.exit(prepack.status ?? 1);
+const files = (dir) => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+const newestSource = Math.max(...files(join(root, 'src')).map((f) => statSync(f).mtimeMs), statSync(__filename).mtimeMs);
+if ([tarball, wheel].every((f) => existsSync(f) && statSync(f).mtimeMs >= newestSource)) {
+  process.stdout.write(`cdktn flavour: up to date (${tarball}, ${wheel})\n`);
+  process.exit(0);
+}
+
+function run(cmd, args, cwd, env = {}) {
+  const res = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20', ...env } });
+  if (res.status !== 0) {
+    process.stderr.write(`flavour-cdktn: ${cmd} ${args.join(' ')} failed:\n${res.stdout}${res.stderr}`);
+    process.exit(res.status ?? 1);
+  }
+  return res.stdout;
+}
+
+// The bundles the package ships (built only when stale, as before a pack).
+run(process.execPath, [join(__dirname, 'prepack.js')], root);
 
 rmSync(stage, { recursive: true, force: true });
-mkdirSync(stage, { recursive: true });
-for (const entry of ['lib', 'assets', 'bin', 'LICENSE', 'README.md']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
-const source = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+mkdirSync(join(stage, 'node_modules'), { recursive: true });
+for (const entry of ['src', 'assets', 'bin', 'LICENSE', 'README.md', 'tsconfig.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
+const seam = join(stage, 'src', 'constructs', 'cdk.ts');
+writeFileSync(seam, readFileSync(seam, 'utf8').replace(/'cdktf(\/lib\/synthesize\/synthesizer)?'/g, (_, sub) => `'cdktn${sub ?? ''}'`));
+
+// The build tools and types from the repository; cdktn and its constructs from the registry (or npm's cache).
+for (const name of readdirSync(join(root, 'node_modules'))) {
+  if (['cdktf', 'constructs', '@cdktf', ...source.bundledDependencies].includes(name)) continue;
+  symlinkSync(join(root, 'node_modules', name), join(stage, 'node_modules', name));
+}
 for (const dep of source.bundledDependencies) cpSync(join(root, 'node_modules', dep), join(stage, 'node_modules', dep), { recursive: true });
-
-// The seam, and a check that nothing else names cdktf.
-for (const file of ['cdk.js', 'cdk.d.ts']) {
-  const path = join(stage, 'lib', 'constructs', file);
-  writeFileSync(path, readFileSync(path, 'utf8').replace(/(["'])cdktf(\/lib\/synthesize\/synthesizer)?\1/g, (_, q, sub) => `${q}cdktn${sub ?? ''}${q}`));
+const packs = join(stage, '.packs');
+mkdirSync(packs);
+for (const [name, version] of Object.entries(CDKTN)) {
+  const file = run('npm', ['pack', `${name}@${version}`, '--pack-destination', packs, '--silent'], stage).trim().split('\n').pop();
+  mkdirSync(join(stage, 'node_modules', name));
+  run('tar', ['xzf', join(packs, file), '-C', join(stage, 'node_modules', name), '--strip-components=1'], stage);
 }
-const files = (dir) => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
-// tsc writes module names in double quotes; text in strings (adopt's programs) is not an import.
-const left = files(join(stage, 'lib')).filter((f) => /(require\(|from |import\()"cdktf("|\/)/.test(readFileSync(f, 'utf8')));
-if (left.length) {
-  process.stderr.write(`flavour-cdktn: still importing cdktf after the seam was switched: ${left.join(', ')}\n`);
-  process.exit(1);
-}
+rmSync(packs, { recursive: true });
 
-const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'bin', 'dependencies', 'bundledDependencies', 'publishConfig'];
+const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'bin', 'dependencies', 'bundledDependencies', 'publishConfig', 'stability'];
 const manifest = {
   name: 'cdktn-server-hosting',
   description: source.description.replace('CDK for Terraform', 'CDK Terrain (cdktn)'),
   keywords: [...source.keywords.filter((k) => k !== 'cdktf'), 'cdktn', 'cdk-terrain'],
   ...Object.fromEntries(keep.filter((k) => source[k] !== undefined).map((k) => [k, source[k]])),
-  peerDependencies: { cdktn: '^0.24.0', constructs: '>=10.6.0 <10.8.0' },
+  peerDependencies: { cdktn: `^${CDKTN.cdktn}`, constructs: '>=10.6.0 <10.8.0' },
+  devDependencies: CDKTN,
+  files: ['lib', 'assets', 'bin', '.jsii', 'LICENSE', 'README.md'],
+  jsii: { outdir: 'dist', targets: { python: { distName: 'cdktn-server-hosting', module: 'cdktn_server_hosting' } }, tsconfig: 'tsconfig.json' },
 };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-mkdirSync(out, { recursive: true });
-const pack = spawnSync('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: stage, encoding: 'utf8' });
-if (pack.status !== 0) {
-  process.stderr.write(pack.stderr);
-  process.exit(pack.status ?? 1);
+run(join(stage, 'node_modules', '.bin', 'jsii'), ['--silence-warnings=reserved-word'], stage);
+mkdirSync(join(root, 'dist', 'js'), { recursive: true });
+run('npm', ['pack', '--pack-destination', join(root, 'dist', 'js'), '--ignore-scripts', '--silent'], stage);
+run(join(stage, 'node_modules', '.bin', 'jsii-pacmak'), ['--target', 'python', '--code-only', '--outdir', join(stage, 'python-src')], stage);
+run(process.execPath, [join(__dirname, 'build-wheel.js'), join(stage, 'python-src', 'python'), join(root, 'dist', 'python')], root);
+for (const f of [tarball, wheel]) {
+  if (!existsSync(f)) {
+    process.stderr.write(`flavour-cdktn: ${f} was not written\n`);
+    process.exit(1);
+  }
 }
-const tarball = join(out, pack.stdout.trim().split('\n').pop());
-if (!existsSync(tarball)) {
-  process.stderr.write(`flavour-cdktn: npm pack wrote no ${tarball}\n`);
-  process.exit(1);
-}
-process.stdout.write(`cdktn flavour: ${tarball} (${Math.round(statSync(tarball).size / 1024)} KiB)\n`);
+rmSync(stage, { recursive: true, force: true });
+process.stdout.write(`cdktn flavour: ${tarball} (${Math.round(statSync(tarball).size / 1024)} KiB), ${wheel} (${Math.round(statSync(wheel).size / 1024)} KiB)\n`);

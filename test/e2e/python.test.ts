@@ -159,4 +159,39 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       adopted.dispose();
     }
   });
+
+  test('the CDK Terrain wheel installs beside cdktn from PyPI, with no cdktf; its program synthesizes and applies', async () => {
+    expect(sh('node', ['scripts/flavour-cdktn.js'])).toMatchObject({ code: 0 });
+    const terrain = join(work, 'cdktn-venv');
+    const tpy = join(terrain, 'bin', 'python');
+    expect(sh('python3', ['-m', 'venv', terrain]).code).toBe(0);
+    const install = sh(tpy, ['-m', 'pip', 'install', '--disable-pip-version-check', join(WHEEL_DIR, `cdktn_server_hosting-${version}-py3-none-any.whl`)]);
+    if (install.code !== 0) throw new Error(`pip install of the cdktn wheel failed:\n${install.output}`);
+    expect(sh(tpy, ['-c', 'import importlib.util as u; print(u.find_spec("cdktf") is None, u.find_spec("cdktn") is not None)']).stdout.trim()).toBe('True True');
+    const program = join(work, 'terrain.py');
+    writeFileSync(program, [
+      'from cdktn import App, TerraformStack',
+      'from cdktn_server_hosting import HostingApi, PowerState, PowerStateValue, ServerFirewall',
+      '',
+      'app = App()',
+      'stack = TerraformStack(app, "terrain")',
+      'api = HostingApi(stack, "hosting")',
+      'fw = ServerFirewall(stack, "fw", api=api, server_id="vps_vds_3", rulesets=[3])',
+      'PowerState(stack, "power", api=api, server_id="vps_vds_3", state=PowerStateValue.RUNNING, depends_on=[fw])',
+      'app.synth()',
+      '',
+    ].join('\n'));
+    const stackWs = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl }, 'terrain');
+    try {
+      expect(sh(tpy, [program], { cwd: stackWs.root, env: { CDKTF_OUTDIR: stackWs.root } })).toMatchObject({ code: 0 });
+      expect((await stackWs.init()).code).toBe(0);
+      const before = sim.executed({ serverId: 'vps_vds_3' }).length;
+      const apply = await stackWs.apply();
+      expect(apply.output).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+      expect(sim.executed({ serverId: 'vps_vds_3' }).slice(before).map((w) => w.detail)).toEqual(['{"rulesets":[3]}']);
+      expect((await stackWs.plan()).code).toBe(0);
+    } finally {
+      stackWs.dispose();
+    }
+  });
 });
