@@ -99,6 +99,9 @@ describeWithTerraform('data sources from plain HCL', () => {
     const seed = defaultSeed();
     const serversOnly = { ...seed.tokens[0], name: 'servers-only', secret: SERVERS_ONLY_TOKEN, scopes: ['servers:read' as const] };
     sim = await simulatorWithSentinel({ seed: { ...seed, tokens: [...seed.tokens, serversOnly] } });
+    // The seeded provisioning server turns active 1.5 s after start: let it, so the list the data
+    // sources read and the one the test compares with are the same.
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
   });
   afterAll(async () => {
     await sim?.close();
@@ -185,12 +188,25 @@ data "hosting_firewall_rulesets" "all" {}
   });
 });
 
+/** A simulator and an empty workspace per suite, for the construct suites below; both read after beforeAll. */
+function useSimulatorAndWorkspace() {
+  const ctx = {} as { sim: RunningSimulator; ws: TerraformWorkspace };
+  beforeAll(async () => {
+    ctx.sim = await simulatorWithSentinel();
+    ctx.ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+  });
+  afterAll(async () => {
+    await ctx.sim?.close();
+    ctx.ws?.dispose();
+  });
+  return ctx;
+}
+
 /** The read side in constructs: a server selected by name feeds a resource, and the resources' typed getters show what the provider read. */
 describeWithTerraform('DataHostingServer and the resources\' read-back getters with the real terraform', () => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
+  const t = useSimulatorAndWorkspace();
   const define = (name: string) => (stack: TerraformStack) => {
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    const api = new HostingApi(stack, 'hosting', { baseUrl: t.sim.baseUrl });
     const web = new DataHostingServer(stack, 'web', { api, name });
     const fw = new ServerFirewall(stack, 'fw', { api, serverId: web.serverId, enabled: true, rulesetNames: ['web'] });
     const power = new PowerState(stack, 'power', { api, serverId: web.serverId, state: PowerStateValue.RUNNING });
@@ -202,44 +218,36 @@ describeWithTerraform('DataHostingServer and the resources\' read-back getters w
     new TerraformOutput(stack, 'description', { value: ip.description });
     new TerraformOutput(stack, 'layer4', { value: ip.protectionLayer4 });
   };
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
 
   test('a server selected by name feeds a firewall, which applies; the getters output what was read', async () => {
-    ws.synth(define('web-1'));
-    expect((await ws.init()).code).toBe(0);
-    const run = await ws.apply();
+    t.ws.synth(define('web-1'));
+    expect((await t.ws.init()).code).toBe(0);
+    const run = await t.ws.apply();
     expect(run.code).toBe(0);
-    expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).map((w) => w.detail)).toEqual(['{"enabled":true,"rulesets":[1]}']);
-    const out = JSON.parse((await ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>;
+    expect(t.sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).map((w) => w.detail)).toEqual(['{"enabled":true,"rulesets":[1]}']);
+    const out = JSON.parse((await t.ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>;
     expect(out.server_id.value).toBe(IDS.vpsRunning);
     expect(out.ipv4.value).toEqual(['198.51.100.11']);
     expect(out.applied.value).toEqual([1]);
     expect(out.power_read.value).toBe('running');
     expect(out.description.value).toBe('read back');
     expect(out.layer4.value).toBe('dynamic');
-    expect((await ws.plan()).code).toBe(0);
+    expect((await t.ws.plan()).code).toBe(0);
   });
 
   test('a name that matches no server fails at plan, naming the names there are; nothing is written', async () => {
-    ws.synth(define('web-99'));
-    const before = sim.executed().length;
-    const plan = await ws.plan();
+    t.ws.synth(define('web-99'));
+    const before = t.sim.executed().length;
+    const plan = await t.ws.plan();
     expect(plan.code).toBe(1);
     expect(plan.output).toContain('hosting_server: no server of the account is named "web-99"');
     expect(plan.output).toContain('vps_web_1 ("web-1")');
-    expect(sim.executed()).toHaveLength(before);
+    expect(t.sim.executed()).toHaveLength(before);
   });
 
   test('a server of the wrong kind is refused at plan, once the name resolves, naming the attribute', async () => {
-    ws.synth(define('metal-1'));
-    const plan = await ws.plan();
+    t.ws.synth(define('metal-1'));
+    const plan = await t.ws.plan();
     expect(plan.code).toBe(1);
     expect(plan.output).toContain('invalid server_id: must be a VPS (vps_…): the firewall exists only for virtual servers');
     expect(plan.output).toContain('with hosting_server_firewall.fw_resource');
@@ -248,23 +256,14 @@ describeWithTerraform('DataHostingServer and the resources\' read-back getters w
 
 /** Every data source construct, its nested getters included, against the simulator's values. */
 describeWithTerraform('the data source constructs with the real terraform', () => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
+  const t = useSimulatorAndWorkspace();
 
   test('typed getters, nested lists and objects included, output what the API serves', async () => {
-    ws.synth((stack) => {
-      const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge: Bridge.TERRAFORM_DATA });
+    t.ws.synth((stack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: t.sim.baseUrl, bridge: Bridge.TERRAFORM_DATA });
       const out = (name: string, value: unknown) => new TerraformOutput(stack, name, { value });
       const token = new DataHostingToken(stack, 'token', { api });
-      const vps = new DataHostingServers(stack, 'vps', { api, serverType: 'vps', status: 'active' });
+      const vps = new DataHostingServers(stack, 'vps', { api, serverType: 'vps', status: 'suspended' });
       const metal = new DataHostingServer(stack, 'metal', { api, name: 'metal-1' });
       const ips = new DataHostingServerIps(stack, 'ips', { api, serverId: metal.serverId });
       const ip = new DataHostingIpSettings(stack, 'ip', { api, serverId: IDS.dedicated, ip: IPS.locked });
@@ -298,15 +297,16 @@ describeWithTerraform('the data source constructs with the real terraform', () =
       out('attack_types', ddos.incidents.get(0).attackTypes);
       out('third_rule_port', rules.rules.get(2).port);
     });
-    expect((await ws.init()).code).toBe(0);
-    const run = await ws.apply();
+    expect((await t.ws.init()).code).toBe(0);
+    const run = await t.ws.apply();
     expect(run.code).toBe(0);
-    const out = Object.fromEntries(Object.entries(JSON.parse((await ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value]));
+    const out = Object.fromEntries(Object.entries(JSON.parse((await t.ws.terraform(['output', '-json'])).output) as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value]));
     expect(out).toEqual({
       account: 4711,
       scopes: expect.arrayContaining(['servers:read', 'servers:power', 'servers:control', 'network:read', 'network:write']),
-      vps_ids: [IDS.vpsRunning, IDS.vpsStopped, IDS.vpsShared],
-      first_vps_name: 'web-1',
+      // A status that does not change with time (the provisioning server turns active after 1.5 s).
+      vps_ids: [IDS.vpsSuspended],
+      first_vps_name: 'unpaid-6',
       first_vps_memory: 4096,
       metal_cores: 32,
       metal_actions: expect.arrayContaining(['reboot']),
@@ -326,6 +326,6 @@ describeWithTerraform('the data source constructs with the real terraform', () =
       attack_types: ['udp_flood', 'syn_flood'],
       third_rule_port: 53,
     });
-    expect(sim.executed()).toEqual([]);
+    expect(t.sim.executed()).toEqual([]);
   });
 });
