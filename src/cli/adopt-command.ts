@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adoptionOf, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
+import { quotedString } from './code-literals';
 import { HostingApiClient } from '../api/client';
-import type { Firewall, IpSettings } from '../api/schemas';
+import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
@@ -42,22 +43,41 @@ export interface AdoptIo {
   readonly stderr: (line: string) => void;
 }
 
-/** Reads the account (the list, then one paced read per setting) into what `adoptionOf` needs. */
+/** Failures that say nothing about one server: every read would fail the same way, so adopt stops. */
+const ACCOUNT_WIDE = new Set(['unauthorized', 'ip_not_allowed', 'insufficient_scope', 'aborted', 'deadline_exceeded', 'network_error']);
+
+/** What one server holds that adopt manages: its firewall (VPS, VDS) or its addresses' settings (dedicated). */
+async function readServer(ctx: ReconcileContext, server: Server, firewalls: Map<string, Firewall>, addresses: Map<string, IpSettings[]>) {
+  if (server.id.startsWith('vps_')) firewalls.set(server.id, await readFirewall(ctx, `firewall ${server.id}`, server.id));
+  if (server.type === 'dedicated') {
+    const settings: IpSettings[] = [];
+    for (const ip of server.ipv4) settings.push(await readIpSettings(ctx, `ip settings ${server.id} ${ip}`, server.id, ip));
+    addresses.set(server.id, settings);
+  }
+}
+
+/**
+ * Reads the account (the list, then one paced read per setting) into what `adoptionOf` needs. A
+ * read that fails for one server is reported and the server left out; the others are adopted.
+ */
 async function readAccount(ctx: ReconcileContext, progress: (line: string) => void): Promise<AccountSnapshot> {
-  const servers = await readServerList(ctx);
+  const servers = [...(await readServerList(ctx))].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const firewalls = new Map<string, Firewall>();
   const addresses = new Map<string, IpSettings[]>();
+  const readFailures = new Map<string, string>();
   for (const [i, server] of servers.entries()) {
-    progress(`[${i + 1}/${servers.length}] ${server.id} ("${server.name}", ${server.type}${server.accessRole === 'secondary' ? ', shared: not managed' : ''})`);
+    progress(`[${i + 1}/${servers.length}] ${server.id} (${quotedString(server.name)}, ${server.type}${server.accessRole === 'secondary' ? ', shared: not managed' : ''})`);
     if (server.accessRole === 'secondary') continue;
-    if (server.id.startsWith('vps_')) firewalls.set(server.id, await readFirewall(ctx, `firewall ${server.id}`, server.id));
-    if (server.type === 'dedicated') {
-      const settings: IpSettings[] = [];
-      for (const ip of server.ipv4) settings.push(await readIpSettings(ctx, `ip settings ${server.id} ${ip}`, server.id, ip));
-      addresses.set(server.id, settings);
+    try {
+      await readServer(ctx, server, firewalls, addresses);
+    } catch (err) {
+      if (!(err instanceof ReconcileError) || ACCOUNT_WIDE.has(err.apiError?.code ?? '')) throw err;
+      // The program keeps what is stable from run to run; the request id, for support, goes to the progress.
+      readFailures.set(server.id, `${err.summary}${err.apiError ? ` (API: ${err.apiError.status} ${err.apiError.code})` : ''}`);
+      progress(`  skipped: ${err.describe().map((line) => line.trim()).join('; ')}`);
     }
   }
-  return { servers, firewalls, addresses };
+  return { servers, firewalls, addresses, readFailures };
 }
 
 /** The flavour this package was built as (its own name): a CDK Terrain user's program imports cdktn. */
@@ -66,8 +86,14 @@ function packagesOfThisFlavour(): { cdk: string; library: string } {
   return { cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', library: name };
 }
 
-/** `adopt`: one program that manages what the account holds, as it is, every resource marked for import. */
-export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Promise<void> {
+/** The exit status of an `adopt` that wrote its program but left servers out because their reads failed. */
+export const ADOPT_INCOMPLETE = 3;
+
+/**
+ * `adopt`: one program that manages what the account holds, as it is, every resource marked for
+ * import. Returns 0, or ADOPT_INCOMPLETE when servers were left out (the program says which).
+ */
+export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Promise<number> {
   const options = parseAdoptArgs(args);
   const token = io.env[options.tokenEnvVar];
   if (!token) throw new Error(`the environment variable ${options.tokenEnvVar} that should hold the API token is not set or empty`);
@@ -95,6 +121,9 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);
     io.stderr(`${adoption.resources.length} resources to import${options.out ? `, written to ${options.out}` : ''}`);
+    if (adoption.skipped.length === 0) return 0;
+    io.stderr(`${adoption.skipped.length} server(s) NOT adopted because a read failed (listed at the top of the program); run adopt again to include them`);
+    return ADOPT_INCOMPLETE;
   } catch (err) {
     if (err instanceof ReconcileError) throw new Error(err.describe().join('\n'));
     throw err;

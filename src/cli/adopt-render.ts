@@ -1,3 +1,4 @@
+import { commentLine, hclString, quotedString } from './code-literals';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { PROVIDER_SOURCE } from '../contract/provider-address';
 
@@ -14,6 +15,8 @@ export interface AccountSnapshot {
   readonly firewalls: ReadonlyMap<string, Firewall>;
   /** Settings per dedicated server, by address. */
   readonly addresses: ReadonlyMap<string, readonly IpSettings[]>;
+  /** Servers whose settings could not be read, with why. */
+  readonly readFailures: ReadonlyMap<string, string>;
 }
 
 export type AdoptedResource =
@@ -25,6 +28,8 @@ export interface Adoption {
   readonly resources: readonly AdoptedResource[];
   /** Servers shared with the account (read-only for it), and servers whose power is unknown: listed, not managed. */
   readonly notManaged: readonly string[];
+  /** Servers left out because a read failed: adopt them by running `adopt` again. */
+  readonly skipped: readonly string[];
 }
 
 /** Lower-case letters, digits and hyphens from a server's name; a letter first. */
@@ -33,7 +38,14 @@ function slug(text: string): string {
   return /^[a-z]/.test(cleaned) ? cleaned : `s-${cleaned || 'server'}`;
 }
 
-/** Every setting the account lets this token manage, named after its server, in the list's order. */
+/** A server as comments name it: its id and its name, quoted. */
+const named = (server: Server) => `${server.id} (${quotedString(server.name)})`;
+
+/**
+ * Every setting the account lets this token manage, named after its server, in the order of the
+ * server ids (not the list's, which may change between runs). A server that is not `active` keeps
+ * its power unmanaged: `provisioning` or `building` is no state to pin it to.
+ */
 export function adoptionOf(account: AccountSnapshot): Adoption {
   const taken = new Set<string>();
   const unique = (base: string) => {
@@ -44,9 +56,15 @@ export function adoptionOf(account: AccountSnapshot): Adoption {
   };
   const resources: AdoptedResource[] = [];
   const notManaged: string[] = [];
-  for (const server of account.servers) {
+  const skipped: string[] = [];
+  for (const server of [...account.servers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (server.accessRole === 'secondary') {
-      notManaged.push(`${server.id} ("${server.name}"): shared with this account, read-only for it`);
+      notManaged.push(`${named(server)}: shared with this account, read-only for it`);
+      continue;
+    }
+    const failure = account.readFailures.get(server.id);
+    if (failure !== undefined) {
+      skipped.push(`${named(server)}: ${failure}`);
       continue;
     }
     const base = slug(server.name);
@@ -57,12 +75,13 @@ export function adoptionOf(account: AccountSnapshot): Adoption {
         notManaged.push(`${server.id} ${settings.address}: no rDNS, description or protection set, so nothing to adopt`);
         continue;
       }
-      resources.push({ kind: 'ip_settings', name: unique(`${base}-ip-${settings.address.replace(/\./g, '-')}`), server, settings });
+      resources.push({ kind: 'ip_settings', name: unique(`${base}-ip-${settings.address.replace(/[^0-9a-z]+/gi, '-')}`), server, settings });
     }
-    if (server.power === 'unknown') notManaged.push(`${server.id} ("${server.name}"): its power state is unknown, so it is not adopted`);
+    if (server.status !== 'active') notManaged.push(`${named(server)}: its status is ${server.status}, so its power is not adopted`);
+    else if (server.power === 'unknown') notManaged.push(`${named(server)}: its power state is unknown, so it is not adopted`);
     else resources.push({ kind: 'power_state', name: unique(`${base}-power`), server, power: server.power });
   }
-  return { resources, notManaged };
+  return { resources, notManaged, skipped };
 }
 
 /** The attributes of a resource as Terraform names them, only those with a value. */
@@ -91,7 +110,8 @@ export interface RenderOptions {
   /** The NAME of the token's variable, when not the default. */
   readonly tokenEnvVar?: string;
   /**
-   * The npm packages a TypeScript program imports: cdktf's, or CDK Terrain's for that flavour.
+   * The packages a program imports: cdktf's, or CDK Terrain's for that flavour (npm names; Python
+   * imports the same with underscores).
    * @default { cdk: 'cdktf', library: 'cdktf-server-hosting' }
    */
   readonly packages?: { readonly cdk: string; readonly library: string };
@@ -108,11 +128,13 @@ export function render(language: AdoptLanguage, adoption: Adoption, options: Ren
   }
 }
 
+/** The comment lines a program starts with; text from the API in them is escaped to one line each. */
 const header = (adoption: Adoption, comment: string) => [
-  `${comment} Written by \`cdktf-server-hosting adopt\`: the settings of the account as they are, each marked for import.`,
-  `${comment} The first plan shows only imports. The token comes from the environment, never from this file.`,
-  ...(adoption.notManaged.length ? [`${comment} Not managed:`, ...adoption.notManaged.map((line) => `${comment}   ${line}`)] : []),
-];
+  'Written by `cdktf-server-hosting adopt`: the settings of the account as they are, each marked for import.',
+  'The first plan shows only imports. The token comes from the environment, never from this file.',
+  ...(adoption.notManaged.length ? ['Not managed:', ...adoption.notManaged.map((line) => `  ${line}`)] : []),
+  ...(adoption.skipped.length ? ['NOT ADOPTED, a read failed (run adopt again to include them):', ...adoption.skipped.map((line) => `  ${line}`)] : []),
+].map((line) => `${comment} ${commentLine(line)}`);
 
 function hclValue(value: unknown, indent: string): string {
   if (Array.isArray(value)) return `[${value.map((v) => hclValue(v, indent)).join(', ')}]`;
@@ -121,8 +143,7 @@ function hclValue(value: unknown, indent: string): string {
     const width = Math.max(...entries.map(([k]) => k.length));
     return `{\n${entries.map(([k, v]) => `${indent}  ${k.padEnd(width)} = ${hclValue(v, `${indent}  `)}`).join('\n')}\n${indent}}`;
   }
-  // `${` and `%{` start templates in HCL strings: doubled, they are literal.
-  return JSON.stringify(value).replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+  return typeof value === 'string' ? hclString(value) : JSON.stringify(value);
 }
 
 /**
@@ -154,7 +175,7 @@ function renderHcl(adoption: Adoption, options: RenderOptions): string {
   ];
   const width = Math.max(0, ...providerLines.map(([k]) => k.length));
   const blocks = adoption.resources.flatMap((r) => [
-    `import {\n  to = ${TYPE_OF[r.kind]}.${r.name}\n  id = ${JSON.stringify(importId(r))}\n}`,
+    `import {\n  to = ${TYPE_OF[r.kind]}.${r.name}\n  id = ${hclString(importId(r))}\n}`,
     `resource "${TYPE_OF[r.kind]}" "${r.name}" {\n${hclAttributes(attributesOf(r))}\n}`,
   ]);
   return [
@@ -162,7 +183,7 @@ function renderHcl(adoption: Adoption, options: RenderOptions): string {
     '',
     `terraform {\n  required_providers {\n    hosting = {\n      source = "${PROVIDER_SOURCE}"\n    }\n  }\n}`,
     '',
-    `provider "hosting" {${providerLines.length ? `\n${providerLines.map(([k, v]) => `  ${k.padEnd(width)} = ${JSON.stringify(v)}`).join('\n')}\n` : ''}}`,
+    `provider "hosting" {${providerLines.length ? `\n${providerLines.map(([k, v]) => `  ${k.padEnd(width)} = ${hclString(v)}`).join('\n')}\n` : ''}}`,
     ...blocks.flatMap((b) => ['', b]),
     '',
   ].join('\n');
@@ -186,7 +207,7 @@ function propValue(name: string, value: unknown, language: 'typescript' | 'pytho
   }
   if (language === 'python' && typeof value === 'boolean') return value ? 'True' : 'False';
   if (Array.isArray(value)) return `[${value.map((v) => propValue('', v, language)).join(', ')}]`;
-  return language === 'typescript' && typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value);
+  return typeof value === 'string' ? quotedString(value) : JSON.stringify(value);
 }
 
 /** The names a program imports: only those it uses, sorted. */
@@ -209,16 +230,18 @@ function apiProps(options: RenderOptions, language: 'typescript' | 'python'): st
   ];
   if (props.length === 0) return '';
   return language === 'python'
-    ? props.map(([k, v]) => `, ${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}=${JSON.stringify(v)}`).join('')
+    ? props.map(([k, v]) => `, ${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}=${quotedString(v)}`).join('')
     : `, { ${props.map(([k, v]) => `${k}: ${propValue('', v, 'typescript')}`).join(', ')} }`;
 }
 
+const packagesOf = (options: RenderOptions) => options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
+
 function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
+  const packages = packagesOf(options);
   const body = adoption.resources.map((r) => {
     const props = attributesOf(r).map(([k, v]) => `      ${camel(k)}: ${propValue(k, v, 'typescript')},`);
-    return [`    new ${CONSTRUCT_OF[r.kind]}(this, '${r.name}', {`, '      api,', ...props, '    }).importExisting();'].join('\n');
+    return [`    new ${CONSTRUCT_OF[r.kind]}(this, ${quotedString(r.name)}, {`, '      api,', ...props, '    }).importExisting();'].join('\n');
   });
-  const packages = options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
   return [
     ...header(adoption, '//'),
     `import { App, TerraformStack } from '${packages.cdk}';`,
@@ -241,16 +264,17 @@ function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
 }
 
 function renderPython(adoption: Adoption, options: RenderOptions): string {
+  const packages = packagesOf(options);
   const body = adoption.resources.map((r) => {
     const props = attributesOf(r).map(([k, v]) => `            ${k}=${propValue(k, v, 'python')},`);
-    return [`        ${CONSTRUCT_OF[r.kind]}(`, '            self,', `            "${r.name}",`, '            api=api,', ...props, '        ).import_existing()'].join('\n');
+    return [`        ${CONSTRUCT_OF[r.kind]}(`, '            self,', `            ${quotedString(r.name)},`, '            api=api,', ...props, '        ).import_existing()'].join('\n');
   });
   return [
     ...header(adoption, '#'),
-    'from cdktf import App, TerraformStack',
+    `from ${packages.cdk} import App, TerraformStack`,
     'from constructs import Construct',
     '',
-    `from cdktf_server_hosting import (\n${importsOf(adoption, 'python').map((n) => `    ${n},`).join('\n')}\n)`,
+    `from ${packages.library.replace(/-/g, '_')} import (\n${importsOf(adoption, 'python').map((n) => `    ${n},`).join('\n')}\n)`,
     '',
     '',
     'class AdoptedStack(TerraformStack):',

@@ -17,8 +17,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (command === 'adopt') {
-      await runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) });
-      return 0;
+      return await runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) });
     }
     if (command === 'provider') {
       runProviderCommand(args, (text) => process.stdout.write(text));

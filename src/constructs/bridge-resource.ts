@@ -2,6 +2,7 @@ import type { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { DataResource, Fn, type ITerraformDependable, type TerraformResource } from './cdk';
 import type { HostingApi } from './hosting-api';
+import { literalExpressionValues } from './literal-text';
 import { NullResource } from './null-resource';
 import { HANDLER_ENV, type RebootSpec, type DocumentOf, type ResourceDocument } from '../contract/resource-document';
 
@@ -32,9 +33,10 @@ function handlerRun(api: HostingApi, verb: Verb, environment: Record<string, str
  * brought in by `terraform import` has no stored document, and its replacement must not fail.
  */
 export function createBridgeResource(scope: Construct, id: string, options: BridgeResourceOptions): TerraformResource {
-  const document = Fn.jsonencode(options.document);
+  const literal = literalExpressionValues(options.document);
+  const document = Fn.jsonencode(literal);
   // The same formula as earlier releases, so upgrading the library replaces nothing.
-  const replace = Fn.sha256(Fn.jsonencode({ document: options.document, triggers: {} }));
+  const replace = Fn.sha256(Fn.jsonencode({ document: literal, triggers: {} }));
   const attribute = options.api.bridge === Bridge.NULL_RESOURCE ? 'triggers' : 'input';
   const provisioners = [
     handlerRun(options.api, 'apply', { [HANDLER_ENV.document]: `\${self.${attribute}.document}` }),
@@ -63,10 +65,10 @@ export interface RebootResourceOptions {
  * event, not a setting: there is nothing to retain on destroy, so no destroy-time run.
  */
 export function createRebootResource(scope: Construct, id: string, options: RebootResourceOptions): TerraformResource {
-  const triggers = Fn.sha256(Fn.jsonencode(options.triggers));
+  const triggers = Fn.sha256(Fn.jsonencode(literalExpressionValues(options.triggers)));
   const provisioners = [
     handlerRun(options.api, 'apply', {
-      [HANDLER_ENV.document]: Fn.jsonencode(options.document),
+      [HANDLER_ENV.document]: Fn.jsonencode(literalExpressionValues(options.document)),
       [HANDLER_ENV.firstPlannedAt]: options.armedAt,
       [HANDLER_ENV.plannedAt]: Fn.plantimestamp(),
     }),

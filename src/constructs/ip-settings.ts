@@ -4,8 +4,7 @@ import { Fn, type ITerraformDependable, type TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { OnDestroy } from './on-destroy';
-import { checkHostName, checkIpv4, checkMaxLength, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
-import { MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
+import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */
@@ -84,8 +83,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
     super(scope, id);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
-    checkHostName(this, 'rdns', props.rdns);
-    checkMaxLength(this, 'description', props.description, MAX_DESCRIPTION_LENGTH);
+    checkRdns(this, props.rdns);
     checkOneOf(this, 'protection.layer4', props.protection?.layer4, Object.values(Layer4Protection));
     checkOneOf(this, 'protection.layer7', props.protection?.layer7, Object.values(Layer7Protection));
     checkSomethingManaged(this, { rdns: props.rdns, description: props.description, protection: props.protection });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Construct } from 'constructs';
 import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from './cdk';
+import { literalAttributes } from './literal-text';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
 import { lockFileWithProvider, providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
 
@@ -41,11 +42,11 @@ class HostingProvider extends TerraformProvider {
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
-    return {
+    return literalAttributes({
       base_url: this.config.baseUrl,
       token_env_var: this.config.tokenEnvVar,
       allow_insecure_http: this.config.allowInsecureHttp || undefined,
-    };
+    });
   }
 }
 
@@ -105,7 +106,7 @@ export class HostingProviderResource extends TerraformResource {
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
-    return this.attributes;
+    return literalAttributes(this.attributes);
   }
 }
 
@@ -116,6 +117,6 @@ export class HostingProviderDataSource extends TerraformDataSource {
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
-    return this.args;
+    return literalAttributes(this.args);
   }
 }

@@ -1,7 +1,7 @@
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token } from './cdk';
-import { HOST_NAME_PATTERN, IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
+import { IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*
  * Synth-time checks. Each error names the construct path, the prop, the value and why; values that
@@ -45,15 +45,9 @@ export function checkIpv4(scope: IConstruct, ip: string): void {
   }
 }
 
-export function checkHostName(scope: IConstruct, prop: string, name: string | undefined): void {
-  if (name !== undefined && !isToken(name) && !HOST_NAME_PATTERN.test(name)) {
-    throw new ValidationError(scope, prop, `"${name}" is not a valid host name (letters, digits and hyphens in dot-separated labels, at most 253 characters)`);
-  }
-}
-
-export function checkMaxLength(scope: IConstruct, prop: string, value: string | undefined, max: number): void {
-  if (value !== undefined && !isToken(value) && value.length > max) {
-    throw new ValidationError(scope, prop, `is ${value.length} characters long; at most ${max} are accepted`);
+export function checkRdns(scope: IConstruct, name: string | undefined): void {
+  if (name !== undefined && !isToken(name) && !RDNS_PATTERN.test(name)) {
+    throw new ValidationError(scope, 'rdns', `${JSON.stringify(name)} is not a reverse DNS name: it must be one word without spaces or control characters (the API judges the rest)`);
   }
 }
 

@@ -10,13 +10,12 @@ const IPV4_OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 export const IPV4_PATTERN = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
 
 /**
- * rDNS names: labels of letters, digits and hyphens, 253 characters at most, an optional final dot.
- * The API's own format is "not shown"; this is what DNS allows.
+ * What the client checks of an rDNS name: one word of printable characters. The API's accepted
+ * format is "not shown", and names it returns hold what DNS host names do not (`mail_relay.…`): the
+ * API judges the rest, so a name it returned is never refused here. IP descriptions are not checked
+ * at all, for the same reason.
  */
-export const HOST_NAME_PATTERN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
-
-/** Longest IP description accepted. The API's limit is "not shown"; this is the careful choice. */
-export const MAX_DESCRIPTION_LENGTH = 255;
+export const RDNS_PATTERN = /^[^\s\u0000-\u001f\u007f]+$/;
 
 /** The rule for the name of the token's environment variable, in words, for messages and docs. */
 export const TOKEN_VARIABLE_NAME_RULE =

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { HOST_NAME_PATTERN, isTokenVariableName, MAX_DESCRIPTION_LENGTH, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isTokenVariableName, RDNS_PATTERN, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
 
 const api = z.strictObject({
@@ -38,8 +38,8 @@ const SHAPES = {
     ip: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address')),
     desired: z
       .strictObject({
-        rdns: z.optional(z.string().check(z.regex(HOST_NAME_PATTERN, 'must be a valid host name'))),
-        description: z.optional(z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH))),
+        rdns: z.optional(z.string().check(z.regex(RDNS_PATTERN, 'must be one word without spaces or control characters'))),
+        description: z.optional(z.string()),
         protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
       })
       .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),

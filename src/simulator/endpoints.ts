@@ -13,7 +13,6 @@ import {
   type Scope,
   type Traffic,
 } from '../api/schemas';
-import { HOST_NAME_PATTERN, MAX_DESCRIPTION_LENGTH } from '../contract/patterns';
 
 export interface ErrorReply {
   readonly status: number;
@@ -139,15 +138,22 @@ function runAction(ctx: EndpointContext, record: ServerRecord): Reply {
   return ok({ operation }, 202);
 }
 
+/**
+ * This simulated API's own limits (the spec's are "not shown"): rDNS labels of letters, digits,
+ * hyphens and underscores; descriptions of at most 1,000 characters. Clients must not assume them.
+ */
+const SIMULATED_RDNS = /^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?$/;
+const SIMULATED_MAX_DESCRIPTION = 1000;
+
 function patchIp(ctx: EndpointContext, record: ServerRecord): Reply {
   const ip = ctx.params.ip;
   const parsed = ipSettingsPatchSchema.safeParse(ctx.body);
   if (!parsed.success) return fail(400, 'validation_failed', 'invalid IP settings change', zodFields(parsed.error.issues));
   const change = parsed.data;
   const fields = [];
-  if (change.rdns !== undefined && !HOST_NAME_PATTERN.test(change.rdns)) fields.push({ path: 'rdns', message: 'must be a host name' });
-  if (change.description !== undefined && change.description.length > MAX_DESCRIPTION_LENGTH) {
-    fields.push({ path: 'description', message: `must be at most ${MAX_DESCRIPTION_LENGTH} characters` });
+  if (change.rdns !== undefined && !SIMULATED_RDNS.test(change.rdns)) fields.push({ path: 'rdns', message: 'must be a host name' });
+  if (change.description !== undefined && change.description.length > SIMULATED_MAX_DESCRIPTION) {
+    fields.push({ path: 'description', message: `must be at most ${SIMULATED_MAX_DESCRIPTION} characters` });
   }
   if (fields.length > 0) return fail(400, 'validation_failed', 'invalid IP settings change', fields);
   if (record.server.status === 'suspended') return fail(423, 'service_locked', `server ${record.server.id} is suspended`);

@@ -185,7 +185,7 @@ describe('synth-time validation names the construct path, the prop and the value
     ['a bad IPv4', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.300', rdns: 'a.example.com' }),
       'IpSettings at test/ip: ip "203.0.113.300" is not an IPv4 address'],
     ['a bad rdns', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web_1 .example' }),
-      'IpSettings at test/ip: rdns "web_1 .example" is not a valid host name (letters, digits and hyphens in dot-separated labels, at most 253 characters)'],
+      'IpSettings at test/ip: rdns "web_1 .example" is not a reverse DNS name: it must be one word without spaces or control characters (the API judges the rest)'],
     ['a bad protection enum (from Python, say)', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', protection: { layer4: 'always' as Layer4Protection, layer7: Layer7Protection.OFF } }),
       'IpSettings at test/ip: protection.layer4 is "always"; expected one of "dynamic", "permanent"'],
     ['a fractional rule set id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: [1.5] }),

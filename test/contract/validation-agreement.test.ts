@@ -31,9 +31,9 @@ const refused: Case[] = [
   ['a fractional rule set id', firewall(VPS, { rulesets: [1.5] }), firewallDoc(VPS, { rulesets: [1.5] })],
   ['a firewall on a dedicated server', firewall(DED, { enabled: true }), firewallDoc(DED, { enabled: true })],
   ['IP settings on a VPS', ip(VPS, '198.51.100.1', { rdns: 'a.example.com' }), ipDoc(VPS, '198.51.100.1', { rdns: 'a.example.com' })],
-  ['an rDNS that is no host name', ip(DED, '203.0.113.10', { rdns: 'web_1 .example' }), ipDoc(DED, '203.0.113.10', { rdns: 'web_1 .example' })],
+  ['an rDNS with a space', ip(DED, '203.0.113.10', { rdns: 'web_1 .example' }), ipDoc(DED, '203.0.113.10', { rdns: 'web_1 .example' })],
+  ['an rDNS with a newline', ip(DED, '203.0.113.10', { rdns: 'a.example\n' }), ipDoc(DED, '203.0.113.10', { rdns: 'a.example\n' })],
   ['an empty rDNS', ip(DED, '203.0.113.10', { rdns: '' }), ipDoc(DED, '203.0.113.10', { rdns: '' })],
-  ['a description over 255 characters', ip(DED, '203.0.113.10', { description: 'x'.repeat(256) }), ipDoc(DED, '203.0.113.10', { description: 'x'.repeat(256) })],
   ['a bad address', ip(DED, '203.0.113.300', { description: 'x' }), ipDoc(DED, '203.0.113.300', { description: 'x' })],
   ['a zero timeout', power(0), powerDoc(0)],
   ['an infinite timeout', power(Infinity), powerDoc(Infinity)],
@@ -41,7 +41,9 @@ const refused: Case[] = [
 const accepted: Case[] = [
   ['rule sets by id and name', firewall(VPS, { rulesets: [0, 2], rulesetNames: ['web'] }), firewallDoc(VPS, { rulesets: [0, 2, 'web'] })],
   ['an rDNS with a final dot and upper case', ip(DED, '203.0.113.10', { rdns: 'WEB1.Example.com.' }), ipDoc(DED, '203.0.113.10', { rdns: 'WEB1.Example.com.' })],
-  ['an empty description and one of 255 characters', ip(DED, '203.0.113.10', { description: 'x'.repeat(255) }), ipDoc(DED, '203.0.113.10', { description: 'x'.repeat(255) })],
+  ['an empty description and one of 300 characters (the API judges lengths)', ip(DED, '203.0.113.10', { description: 'x'.repeat(300) }), ipDoc(DED, '203.0.113.10', { description: 'x'.repeat(300) })],
+  ['an rDNS the API returned that is no DNS host name', ip(DED, '203.0.113.10', { rdns: 'mail_relay.example.com' }), ipDoc(DED, '203.0.113.10', { rdns: 'mail_relay.example.com' })],
+  ['a description with template sequences, quotes and newlines', ip(DED, '203.0.113.10', { description: '${x} %{y} "q" \\\n' }), ipDoc(DED, '203.0.113.10', { description: '${x} %{y} "q" \\\n' })],
   ['a fractional timeout', power(0.5), powerDoc(0.5)],
 ];
 

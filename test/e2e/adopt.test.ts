@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdoptCommand } from '../../src/cli/adopt-command';
-import { type RunningSimulator } from '../../src/simulator';
+import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { startHostileAccount, hostileTextEscaped, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
-import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 const ROOT = join(__dirname, '..', '..');
@@ -14,40 +14,51 @@ const ROOT = join(__dirname, '..', '..');
 async function adopt(sim: RunningSimulator, language: string, extra: string[] = []) {
   let program = '';
   const progress: string[] = [];
-  await runAdoptCommand(['--language', language, ...extra], {
+  const code = await runAdoptCommand(['--language', language, ...extra], {
     env: { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
     stdout: (text) => (program += text),
     stderr: (line) => progress.push(line),
   });
-  return { program, progress };
+  return { program, progress, code };
 }
 
 const importOnly = /Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy\./;
 
 /**
- * `adopt` against a seeded account (VPS, VDS, dedicated and shared servers): the program it writes,
- * in each language, imports the account as it is. The first plan shows only imports, the apply writes
- * nothing, the next plan is clean, and a second run on an unchanged account writes the same file.
+ * `adopt` against a seeded account (VPS, VDS, dedicated and shared servers) whose names and
+ * descriptions other people wrote (helpers/hostile-account): the program it writes, in each language,
+ * imports the account as it is and runs nothing it was handed. The first plan shows only imports, the
+ * apply writes nothing (no template read a file into a value), the next plan is clean, and a second
+ * run on an unchanged account writes the same file. The server whose read fails is left out and said.
  */
 describeWithTerraform('adopt an existing account', () => {
+  let account: HostileAccount;
   let sim: RunningSimulator;
   const workspaces: TerraformWorkspace[] = [];
   beforeAll(async () => {
-    sim = await simulatorWithSentinel();
+    account = await startHostileAccount();
+    sim = account.sim;
   });
   afterAll(async () => {
-    await sim?.close();
+    expect(hostileTextEscaped(account)).toEqual({ ran: false, secretSent: false });
+    await account?.close();
     workspaces.forEach((ws) => ws.dispose());
   });
 
   test('HCL: formatted, no token, one progress line per server; import only, nothing written, then a clean plan', async () => {
-    const { program, progress } = await adopt(sim, 'hcl');
+    const { program, progress, code } = await adopt(sim, 'hcl');
+    expect(code).toBe(ADOPT_INCOMPLETE);
     expect(program).not.toContain(SENTINEL_TOKEN);
     expect((await adopt(sim, 'hcl')).program).toBe(program);
     expect(progress.filter((l) => /^\[\d+\/\d+\] /.test(l))).toHaveLength(9);
+    expect(progress).toContainEqual(expect.stringMatching(/^ {2}skipped: .*not_found/));
     expect(program).toContain('resource "hosting_server_firewall" "web-1-firewall"');
+    expect(program).toContain('resource "hosting_server_firewall" "web-1-firewall-2"');
     expect(program).toContain('resource "hosting_ip_settings" "metal-1-ip-203-0-113-10"');
-    expect(program).toMatch(/# {3}vps_shared_5 \("partner-5"\): shared with this account, read-only for it/);
+    expect(program).toContain('rdns        = "mail_relay.example.com"');
+    expect(program).toMatch(/# {3}vps_shared_5 \("partner-5\\u2028require.*\\r\\nimport os"\): shared with this account, read-only for it/);
+    expect(program).toMatch(/# NOT ADOPTED, a read failed .*\n# {3}vps_fail_7 \("broken-7"\): /);
+    expect(program).not.toContain('hosting_power_state" "new-4-power"');
 
     const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
     const ws = new TerraformWorkspace(env);
@@ -68,7 +79,7 @@ describeWithTerraform('adopt an existing account', () => {
   test('TypeScript: strict tsc accepts it; synthesized, it plans imports only and applies without a write', async () => {
     const { program } = await adopt(sim, 'typescript');
     expect(program).not.toContain(SENTINEL_TOKEN);
-    expect(program).toContain("new ServerFirewall(this, 'web-1-firewall', {");
+    expect(program).toContain('new ServerFirewall(this, "web-1-firewall", {');
     // Inside the repository, so the program imports the package by its name (the library must be built).
     expect(spawnSync('node', ['scripts/prepack.js'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
     mkdirSync(join(ROOT, '.e2e'), { recursive: true });
@@ -87,6 +98,7 @@ describeWithTerraform('adopt an existing account', () => {
       expect((await ws.apply()).code).toBe(0);
       expect(sim.executed()).toHaveLength(before);
       expect((await ws.plan()).code).toBe(0);
+      expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.primary)?.description).toBe(account.description);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
