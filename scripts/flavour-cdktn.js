@@ -55,7 +55,7 @@ for (const [name, version] of Object.entries(CDKTN)) {
 }
 rmSync(packs, { recursive: true });
 
-const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'bin', 'dependencies', 'bundledDependencies', 'publishConfig', 'stability'];
+const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'dependencies', 'bundledDependencies', 'publishConfig', 'stability'];
 const manifest = {
   name: 'cdktn-server-hosting',
   description: source.description.replace('CDK for Terraform', 'CDK Terrain (cdktn)'),
@@ -63,6 +63,9 @@ const manifest = {
   ...Object.fromEntries(keep.filter((k) => source[k] !== undefined).map((k) => [k, source[k]])),
   peerDependencies: { cdktn: `^${CDKTN.cdktn}`, constructs: '>=10.6.0 <10.8.0' },
   devDependencies: CDKTN,
+  // Its own command name: jsii-pacmak makes each `bin` a console script of the wheel, and two wheels
+  // with one script name would overwrite each other's in a venv.
+  bin: { 'cdktn-server-hosting': source.bin['cdktf-server-hosting'] },
   files: ['lib', 'assets', 'bin', '.jsii', 'LICENSE', 'README.md'],
   jsii: { outdir: 'dist', targets: { python: { distName: 'cdktn-server-hosting', module: 'cdktn_server_hosting' } }, tsconfig: 'tsconfig.json' },
 };

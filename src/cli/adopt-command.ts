@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { adoptionOf, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
+import { THIS_PACKAGE } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
@@ -12,7 +12,7 @@ import { readIpSettings } from '../reconcile/ip-settings';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerList } from '../reconcile/servers';
 
-export const ADOPT_USAGE = 'cdktf-server-hosting adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]';
+export const ADOPT_USAGE = `${THIS_PACKAGE.name} adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]`;
 
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
@@ -26,6 +26,7 @@ export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
     const [flag, inline] = args[i].split('=', 2);
     const value = inline ?? args[++i];
     if (flag === '--language' && (value === 'typescript' || value === 'python' || value === 'hcl')) options.language = value;
+    else if (flag === '--language') throw new Error(`--language ${value === undefined ? 'needs a value' : `${JSON.stringify(value)} is not a language adopt writes`}: use typescript, python or hcl`);
     else if (flag === '--out' && value) options.out = value;
     else if (flag === '--token-env-var' && value && isTokenVariableName(value)) options.tokenEnvVar = value;
     else if (flag === '--token-env-var') throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
@@ -80,12 +81,6 @@ async function readAccount(ctx: ReconcileContext, progress: (line: string) => vo
   return { servers, firewalls, addresses, readFailures };
 }
 
-/** The flavour this package was built as (its own name): a CDK Terrain user's program imports cdktn. */
-function packagesOfThisFlavour(): { cdk: string; library: string } {
-  const name = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
-  return { cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', library: name };
-}
-
 /** The exit status of an `adopt` that wrote its program but left servers out because their reads failed. */
 export const ADOPT_INCOMPLETE = 3;
 
@@ -116,7 +111,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     const program = render(options.language, adoption, {
       baseUrl: printableUrl(baseUrl),
       tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
-      packages: packagesOfThisFlavour(),
+      packages: { cdk: THIS_PACKAGE.cdk, library: THIS_PACKAGE.name },
     });
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);

@@ -1,32 +1,59 @@
 import { ADOPT_USAGE, runAdoptCommand } from './adopt-command';
 import { PROVIDER_USAGE, runProviderCommand } from './provider-command';
-import { runSimulatorCommand } from './simulator-command';
+import { runSimulatorCommand, SIMULATOR_USAGE } from './simulator-command';
+import { THIS_PACKAGE } from './this-package';
 
-const USAGE = `usage: cdktf-server-hosting simulator [--port N] [--host ADDRESS]\n       ${PROVIDER_USAGE}\n       ${ADOPT_USAGE}`;
+interface Command {
+  readonly usage: string;
+  /** Runs the command; resolves to its exit status. */
+  readonly run: (args: readonly string[]) => Promise<number>;
+}
 
-/** Entry point of the `cdktf-server-hosting` command. */
+const COMMANDS: Record<string, Command> = {
+  simulator: {
+    usage: SIMULATOR_USAGE,
+    run: async (args) => {
+      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
+      return 0;
+    },
+  },
+  provider: {
+    usage: PROVIDER_USAGE,
+    run: async (args) => {
+      runProviderCommand(args, (text) => process.stdout.write(text));
+      return 0;
+    },
+  },
+  adopt: {
+    usage: ADOPT_USAGE,
+    run: (args) => runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) }),
+  },
+};
+
+const USAGE = `usage: ${Object.values(COMMANDS).map((c) => c.usage).join('\n       ')}`;
+const isHelp = (arg: string) => arg === 'help' || arg === '--help' || arg === '-h';
+
+/** Entry point of the package's command (`cdktf-server-hosting`, or `cdktn-server-hosting`). */
 export async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...args] = argv;
-  if (command === 'help' || command === '--help' || command === '-h') {
+  const [name, ...args] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (name !== undefined && isHelp(name)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  try {
-    if (command === 'simulator') {
-      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
-      return 0;
-    }
-    if (command === 'adopt') {
-      return await runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) });
-    }
-    if (command === 'provider') {
-      runProviderCommand(args, (text) => process.stdout.write(text));
-      return 0;
-    }
-    process.stderr.write(`${command ? `unknown command "${command}"\n` : ''}${USAGE}\n`);
+  if (!command) {
+    process.stderr.write(`${name ? `unknown command "${name}"\n` : ''}${USAGE}\n`);
     return 2;
+  }
+  // Before any parsing: `provider mirror --help` must never take --help for a directory.
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(`usage: ${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(args);
   } catch (err) {
-    process.stderr.write(`cdktf-server-hosting: ${(err as Error).message}\n`);
+    process.stderr.write(`${THIS_PACKAGE.name}: ${(err as Error).message}\n`);
     return 1;
   }
 }

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
+import { THIS_PACKAGE } from './this-package';
 import { mirrorInstructions, providerVersion, readProviderBundle, writePackedProviderMirror, writeProviderMirror } from '../contract/provider-mirror';
 
-export const PROVIDER_USAGE = 'cdktf-server-hosting provider mirror <directory> [--packed]';
+export const PROVIDER_USAGE = `${THIS_PACKAGE.name} provider mirror <directory> [--packed]`;
 
 /**
  * `provider mirror <dir> [--packed]`: the provider as a Terraform filesystem mirror, for plain HCL

@@ -1,4 +1,7 @@
+import { THIS_PACKAGE } from './this-package';
 import { startSimulator } from '../simulator';
+
+export const SIMULATOR_USAGE = `${THIS_PACKAGE.name} simulator [--port N] [--host ADDRESS]`;
 
 export interface SimulatorCommandOptions {
   readonly port: number;
@@ -12,7 +15,7 @@ export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOpt
     const value = inline ?? args[++i];
     if (flag === '--port' && /^\d+$/.test(value ?? '') && Number(value) < 65536) options.port = Number(value);
     else if (flag === '--host' && value) options.host = value;
-    else throw new Error(`unknown or invalid option "${args[i - (inline === undefined ? 1 : 0)]}"; usage: simulator [--port N] [--host ADDRESS]`);
+    else throw new Error(`unknown or invalid option "${args[i - (inline === undefined ? 1 : 0)]}"; usage: ${SIMULATOR_USAGE}`);
   }
   return options;
 }
@@ -32,9 +35,24 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
   print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);
   print('Press Ctrl-C to stop.');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopped();
   await sim.close();
+}
+
+/**
+ * Resolves on SIGINT or SIGTERM, or when the process that started this one ends: a wrapper such as
+ * the Python wheel's console script runs this as its child, and `kill` of the wrapper must not leave
+ * a simulator listening behind it.
+ */
+function untilStopped(): Promise<void> {
+  const parent = process.ppid;
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      clearInterval(watch);
+      resolve();
+    };
+    const watch = setInterval(() => process.ppid !== parent && stop(), 250);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

@@ -16,6 +16,17 @@ describe('the cdktf-server-hosting command', () => {
     expect(written.err).toBe('');
   });
 
+  test.each([['provider', 'mirror', '--help'], ['adopt', '-h'], ['simulator', '--port', '1', '--help']])('%s … --help prints that command\'s usage and does nothing else', async (...argv) => {
+    expect(await main(argv)).toBe(0);
+    expect(written.out).toMatch(new RegExp(`^usage: cdktf-server-hosting ${argv[0]} `));
+    expect(written.err).toBe('');
+  });
+
+  test('adopt --language py says the value is wrong', async () => {
+    expect(await main(['adopt', '--language', 'py'])).toBe(1);
+    expect(written.err).toBe('cdktf-server-hosting: --language "py" is not a language adopt writes: use typescript, python or hcl\n');
+  });
+
   test('an unknown command is a usage error on stderr, exit 2', async () => {
     expect(await main(['deploy'])).toBe(2);
     expect(written.err).toMatch(/^unknown command "deploy"\nusage: /);

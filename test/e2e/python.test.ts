@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdoptCommand } from '../../src/cli/adopt-command';
+import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
@@ -136,27 +137,44 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect((await ws.plan()).code).toBe(0);
   });
 
-  test('adopt --language python: mypy --strict accepts the program; synthesized, it plans imports only and applies without a write', async () => {
+  /** What `adopt --language python` writes for the hostile account (helpers/hostile-account). */
+  async function adoptHostile(account: HostileAccount): Promise<string> {
     let program = '';
-    await runAdoptCommand(['--language', 'python'], {
-      env: { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
+    const code = await runAdoptCommand(['--language', 'python'], {
+      env: { HOSTING_API_URL: account.sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
       stdout: (text) => (program += text),
       stderr: () => undefined,
     });
-    const main = join(work, 'adopted.py');
-    writeFileSync(main, program);
-    expect(sh(join(venv, 'bin', 'mypy'), ['--strict', main], { cwd: work }).output).toContain('Success: no issues found');
+    expect(code).toBe(ADOPT_INCOMPLETE);
+    return program;
+  }
+
+  /** Runs an adopted program with `python`, then terraform: the first plan imports only, the apply writes nothing. */
+  async function runAdopted(python: string, file: string, account: HostileAccount) {
     const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
     try {
-      expect(sh(py, [main], { cwd: work, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
+      expect(sh(python, [file], { cwd: work, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
       expect((await adopted.init()).code).toBe(0);
       expect((await adopted.plan()).output).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./);
-      const before = sim.executed().length;
+      const before = account.sim.executed().length;
       expect((await adopted.apply()).code).toBe(0);
-      expect(sim.executed()).toHaveLength(before);
+      expect(account.sim.executed()).toHaveLength(before);
       expect((await adopted.plan()).code).toBe(0);
+      expect(hostileTextEscaped(account)).toEqual({ ran: false, secretSent: false });
     } finally {
       adopted.dispose();
+    }
+  }
+
+  test('adopt --language python of an account with hostile text: mypy --strict accepts it; it runs nothing it was handed, plans imports only, writes nothing', async () => {
+    const account = await startHostileAccount();
+    try {
+      const main = join(work, 'adopted.py');
+      writeFileSync(main, await adoptHostile(account));
+      expect(sh(join(venv, 'bin', 'mypy'), ['--strict', main], { cwd: work }).output).toContain('Success: no issues found');
+      await runAdopted(py, main, account);
+    } finally {
+      await account.close();
     }
   });
 
@@ -192,6 +210,20 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       expect((await stackWs.plan()).code).toBe(0);
     } finally {
       stackWs.dispose();
+    }
+    // Its console script has its own name, so both wheels install side by side; its adopt writes a cdktn program.
+    expect(readdirSync(join(terrain, 'bin')).filter((f) => f.endsWith('-server-hosting'))).toEqual(['cdktn-server-hosting']);
+    const account = await startHostileAccount();
+    try {
+      const adopted = join(work, 'terrain-adopted.py');
+      const run = sh(join(terrain, 'bin', 'cdktn-server-hosting'), ['adopt', '--language', 'python', '--out', adopted], {
+        env: { HOSTING_API_URL: account.sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
+      });
+      expect(run.code).toBe(ADOPT_INCOMPLETE);
+      expect(readFileSync(adopted, 'utf8')).toMatch(/^from cdktn import App, TerraformStack$[^]*^from cdktn_server_hosting import \($/m);
+      await runAdopted(tpy, adopted, account);
+    } finally {
+      await account.close();
     }
   });
 });
