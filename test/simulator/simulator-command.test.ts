@@ -19,7 +19,7 @@ const alive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status ===
 
 test('killing the process that started it (the Python console script, say) stops the simulator too', async () => {
   // The wheel's console script runs the command as a child with subprocess.run; this parent does the same.
-  const node = `require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(["simulator", "--port", "0"]).then(process.exit)`;
+  const node = 'require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(["simulator", "--port", "0"]).then(process.exit)';
   const parent = spawn('python3', ['-c', `import subprocess, sys; subprocess.run([${JSON.stringify(process.execPath)}, "-e", sys.argv[1]])`, node], {
     cwd: join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
