@@ -18,13 +18,22 @@ export const PROVIDER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'provi
 
 const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'];
 
+/** The package's own manifest, found by file path: `<package>/package.json`. */
+const PACKAGE_JSON_PATH = join(__dirname, '..', '..', 'package.json');
+
 /**
- * The version changes whenever the bundle does: Terraform's lock file records a hash of the
- * package, and a changed package under an unchanged version fails every later plan.
- * `1.0.<first 28 bits of the bundle's sha256>`.
+ * The provider's version is the package's, so `~>` constraints and upgrades work as users expect. A
+ * development build (version `0.0.0`, never released) adds a pre-release suffix from the bundle's
+ * hash: Terraform's lock file records the package's hash, and a changed package under an unchanged
+ * version would fail every later plan.
  */
-export function providerVersion(bundle: Buffer): string {
-  return `1.0.${parseInt(createHash('sha256').update(bundle).digest('hex').slice(0, 7), 16)}`;
+export function providerVersion(bundle: Buffer, packageVersion = readPackageVersion()): string {
+  if (packageVersion !== '0.0.0') return packageVersion;
+  return `0.0.0-dev-${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}`;
+}
+
+function readPackageVersion(): string {
+  return (JSON.parse(readFileSync(PACKAGE_JSON_PATH, 'utf8')) as { version: string }).version;
 }
 
 export function readProviderBundle(): Buffer {
@@ -57,10 +66,19 @@ export function packageFiles(bundle: Buffer, version: string): ZipEntry[] {
   ];
 }
 
+/** The versions an existing `index.json` lists; none when there is none. */
+function versionsIn(index: string): Record<string, object> {
+  if (!existsSync(index)) return {};
+  const parsed = JSON.parse(readFileSync(index, 'utf8')) as { versions?: Record<string, object> };
+  if (typeof parsed.versions !== 'object' || parsed.versions === null) throw new Error(`${index} is not a mirror index (no "versions" object); move it away or write the mirror elsewhere`);
+  return parsed.versions;
+}
+
 /**
  * Writes the packed layout below `root` (`<hostname>/<namespace>/<type>/`): a zip per platform,
  * `index.json` and `<version>.json` listing each zip with its `zh:` hash (the SHA-256 of the zip).
- * Returns the zips' paths.
+ * Versions already in the folder stay listed: a shared mirror serves every version some stack's lock
+ * file pins. Returns the zips' paths.
  */
 export function writePackedProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle)): string[] {
   const dir = join(root, ...PROVIDER_SOURCE.split('/'));
@@ -73,7 +91,7 @@ export function writePackedProviderMirror(root: string, bundle: Buffer, version 
     writeFileSync(join(dir, file), zip);
     archives[platform] = { url: file, hashes: [hash] };
   }
-  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ versions: { [version]: {} } }, null, 2)}\n`);
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ versions: { ...versionsIn(join(dir, 'index.json')), [version]: {} } }, null, 2)}\n`);
   writeFileSync(join(dir, `${version}.json`), `${JSON.stringify({ archives }, null, 2)}\n`);
   return Object.values(archives).map((a) => join(dir, a.url));
 }

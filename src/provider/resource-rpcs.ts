@@ -100,6 +100,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), ...outcome };
       } catch (err) {
         return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
+      } finally {
+        session.forgetSharedReads();
       }
     },
     ImportResourceState: (req) => {

@@ -1,12 +1,13 @@
 import type { Value } from './values';
 import type { HostingApiClient } from '../api/client';
-import type { Ruleset, Server } from '../api/schemas';
+import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { observeServers, type Observed } from '../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
+import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
-import { readServerList } from '../reconcile/servers';
+import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
 
 /**
  * What one RPC of the provider works with: contexts for its resource operation, reads that many
@@ -29,6 +30,15 @@ export interface ProviderSession {
   serverList(): Promise<Observed<Server[]>>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
   rulesets(): Promise<readonly Ruleset[]>;
+  /** GET /connect, at most once per process: what the token may do, for plan-time checks. */
+  token(): Promise<TokenScopes | undefined>;
+  /** GET /servers/{id}, fresh: the actions on offer now (not in the list). */
+  serverDetail(serverId: string): Promise<ServerDetail>;
+  /**
+   * After a write: the shared reads may no longer show the account, so the next one reads again
+   * (a data source read during the apply, after the resources it depends on changed things).
+   */
+  forgetSharedReads(): void;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
 }
@@ -87,16 +97,17 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
     });
 }
 
-/** A load run once; a failed one is not kept, so the next caller asks again. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
+/** A load run once until forgotten; a failed one is not kept, so the next caller asks again. */
+function once<T>(load: () => Promise<T>): { (): Promise<T>; forget(): void } {
   let pending: Promise<T> | undefined;
-  return () => {
+  const get = () => {
     pending ??= load().catch((err) => {
       pending = undefined;
       throw err;
     });
     return pending;
   };
+  return Object.assign(get, { forget: () => (pending = undefined) });
 }
 
 /**
@@ -131,6 +142,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
   });
   const rulesets = once(() => readRulesets(readContext(), 'firewall'));
+  const token = once(() => readTokenScopes(readContext()));
   const handovers = createHandovers();
   return {
     forCall() {
@@ -141,6 +153,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
         rulesets,
+        token,
+        serverDetail: (serverId) => readServerDetail(readContext(), serverId),
+        forgetSharedReads: () => [observedList, servers, rulesets].forEach((read) => read.forget()),
         warnings,
         handovers,
       };

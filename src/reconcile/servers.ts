@@ -1,8 +1,29 @@
 import { explainApiError, readFresh, type ReconcileContext } from './context';
-import type { Server } from '../api/schemas';
+import type { TokenScopes } from './preflight';
+import type { Server, ServerDetail } from '../api/schemas';
 
 /** GET /servers, fresh: whether a server exists and its power, for every resource of a run at once. */
 export async function readServerList(ctx: ReconcileContext): Promise<Server[]> {
   const res = await readFresh(ctx, 'servers', () => ctx.client.listServers()).catch((err) => explainApiError(ctx, 'reading the server list', err, ['servers:read']));
   return res.data;
+}
+
+/** GET /servers/{id}, fresh: with the actions the token may run now and the operation in flight. */
+export async function readServerDetail(ctx: ReconcileContext, serverId: string): Promise<ServerDetail> {
+  const res = await readFresh(ctx, `server ${serverId}`, () => ctx.client.getServer(serverId)).catch((err) => explainApiError(ctx, `reading server ${serverId}`, err, ['servers:read']));
+  return res.data;
+}
+
+/**
+ * GET /connect: the token's name and scopes, for plan-time checks. Undefined when the API will not
+ * say: the checks are then left to the apply, which explains a refusal itself.
+ */
+export async function readTokenScopes(ctx: ReconcileContext): Promise<TokenScopes | undefined> {
+  try {
+    const { data } = await ctx.client.connect();
+    return { name: data.token.name, scopes: data.token.scopes };
+  } catch (err) {
+    ctx.log(`reading the token's scopes (GET /connect) failed, so the plan does not check them: ${(err as Error).message}`);
+    return undefined;
+  }
 }

@@ -53,7 +53,7 @@ describeWithTerraform('plain strings are literal text on every bridge', () => {
     for (const [description, expected, withToken] of [[TEXT, TEXT, false], [TEXT, `${TEXT}!`, true], ['plain web', 'plain web', false]] as const) {
       const values = synthesized(bridge, description, withToken);
       if ('description' in values) {
-        expect(evaluate({ description: values.description }, values.variable).description).toBe(expected);
+        expect(evaluate({ description: values.description as string }, values.variable).description).toBe(expected);
         continue;
       }
       const out = evaluate({ document: values.document, triggers: values.triggers }, values.variable);

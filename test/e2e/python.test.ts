@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,15 @@ const sh = (cmd: string, args: string[], options: { cwd?: string; env?: Record<s
   const res = spawnSync(cmd, args, { cwd: options.cwd ?? ROOT, encoding: 'utf8', env: { ...process.env, ...options.env }, timeout: options.timeout ?? 300_000 });
   return { code: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '', output: `${res.stdout ?? ''}${res.stderr ?? ''}` };
 };
+
+const shAsync = (cmd: string, args: string[], options: { env?: Record<string, string> } = {}) =>
+  new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...options.env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    child.on('close', (code) => resolve({ code, output }));
+  });
 
 /**
  * Why the Python path cannot be exercised here, or undefined when it can: python3 with venv, and
@@ -216,10 +225,11 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     const account = await startHostileAccount();
     try {
       const adopted = join(work, 'terrain-adopted.py');
-      const run = sh(join(terrain, 'bin', 'cdktn-server-hosting'), ['adopt', '--language', 'python', '--out', adopted], {
+      // Not spawnSync: the simulator answers from this process's event loop.
+      const run = await shAsync(join(terrain, 'bin', 'cdktn-server-hosting'), ['adopt', '--language', 'python', '--out', adopted], {
         env: { HOSTING_API_URL: account.sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
       });
-      expect(run.code).toBe(ADOPT_INCOMPLETE);
+      expect([run.code, run.output]).toEqual([ADOPT_INCOMPLETE, expect.stringContaining('NOT adopted')]);
       expect(readFileSync(adopted, 'utf8')).toMatch(/^from cdktn import App, TerraformStack$[^]*^from cdktn_server_hosting import \($/m);
       await runAdopted(tpy, adopted, account);
     } finally {

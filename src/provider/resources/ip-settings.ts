@@ -1,15 +1,17 @@
+import { checkServerExists, checkWrite, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import type { IpSettingField, IpSettings, Protection } from '../../api/schemas';
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { IpSettingsSpec } from '../../contract/resource-document';
 import { diffIpSettings, lockedFields, planIpSettings, readIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
+import { foreignAddress } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
-import { errorAt } from '../diagnostics';
+import { errorAt, type Diagnostic } from '../diagnostics';
 import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from '../private-state';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
 
@@ -103,18 +105,11 @@ export const ipSettingsResource: ProviderResource = {
     const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
-    // A field this token may not edit is refused now, at plan time, rather than halfway through an apply.
-    const observed = replaced.length ? undefined : settingsIn(prior, priv);
-    const locked = observed ? lockedFields(diffIpSettings(desiredOf(config), observed), observed) : [];
     return {
       planned,
       requiresReplace: replaced,
       private: inherited ? { ...withInstance(priv), restore: inherited, replacesIncomplete: true } : withInstance(priv),
-      diagnostics: [
-        ...(await checkServerExists(session, prior, config)),
-        ...locked.map((field) =>
-          errorAt(field, `${label(config.server_id, config.ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
-      ],
+      diagnostics: [...(await checkServerExists(session, prior, config)), ...(await checkWrites(session, prior, config, priv, replaced.length > 0))],
     };
   },
 
@@ -172,3 +167,33 @@ export const ipSettingsResource: ProviderResource = {
     return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null };
   },
 };
+
+/**
+ * What the apply would refuse, known now: an address that is not the server's, a field this token
+ * may not edit (read for a new resource, from the refresh otherwise), a shared server, a missing
+ * scope. Only for a plan that writes something.
+ */
+async function checkWrites(
+  session: ProviderSession,
+  prior: ObjectValue | null,
+  config: ObjectValue,
+  priv: PrivateState,
+  replaced: boolean,
+): Promise<Diagnostic[]> {
+  if (typeof config.server_id !== 'string' || typeof config.ip !== 'string') return [];
+  const [serverId, ip] = [config.server_id, config.ip];
+  const server = await session.listedServer(serverId);
+  if (!server) return [];
+  const foreign = foreignAddress(label(serverId, ip), server, ip);
+  if (foreign) return [refusalAt('ip', foreign)];
+  const read = () => readIpSettings(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
+  const observed = !replaced && prior ? settingsIn(prior, priv) : await read();
+  if (!observed) return [];
+  const changes = diffIpSettings(desiredOf(config), observed);
+  if (changes.length === 0 && FIELDS.every((f) => isKnown(config[f]))) return [];
+  return [
+    ...lockedFields(changes, observed).map((field) =>
+      errorAt(field, `${label(serverId, ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
+    ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
+  ];
+}

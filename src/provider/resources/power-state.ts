@@ -1,16 +1,19 @@
+import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
-import { planPowerState } from '../../reconcile/power-state';
+import { powerActionFor, planPowerState } from '../../reconcile/power-state';
+import { actionRefusal } from '../../reconcile/preflight';
 import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
-import { errorAt } from '../diagnostics';
+import { errorAt, type Diagnostic } from '../diagnostics';
 import { keyNamespace, withInstance } from '../private-state';
 import { schemaOf } from '../schema';
+import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, checkWrite, refusalAt, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
 
@@ -83,11 +86,12 @@ export const powerStateResource: ProviderResource = {
   },
 
   async plan(session, prior, config, priv) {
+    const planned: ObjectValue = { ...config, id: prior?.id ?? UNKNOWN };
     return {
-      planned: { ...config, id: prior?.id ?? UNKNOWN },
+      planned,
       requiresReplace: replacing(this, prior, config),
       private: withInstance(priv),
-      diagnostics: await checkServerExists(session, prior, config),
+      diagnostics: [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))],
     };
   },
 
@@ -131,3 +135,30 @@ export const powerStateResource: ProviderResource = {
     return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id };
   },
 };
+
+/** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */
+function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planned: ObjectValue): PowerAction[] {
+  if ((power !== 'running' && power !== 'stopped') || (planned.state !== 'running' && planned.state !== 'stopped')) return [];
+  const converge = powerActionFor(planned.state, power, orDefault(planned.stop_method, POWER_DEFAULTS.stopMethod));
+  const reboot = triggersChanged(prior, planned) && planned.state === 'running' ? (orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot) ? 'reset' : 'reboot') : undefined;
+  return [converge, reboot].filter((a): a is PowerAction => a !== undefined);
+}
+
+/**
+ * What the apply would refuse, known now: a shared server, a missing scope, a server that cannot
+ * take the action. The refresh read the power into the state (a new resource: the run's list); when
+ * that calls for an action, one fresh read of the server decides, with the actions it offers.
+ */
+async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<Diagnostic[]> {
+  if (typeof planned.server_id !== 'string') return [];
+  const serverId = planned.server_id;
+  const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
+  if (actionsFrom(listed, prior, planned).length === 0) return [];
+  const server = await session.serverDetail(serverId);
+  const actions = actionsFrom(server.power, prior, planned);
+  if (actions.length === 0) return [];
+  const label = resourceLabel(specOf({ ...planned, state: 'running' }));
+  const refused = await checkWrite(session, serverId, label, [...new Set(actions.flatMap(scopesForAction))], actions.join(' and '));
+  if (refused.length) return refused;
+  return actions.flatMap((action) => actionRefusal(label, server, action) ?? []).map((r) => refusalAt('state', r));
+}

@@ -1,3 +1,5 @@
+import type { Scope } from '../../api/schemas';
+import { writeRefusals, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { errorAt, type Diagnostic } from '../diagnostics';
@@ -113,6 +115,26 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   if (typeof serverId !== 'string' || (prior && prior.server_id === serverId)) return [];
   if (await session.listedServer(serverId)) return [];
   return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed')];
+}
+
+/** A plan-time refusal as Terraform shows it, on the attribute whose value causes it. */
+export const refusalAt = (attribute: string | undefined, refusal: Refusal): Diagnostic => errorAt(attribute, refusal.summary, refusal.hint);
+
+/**
+ * A write the plan shows that the apply could not make: the server is shared with the account, or
+ * the token lacks a scope it needs. From the run's one server list and one GET /connect.
+ */
+export async function checkWrite(
+  session: ProviderSession,
+  serverId: Value,
+  label: string,
+  needed: readonly Scope[],
+  what: string,
+): Promise<Diagnostic[]> {
+  if (typeof serverId !== 'string') return [];
+  const server = await session.listedServer(serverId);
+  if (!server) return [];
+  return writeRefusals(label, server, await session.token(), needed, what).map((r) => refusalAt(undefined, r));
 }
 
 /** The attributes of `replacedBy` whose value the configuration changes. */

@@ -1,15 +1,17 @@
+import { checkServerExists, checkWrite, isGone, replacing, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import type { Firewall } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { FirewallSpec } from '../../contract/resource-document';
 import { planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
+import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
+import { errorAt, type Diagnostic } from '../diagnostics';
 import { keyNamespace, withInstance, withRestoreValues } from '../private-state';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, isGone, replacing, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
   return { kind: 'firewall', serverId, desired };
@@ -87,11 +89,17 @@ export const serverFirewallResource: ProviderResource = {
       applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
     };
+    const requiresReplace = replacing(this, prior, config);
+    const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     return {
       planned,
-      requiresReplace: replacing(this, prior, config),
+      requiresReplace,
       private: withInstance(priv),
-      diagnostics: await checkServerExists(session, prior, config),
+      diagnostics: [
+        ...(await checkServerExists(session, prior, config)),
+        ...(await checkRulesetIds(session, config)),
+        ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
+      ],
     };
   },
 
@@ -147,4 +155,18 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
   if (names.length === 0) return sortedUnique(ids);
   const serverLabel = label(config.server_id);
   return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets())]);
+}
+
+/** Whether the plan changes what a refreshed state shows (a value not known yet may). */
+function changes(prior: ObjectValue, planned: ObjectValue): boolean {
+  const differs = (name: string) => !isKnown(planned[name]) || JSON.stringify(planned[name]) !== JSON.stringify(prior[name]);
+  return differs('enabled') || differs('applied_rulesets');
+}
+
+/** Rule set ids the account does not offer, from the run's one list of rule sets (names are checked as they resolve). */
+async function checkRulesetIds(session: ProviderSession, config: ObjectValue): Promise<Diagnostic[]> {
+  if (!Array.isArray(config.rulesets) || !isKnown(config.rulesets) || config.rulesets.length === 0) return [];
+  const unknown = unknownRulesetIds(config.rulesets as number[], await session.rulesets());
+  if (unknown.length === 0) return [];
+  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, 'use ids that GET /firewall/rulesets (or the hosting_firewall_rulesets data source) lists, or ruleset_names')];
 }

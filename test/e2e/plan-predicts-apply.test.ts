@@ -1,0 +1,93 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+/**
+ * Plan green means apply green: every refusal a read can predict fails `terraform plan`, naming its
+ * cause, before anything is written, and the reads stay bounded (one GET /connect, one server list,
+ * one list of rule sets per run, shared by every resource). Plain HCL, one workspace.
+ */
+describeWithTerraform('plan predicts apply: refusals a read can know fail the plan', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+  let mainTf: string;
+  let header: string;
+
+  /** Plans `hcl` (with the token named by `token`, the full one by default) and returns the run. */
+  const planWith = async (hcl: string, token?: string) => {
+    writeFileSync(mainTf, `${header}\n${hcl}`);
+    const before = sim.executed().length;
+    const run = await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode'], token ? { env: { HOSTING_API_TOKEN: sim.tokens[token] } } : {});
+    expect(sim.executed()).toHaveLength(before);
+    return run;
+  };
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace(env);
+    ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n`);
+    mainTf = join(ws.stackDir, 'main.tf');
+    header = readFileSync(mainTf, 'utf8');
+    expect((await ws.init()).code).toBe(0);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  // Every row has four members: jest passes a shorter row's missing last argument as a done callback.
+  test.each<[string, string, RegExp, string | undefined]>([
+    ['a write to a shared server', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsShared}"\n  enabled   = false\n}`, /shared with this account and is read-only for it, so changing its firewall would be refused/, undefined],
+    ['a rule set id that does not exist', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  rulesets  = [1, 99]\n}`, /rule set 99 does not exist on this account/, undefined],
+    ['an address that is not the server\'s', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "203.0.113.99"\n  rdns      = "a.example.com"\n}`, /203\.0\.113\.99 is not an address of server ded_/, undefined],
+    ['a field not editable, on create', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "${IPS.locked}"\n  rdns      = "mine.example.com"\n}`, /rdns is not editable for this address/, undefined],
+    ['a start of a suspended server', `resource "hosting_power_state" "x" {\n  server_id = "${IDS.vpsSuspended}"\n  state     = "running"\n}`, /the server is suspended, and power actions are accepted only while it is active, so start would be refused/, undefined],
+    ['a stop without servers:control', `resource "hosting_power_state" "x" {\n  server_id = "${IDS.vpsRunning}"\n  state     = "stopped"\n}`, /lacks servers:control, which shutdown needs/, SEED_TOKEN_NAMES.powerWithoutControl],
+    ['a firewall change without network:write', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  enabled   = true\n}`, /lacks network:write, which changing its firewall needs/, SEED_TOKEN_NAMES.readOnly],
+  ])('%s fails the plan, naming the cause; nothing is written', async (_name, hcl, message, token) => {
+    const run = await planWith(hcl, token);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(message);
+  });
+
+  test('what needs no write plans green on the same servers, and the reads stay bounded per run', async () => {
+    const before = sim.requests.length;
+    const run = await planWith([
+      ...[IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning].map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id = "${id}"\n  rulesets  = [${i + 1}]\n}`),
+      ...[IPS.primary, IPS.secondary].map((ip, i) => `resource "hosting_ip_settings" "i${i}" {\n  server_id   = "${IDS.dedicated}"\n  ip          = "${ip}"\n  description = "d${i}"\n}`),
+      ...[IDS.vpsRunning, IDS.vpsStopped].map((id, i) => `resource "hosting_power_state" "p${i}" {\n  server_id = "${id}"\n  state     = "running"\n}`),
+      // Read-only servers are fine to hold when nothing is written to them.
+      `resource "hosting_power_state" "shared" {\n  server_id = "${IDS.vpsShared}"\n  state     = "running"\n}`,
+    ].join('\n'));
+    expect(run.code).toBe(2);
+    const counts = (endpoint: string) => sim.requests.slice(before).filter((r) => r.endpoint === endpoint).length;
+    expect([counts('GET /connect'), counts('GET /servers'), counts('GET /firewall/rulesets')]).toEqual([1, 1, 1]);
+    // One fresh read of a server whose start the plan shows (the actions on offer), one per address created.
+    expect([counts('GET /servers/{serverId}'), counts('GET /servers/{serverId}/ips/{ip}')]).toEqual([1, 2]);
+  });
+
+  test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {
+    writeFileSync(mainTf, `${header}
+resource "hosting_power_state" "web2" {
+  server_id = "${IDS.vpsStopped}"
+  state     = "running"
+}
+
+data "hosting_servers" "after" {
+  depends_on = [hosting_power_state.web2]
+}
+
+output "web2_power" {
+  value = one([for s in data.hosting_servers.after.servers : s.power if s.id == "${IDS.vpsStopped}"])
+}
+`);
+    expect(sim.state.server(IDS.vpsStopped).server.power).toBe('stopped');
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/web2_power = "running"/);
+  });
+});
