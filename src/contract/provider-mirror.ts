@@ -115,7 +115,10 @@ export function packageHash1(bundle: Buffer, version: string): string {
  * information". Entries of other providers in `existing` are kept as they are.
  */
 export function lockFileWithProvider(existing: string | undefined, bundle: Buffer, version: string): string {
-  const entry = `provider "${PROVIDER_SOURCE}" {\n  version = "${version}"\n  hashes = [\n    "${packageHash1(bundle, version)}",\n  ]\n}\n`;
+  // `constraints` as `terraform init` records the stack's exact pin: cdktf-cli reads it to decide
+  // that the lock file is current, and without it runs `terraform providers lock`, which cannot
+  // reach the provider's (unserved) hostname.
+  const entry = `provider "${PROVIDER_SOURCE}" {\n  version     = "${version}"\n  constraints = "${version}"\n  hashes = [\n    "${packageHash1(bundle, version)}",\n  ]\n}\n`;
   const header = '# This file is maintained automatically by "terraform init".\n# Manual edits may be lost in future updates.\n';
   const others = (existing ?? header).replace(new RegExp(`\\n?provider "${PROVIDER_SOURCE.replace(/\./g, '\\.')}" \\{\\n[\\s\\S]*?\\n\\}\\n`), '');
   return `${others.trimEnd()}\n\n${entry}`;

@@ -1,0 +1,91 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI_VERSION = '0.21.0';
+/** Installed once per machine from the npm registry (npm's cache makes later installs fast). */
+const CLI_DIR = join(ROOT, 'node_modules', '.cache', `cdktf-cli-${CLI_VERSION}`);
+const CLI = join(CLI_DIR, 'node_modules', '.bin', 'cdktf');
+const DESCRIPTION = 'web "1" \\ costs ${5} a %{month}';
+
+/** Runs a command without blocking this process: the simulator answers from its event loop. */
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/**
+ * What most cdktf users type: `cdktf deploy`, `cdktf diff` and `cdktf destroy` of cdktf-cli 0.21
+ * from npm, on a project whose stack synthesizes fresh, with no hand edits and no --skip-synth.
+ * cdktf-cli reads the synthesized lock file to decide whether to run `terraform providers lock`,
+ * which could not reach the provider's hostname: the lock file must be current as synthesized.
+ */
+describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesized stack', () => {
+  let sim: RunningSimulator;
+  const project = mkdtempSync(join(tmpdir(), 'cdktf-cli-'));
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) {
+      mkdirSync(CLI_DIR, { recursive: true });
+      const install = spawnSync('npm', ['install', '--prefix', CLI_DIR, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `cdktf-cli@${CLI_VERSION}`], { encoding: 'utf8' });
+      if (install.status !== 0) throw new Error(`npm install cdktf-cli@${CLI_VERSION} failed:\n${install.stdout}${install.stderr}`);
+    }
+    // The program imports the built library by path, as a project that installed the package would by name.
+    expect(spawnSync('node', ['scripts/prepack.js'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
+    sim = await simulatorWithSentinel();
+    env = { HOSTING_API_TOKEN: SENTINEL_TOKEN, TF_CLI_CONFIG_FILE: TERRAFORM_RC, CHECKPOINT_DISABLE: '1', CI: 'true', FORCE_COLOR: '0' };
+    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', terraformProviders: [], terraformModules: [] }));
+    writeFileSync(join(project, 'main.js'), [
+      `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
+      `const { HostingApi, IpSettings, PowerState, PowerStateValue, ServerFirewall } = require(${JSON.stringify(join(ROOT, 'lib'))});`,
+      'const app = new App();',
+      "const stack = new TerraformStack(app, 'web');",
+      `const api = new HostingApi(stack, 'hosting', { baseUrl: ${JSON.stringify(sim.baseUrl)} });`,
+      `new ServerFirewall(stack, 'fw', { api, serverId: '${IDS.vpsRunning}', enabled: true, rulesets: [1] });`,
+      `new IpSettings(stack, 'ip', { api, serverId: '${IDS.dedicated}', ip: '${IPS.secondary}', description: ${JSON.stringify(DESCRIPTION)} });`,
+      `new PowerState(stack, 'power', { api, serverId: '${IDS.vpsStopped}', state: PowerStateValue.RUNNING });`,
+      'app.synth();',
+      '',
+    ].join('\n'));
+  }, 300_000);
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  test('cdktf deploy applies every kind; the description arrives exactly', async () => {
+    const deploy = await run(CLI, ['deploy', '--auto-approve'], project, env);
+    expect(deploy.output).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
+    expect(deploy.output).not.toMatch(/providers lock|Could not retrieve providers/);
+    expect(deploy.code).toBe(0);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1] });
+    expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)?.description).toBe(DESCRIPTION);
+    expect(sim.state.server(IDS.vpsStopped).server.power).toBe('running');
+  });
+
+  test('cdktf diff after it shows no change and writes nothing', async () => {
+    const before = sim.executed().length;
+    const diff = await run(CLI, ['diff'], project, env);
+    expect(diff.output).toContain('No changes.');
+    expect(diff.code).toBe(0);
+    expect(sim.executed()).toHaveLength(before);
+  });
+
+  test('cdktf destroy removes the resources (settings retained, as documented)', async () => {
+    const destroy = await run(CLI, ['destroy', '--auto-approve'], project, env);
+    expect(destroy.output).toContain('Destroy complete! Resources: 3 destroyed.');
+    expect(destroy.code).toBe(0);
+  });
+});
