@@ -39,10 +39,11 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
  * `timed_out`, `action_timeout`) is reported as a warning, not retried: power stays `running`
  * either way, so a second reboot could not be ruled out. An earlier run's answer under this key
  * (an interrupted apply re-run) counts when that reboot succeeded and is not repeated; when it
- * failed, this run reboots under a new key. Skipping the reboot (the server is not running) is
+ * failed, this run reboots under a new key. `triggers` (the provider's reboot_triggers) are part of
+ * the key, so an earlier run's reboot counts only for the same triggers. Skipping the reboot (the server is not running) is
  * decided on a confirmed read, never on a cached one.
  */
-export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean): Promise<void> {
+export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, triggers?: unknown): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
   for (let attempt = 1; ; attempt++) {
     let server = await settle(ctx, target, () => false);
@@ -52,7 +53,10 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
       return;
     }
     await ensureOffered(ctx, target, action, server);
-    const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
+    // The triggers are part of the intent: after an apply killed before it returned (the key
+    // namespace has not moved on), a reboot for newer triggers must not read as already done.
+    const desired = triggers === undefined ? 'rebooted' : { rebootedFor: triggers };
+    const outcome = await runAction(ctx, target, action, { desired, observed: server.power, attempt });
     if (attempt >= MAX_BUSY_REFUSALS && (outcome.kind === 'busy' || (outcome.kind === 'earlier' && !outcome.succeeded))) {
       throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.kind === 'busy' ? outcome.apiError : undefined);
     }

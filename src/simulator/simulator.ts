@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseDriftChange } from './drift-change';
+import { driftChangeSchema, faultRuleSchema, parseControlBody } from './control-bodies';
 import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
@@ -293,16 +293,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       }
       if (method === 'GET' && path === '/requests') return json(200, requests);
       if (method === 'GET' && path === '/executed') return json(200, state.executed);
-      if (method === 'POST' && path === '/faults') return json(201, { id: faults.add(input as unknown as FaultRule) });
+      if (method === 'POST' && path === '/faults') {
+        const parsed = parseControlBody(faultRuleSchema, input);
+        if ('problems' in parsed) return json(400, { error: `invalid fault rule: ${parsed.problems.join('; ')}` });
+        return json(201, { id: faults.add(parsed.value) });
+      }
       if (method === 'DELETE' && path === '/faults') {
         faults.clear();
         return json(200, { cleared: true });
       }
       const drift = /^\/servers\/([^/]+)$/.exec(path);
       if (method === 'PATCH' && drift) {
-        const parsed = parseDriftChange(input);
+        const parsed = parseControlBody(driftChangeSchema, input);
         if ('problems' in parsed) return json(400, { error: `invalid change: ${parsed.problems.join('; ')}` });
-        state.drift(decodeURIComponent(drift[1]), parsed.change);
+        state.drift(decodeURIComponent(drift[1]), parsed.value);
         return json(200, snapshot(state).servers.find((s) => s.server.id === decodeURIComponent(drift[1])));
       }
       return json(404, { error: `no control endpoint ${method} ${CONTROL_PREFIX}${path}` });

@@ -4,6 +4,7 @@ import { providerVersion } from '../../src/contract/provider-mirror';
 import { createServerCertificate } from '../../src/provider/certificate';
 import { ddosRulesDataSource } from '../../src/provider/data-sources/ddos-rules';
 import { serverDataSource } from '../../src/provider/data-sources/server';
+import { serversDataSource } from '../../src/provider/data-sources/servers';
 import type { Diagnostic } from '../../src/provider/diagnostics';
 import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/private-state';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
@@ -12,6 +13,7 @@ import type { ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/values';
+import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
   test('a self-signed P-256 certificate for localhost that node parses and verifies', () => {
@@ -195,5 +197,19 @@ describe('data sources: arguments checked at validate time, naming the attribute
     const server = (id: string, name: string) => ({ id, name }) as never;
     const session = { serverList: async () => ({ data: [server('vps_a_1', 'web'), server('vps_b_2', 'web'), server('vps_c_3', 'db')], observedAt: null, stale: false }) } as unknown as ProviderSession;
     await expect(serverDataSource.read(session, { id: null, name: 'web' })).rejects.toThrow('hosting_server: 2 servers are named "web": vps_a_1 ("web"), vps_b_2 ("web")');
+  });
+
+  test('a name no server has offers at most five candidates, the closest first, not the whole account', async () => {
+    const servers = Array.from({ length: 300 }, (_, i) => ({ id: `vps_s_${i}`, name: `node-${i}` })) as never[];
+    const session = { serverList: async () => ({ data: [...servers, { id: 'vps_w_1', name: 'Web-1' }], observedAt: null, stale: false }) } as unknown as ProviderSession;
+    const err = await serverDataSource.read(session, { id: null, name: 'web-1' }).catch((e: ReconcileError) => e.describe().join('\n'));
+    expect(err).toContain('of its 301 servers, the closest are "Web-1", ');
+    expect((String(err).match(/"node-/g) ?? []).length).toBe(4);
+  });
+
+  test('hosting_servers filters take only the values the API reports', () => {
+    expect(attributes(serversDataSource.validate({ type: 'VPS', status: 'running', name: null }))).toEqual(['type', 'status']);
+    expect(serversDataSource.validate({ type: 'vps', status: 'active', name: 'whatever' })).toEqual([]);
+    expect(serversDataSource.validate({ type: UNKNOWN, status: null, name: null })).toEqual([]);
   });
 });

@@ -30,3 +30,30 @@ describe('the simulator\'s control endpoint validates what it is given', () => {
     expect(ip.status).toBe(200);
   });
 });
+
+/** `POST /__simulator/faults`: as strict as the drift change. */
+describe('the simulator\'s fault endpoint validates the rule', () => {
+  const s = useSimulator();
+  const post = async (body: unknown) => {
+    const res = await fetch(`${s.sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  test.each<[string, unknown, RegExp]>([
+    ['a misspelt member', { endpont: 'GET /servers', effect: { type: 'error', status: 503 } }, /^invalid fault rule: .*endpont/],
+    ['a misspelt effect member', { effect: { type: 'error', staus: 503 } }, /^invalid fault rule: effect/],
+    ['an unknown effect', { effect: { type: 'explode' } }, /^invalid fault rule: effect/],
+    ['an endpoint without a method', { endpoint: '/servers', effect: { type: 'stale' } }, /^invalid fault rule: endpoint: expected "METHOD \/template"/],
+    ['a probability over 1', { probability: 2, effect: { type: 'stale' } }, /^invalid fault rule: probability/],
+  ])('%s is a 400 naming it, and adds no rule', async (_name, body, message) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatch(message);
+    expect((await s.client().listServers()).data.length).toBeGreaterThan(0);
+  });
+
+  test('a valid rule is added and takes effect', async () => {
+    expect((await post({ endpoint: 'GET /servers', times: 1, effect: { type: 'error', status: 404, code: 'not_found' } })).status).toBe(201);
+    await expect(s.client().listServers()).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

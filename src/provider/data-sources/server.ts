@@ -10,11 +10,26 @@ async function idByName(session: ProviderSession, name: string): Promise<string>
   const servers = (await session.serverList()).data;
   const matches = servers.filter((s) => s.name === name);
   if (matches.length === 1) return matches[0].id;
-  const listed = (list: typeof servers) => list.map((s) => `${s.id} ("${s.name}")`).join(', ') || 'none';
+  const listed = (list: typeof servers) => list.map((s) => `${s.id} (${JSON.stringify(s.name)})`).join(', ') || 'none';
   throw matches.length === 0
-    ? new ReconcileError(`hosting_server: no server of the account is named "${name}"`, `use one of the names it has: ${listed(servers)}`)
-    : new ReconcileError(`hosting_server: ${matches.length} servers are named "${name}": ${listed(matches)}`, 'select the server by id instead');
+    ? new ReconcileError(`hosting_server: no server of the account is named ${JSON.stringify(name)}`, nameHint(servers.length, closestNames(name, servers.map((s) => s.name))))
+    : new ReconcileError(`hosting_server: ${matches.length} servers are named ${JSON.stringify(name)}: ${listed(matches)}`, 'select the server by id instead');
 }
+
+/** How many names a message offers at most: an account of hundreds is not listed in an error. */
+const MAX_CANDIDATES = 5;
+
+/** Names nearest to `wanted`: same text ignoring case first, then those sharing its start, then any, each in order. */
+function closestNames(wanted: string, names: readonly string[]): string[] {
+  const lower = wanted.toLowerCase();
+  const rank = (name: string) => (name.toLowerCase() === lower ? 0 : name.toLowerCase().startsWith(lower.slice(0, 3)) ? 1 : 2);
+  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1)).slice(0, MAX_CANDIDATES);
+}
+
+const nameHint = (total: number, candidates: readonly string[]) =>
+  total === 0
+    ? 'the account has no server'
+    : `names are matched exactly; ${total > candidates.length ? `of its ${total} servers, the closest are` : 'it has'} ${candidates.map((n) => JSON.stringify(n)).join(', ')} (the hosting_servers data source lists them all)`;
 
 /** `hosting_server`: one server by id or by exact name, with the actions on offer and the operation in flight. */
 export const serverDataSource: ProviderDataSource = {

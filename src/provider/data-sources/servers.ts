@@ -1,3 +1,6 @@
+import { SERVER_STATUSES, SERVER_TYPES } from '../../api/schemas';
+import { errorAt, type Diagnostic } from '../diagnostics';
+import type { ObjectValue } from '../resources/resource';
 import { attributesOf, dataSourceSchema, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
 
 const FILTERS = ['type', 'status', 'name'] as const;
@@ -12,10 +15,17 @@ export const serversDataSource: ProviderDataSource = {
     { name: 'servers', type: ['list', ['object', SERVER_FIELDS]], computed: true, description: 'The matching servers, each with every member of the list endpoint.' },
     { name: 'ids', type: ['list', 'string'], computed: true, description: 'The ids of the matching servers, in the API\'s order.' },
   ]),
-  validate: () => [],
+  validate: (config) => [checkFilter(config, 'type', SERVER_TYPES), checkFilter(config, 'status', SERVER_STATUSES)].flat(),
   async read(session, config) {
     const observed = await session.serverList();
     const matching = observed.data.filter((server) => FILTERS.every((f) => config[f] === null || server[f] === config[f]));
     return stateOf(session, this.typeName, config, observed, { servers: attributesOf(matching), ids: matching.map((s) => s.id) });
   },
 };
+
+/** A filter value the API never reports would silently select nothing: refused, naming the values it takes. */
+function checkFilter(config: ObjectValue, name: string, allowed: readonly string[]): Diagnostic[] {
+  const value = config[name];
+  if (typeof value !== 'string' || allowed.includes(value)) return [];
+  return [errorAt(name, `hosting_servers: ${name} ${JSON.stringify(value)} is not one the API reports, so it would match no server`, `use one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} (values are lower case)`)];
+}

@@ -113,7 +113,7 @@ export const powerStateResource: ProviderResource = {
     if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       try {
-        await rebootServer(ctx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
+        await rebootServer(ctx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot), planned.reboot_triggers);
       } catch (error) {
         // The old triggers stay in state, so the next plan shows the reboot still to do.
         return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: priv, error };

@@ -1,0 +1,62 @@
+import * as z from 'zod/mini';
+import type { FaultRule } from './faults';
+import type { DriftChange } from './state';
+import { FINAL_OPERATION_STATUSES, LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SERVER_STATUSES } from '../api/schemas';
+import { IPV4_PATTERN } from '../contract/patterns';
+
+const nullableText = z.nullable(z.string());
+
+/**
+ * The body of `PATCH /__simulator/servers/{id}`: strict, so a typo or a wrong type is a 400 naming
+ * the member, never a 200 that makes the API serve data outside the spec.
+ */
+export const driftChangeSchema: z.ZodMiniType<DriftChange> = z.strictObject({
+  power: z.optional(z.enum(POWER_VALUES)),
+  status: z.optional(z.enum(SERVER_STATUSES)),
+  firewall: z.optional(z.strictObject({ enabled: z.optional(z.boolean()), rulesets: z.optional(z.array(z.int().check(z.nonnegative()))) })),
+  ip: z.optional(z.strictObject({
+    address: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address of the server')),
+    rdns: z.optional(nullableText),
+    description: z.optional(nullableText),
+    protection: z.optional(z.nullable(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) }))),
+    editable: z.optional(z.strictObject({ rdns: z.boolean(), description: z.boolean(), protection: z.boolean() })),
+  })),
+});
+
+const count = z.int().check(z.nonnegative());
+
+/**
+ * The body of `POST /__simulator/faults`, as strict as the drift change: a misspelt member is a 400
+ * naming it, never a rule that makes every request answer 500.
+ */
+export const faultRuleSchema: z.ZodMiniType<FaultRule> = z.strictObject({
+  endpoint: z.optional(z.string().check(z.regex(/^(\*|[A-Z]+) +(\*|\/\S*)$/, 'expected "METHOD /template", either part may be *'))),
+  serverId: z.optional(z.string()),
+  times: z.optional(count.check(z.positive())),
+  skip: z.optional(count),
+  probability: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  effect: z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('error'),
+      status: z.int().check(z.gte(400), z.lte(599)),
+      code: z.optional(z.string()),
+      retryAfterSeconds: z.optional(count),
+      takesEffect: z.optional(z.boolean()),
+    }),
+    z.strictObject({ type: z.literal('latency'), ms: count }),
+    z.strictObject({ type: z.literal('drop_response') }),
+    z.strictObject({
+      type: z.literal('operation'),
+      outcome: z.strictObject({ status: z.enum(FINAL_OPERATION_STATUSES), takesEffect: z.boolean(), message: z.optional(z.string()) }),
+    }),
+    z.strictObject({ type: z.literal('stale') }),
+    z.strictObject({ type: z.literal('cache'), maxAgeSeconds: count }),
+  ]),
+});
+
+/** The value, or the problems, each naming its member (e.g. `firewall.enabled: expected boolean`). */
+export function parseControlBody<T>(schema: z.ZodMiniType<T>, input: unknown): { value: T } | { problems: string[] } {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { value: parsed.data };
+  return { problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`) };
+}
