@@ -5,7 +5,7 @@ export interface BaseUrlOptions {
   readonly allowInsecureHttp?: boolean;
   /**
    * How the caller's user turns on `allowInsecureHttp`, for the message that refuses plain http.
-   * @default 'allowInsecureHttp on the HostingApi construct'
+   * @default 'allowInsecureHttp (allow_insecure_http in Python) on the HostingApi construct'
    */
   readonly insecureSetting?: string;
 }
@@ -28,7 +28,7 @@ export function normalizeBaseUrl(input: string, options: BaseUrlOptions = {}): s
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
     throw new Error(
       `invalid Hosting API base URL "${url.origin}": plain http would send the token in clear text; use https, ` +
-      `or set ${options.insecureSetting ?? 'allowInsecureHttp on the HostingApi construct'} if the network path is protected otherwise`,
+      `or set ${options.insecureSetting ?? 'allowInsecureHttp (allow_insecure_http in Python) on the HostingApi construct'} if the network path is protected otherwise`,
     );
   }
   if (url.username || url.password) {

@@ -36,8 +36,11 @@ export class TransportError extends Error {
     public readonly kind: 'network_error' | 'timeout' | 'aborted',
     /** The cause's code, e.g. ECONNRESET; never includes request data. */
     public readonly causeCode: string,
+    /** `host:port` of the API, so a refused connection says where it tried; never a path or query. */
+    public readonly hostPort = '',
   ) {
-    super(kind === 'timeout' ? `timed out (${causeCode})` : kind === 'aborted' ? 'stopped by the caller' : `connection failed (${causeCode})`);
+    const where = hostPort ? ` to ${hostPort}` : '';
+    super(kind === 'timeout' ? `timed out${where} (${causeCode})` : kind === 'aborted' ? 'stopped by the caller' : `connection${where} failed (${causeCode})`);
     this.name = 'TransportError';
   }
 }
@@ -76,8 +79,9 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
 
   return {
     async send(req) {
+      const url = new URL(req.url);
+      const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
       try {
-        const url = new URL(req.url);
         const res = await dispatcher.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
@@ -91,9 +95,9 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
         const body = await res.body.text();
         return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
       } catch (err) {
-        if (req.signal?.aborted) throw new TransportError('aborted', 'ABORTED');
+        if (req.signal?.aborted) throw new TransportError('aborted', 'ABORTED', hostPort);
         const code = errorCode(err);
-        throw new TransportError(TIMEOUT_CODES.has(code) ? 'timeout' : 'network_error', code);
+        throw new TransportError(TIMEOUT_CODES.has(code) ? 'timeout' : 'network_error', code, hostPort);
       }
     },
     async close() {

@@ -105,6 +105,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now,
     deadlineAt: Number.POSITIVE_INFINITY,
+    rerun: `${THIS_PACKAGE.name} adopt`,
   };
   try {
     const adoption = adoptionOf(await readAccount(ctx, io.stderr));

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
-import { ValidationError } from './validation';
+import { ValidationError, inBothLanguages } from './validation';
 import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import type { ApiConnection } from '../contract/resource-document';
 
@@ -100,13 +100,13 @@ function checkBaseUrl(scope: Construct, baseUrl: string, allowInsecureHttp: bool
     throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" is not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
   }
   if (url.username || url.password) {
-    throw new ValidationError(scope, 'baseUrl', 'must not contain credentials; the token comes from the environment variable named by tokenEnvVar');
+    throw new ValidationError(scope, 'baseUrl', `must not contain credentials; the token comes from the environment variable named by ${inBothLanguages('tokenEnvVar')}`);
   }
   if (!/^https?:$/.test(url.protocol) || !url.pathname.replace(/\/+$/, '').endsWith('/api/v1') || url.search || url.hash) {
     throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp: true if the path is protected otherwise)`);
+    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set ${inBothLanguages('allowInsecureHttp')} to true if the path is protected otherwise)`);
   }
 }
 

@@ -98,7 +98,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
   }
   const baseUrl = doc.api.baseUrl ?? env[HANDLER_ENV.defaultBaseUrl];
   if (!baseUrl) {
-    err(`error: ${describe(doc)}: no API base URL: set baseUrl on the HostingApi construct or ${HANDLER_ENV.defaultBaseUrl}`);
+    err(`error: ${describe(doc)}: no API base URL: set it on the HostingApi construct (TypeScript: new HostingApi(this, 'hosting', { baseUrl: '…' }); Python: HostingApi(self, "hosting", base_url="…")) or set ${HANDLER_ENV.defaultBaseUrl}`);
     return EXIT.usage;
   }
 

@@ -21,6 +21,11 @@ export interface ReconcileContext {
   readonly now: () => number;
   /** The whole run gives up by this instant of `now()`; the client is bound by it too. */
   readonly deadlineAt: number;
+  /**
+   * What the person runs again after a passing failure, for hints.
+   * @default 'the apply'
+   */
+  readonly rerun?: string;
 }
 
 /** What a kind's plan found; `apply` makes the writes that close the gap, from what was read. */
@@ -147,18 +152,21 @@ export async function readFresh<T>(ctx: ReconcileContext, what: string, read: ()
   if (res.meta?.stale === true) {
     throw new ReconcileError(
       `${what}: the API only returned stale data (last observed at ${res.meta.observedAt ?? 'unknown'}); nothing was changed`,
-      'live data is briefly unavailable; run the apply again in a minute',
+      `live data is briefly unavailable; run ${ctx.rerun ?? 'the apply'} again in a minute`,
     );
   }
   return res;
 }
 
-/** Turns an API refusal into a ReconcileError with a next step; asks /connect which scopes are missing. */
+/**
+ * Turns an API refusal into a ReconcileError with a next step (naming what to run again: the apply,
+ * or the context's `rerun`); asks /connect which scopes are missing.
+ */
 export async function explainApiError(ctx: ReconcileContext, what: string, err: unknown, needed: readonly Scope[]): Promise<never> {
   if (!(err instanceof HostingApiError)) throw err;
   const hint = err.code === 'unauthorized'
     ? `check that the token in the environment variable ${ctx.tokenEnvVar} is valid, not expired and not revoked.`
-    : HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step';
+    : (HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step').replace(/\bthe apply\b/g, ctx.rerun ?? 'the apply');
   if (err.code === 'insufficient_scope' || err.code === 'unauthorized' || err.code === 'ip_not_allowed') {
     throw new ReconcileError(`${what} failed: ${err.detail}`, `${await describeToken(ctx, needed)} ${hint}`, err);
   }
@@ -179,7 +187,7 @@ const HINTS: Partial<Record<HostingErrorCode, string>> = {
   network_error: 'the API could not be reached; check HOSTING_API_URL and the network, then run the apply again.',
   timeout: 'the API did not answer in time; run the apply again: completed writes are detected and not repeated.',
   invalid_response: 'the API answered in an unexpected shape; report the request id to support.',
-  aborted: 'the run was stopped; apply again: the next run reads the servers first, so completed writes are not repeated.',
+  aborted: 'the run was stopped; run the apply again: the next run reads the servers first, so completed writes are not repeated.',
 };
 
 /** Which scopes the token lacks for this step, from GET /connect (made only after a refusal). */

@@ -1,4 +1,7 @@
+import { HostingApiError } from '../../src/api/errors';
 import { main } from '../../src/cli/main';
+import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
+import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 
 describe('the cdktf-server-hosting command', () => {
   const written = { out: '', err: '' };
@@ -31,4 +34,13 @@ describe('the cdktf-server-hosting command', () => {
     expect(await main(['deploy'])).toBe(2);
     expect(written.err).toMatch(/^unknown command "deploy"\nusage: /);
   });
+});
+
+test('a hint after a passing failure names what the person was running: adopt, not the apply', async () => {
+  const refused = new HostingApiError({ status: 0, code: 'network_error', detail: 'connection to 127.0.0.1:9 failed (ECONNREFUSED)', method: 'GET', path: '/servers' });
+  const ctx = { tokenEnvVar: 'HOSTING_API_TOKEN', rerun: 'cdktf-server-hosting adopt' } as ReconcileContext;
+  const err = await explainApiError(ctx, 'reading the server list', refused, []).catch((e: ReconcileError) => e.describe().join('\n'));
+  expect(err).toContain('127.0.0.1:9');
+  expect(err).toContain('then run cdktf-server-hosting adopt again');
+  expect(err).not.toMatch(/\bapply\b/);
 });

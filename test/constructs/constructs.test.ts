@@ -231,7 +231,7 @@ describe('the token never reaches the synth output, and never crosses a network 
   );
 
   test.each(['http://api.example.com/api/v1', 'http://10.1.2.3:8080/api/v1'])('plain http to another machine is refused: %s', (baseUrl) => {
-    expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text');
+    expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp (allow_insecure_http) to true');
   });
 
   test('plain http is allowed to loopback, and elsewhere only with allowInsecureHttp, which the provider and the handler are told', () => {

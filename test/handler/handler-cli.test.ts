@@ -35,7 +35,7 @@ test('a token pasted as the variable name is never echoed, even when it is set i
 
 test('plain http to another machine is refused before any request unless the document opts in', async () => {
   const refused = await h.run('plan', doc, { env: { HOSTING_API_URL: 'http://api.example.com/api/v1' } });
-  expect(refused.stderr[0]).toBe(`error: firewall ${IDS.vpsRunning}: invalid Hosting API base URL "http://api.example.com": plain http would send the token in clear text; use https, or set allowInsecureHttp on the HostingApi construct if the network path is protected otherwise`);
+  expect(refused.stderr[0]).toBe(`error: firewall ${IDS.vpsRunning}: invalid Hosting API base URL "http://api.example.com": plain http would send the token in clear text; use https, or set allowInsecureHttp (allow_insecure_http in Python) on the HostingApi construct if the network path is protected otherwise`);
   const optedIn = await h.run('plan', { ...doc, api: { ...doc.api, allowInsecureHttp: true } }, { env: { HOSTING_API_URL: 'http://127.0.0.9:9/api/v1' } });
   expect(optedIn.stderr.join('\n')).not.toContain('plain http');
 });
@@ -91,7 +91,7 @@ test.each<[string, string]>([
 test('an unreachable API: one clear error naming the code and what to do', async () => {
   const run = await h.run('plan', doc, { env: { HOSTING_API_URL: 'http://127.0.0.1:9/api/v1' } });
   expect(run.code).toBe(1);
-  expect(run.stderr.filter((l) => l.startsWith('error:'))).toEqual([`error: firewall ${IDS.vpsRunning}: reading failed: connection failed (ECONNREFUSED)`]);
+  expect(run.stderr.filter((l) => l.startsWith('error:'))).toEqual([`error: firewall ${IDS.vpsRunning}: reading failed: connection to 127.0.0.1:9 failed (ECONNREFUSED)`]);
   expect(run.stderr.at(-1)).toContain('what to do: the API could not be reached');
 });
 

@@ -16,7 +16,8 @@ const power = (image: string): ObjectValue => ({
  * triggers, so the earlier run's stored answer is not taken for this reboot.
  */
 test('after an apply killed before it returned, new reboot triggers still reboot', async () => {
-  const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
+  const options = { client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now };
+  const sessions = createSession(options, new AbortController().signal);
   const priv = { instance: 'i-1', generation: 1 };
   const apply = (from: string, to: string) => powerStateResource.apply(sessions.forCall(), { prior: power(from), planned: power(to), config: power(to), private: priv });
   expect((await apply('v1', 'v2')).error).toBeUndefined();

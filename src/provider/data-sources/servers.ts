@@ -1,7 +1,7 @@
 import { SERVER_STATUSES, SERVER_TYPES } from '../../api/schemas';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import type { ObjectValue } from '../resources/resource';
 import { attributesOf, dataSourceSchema, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
+import type { ObjectValue } from '../resources/resource';
 
 const FILTERS = ['type', 'status', 'name'] as const;
 
