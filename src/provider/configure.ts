@@ -1,8 +1,9 @@
-import { errorAt, ERROR, type Diagnostic } from './diagnostics';
+import { errorAt, type Diagnostic } from './diagnostics';
 import { normalizeBaseUrl } from '../api/base-url';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
+import { ReconcileError } from '../reconcile/reconcile-error';
 import type { ObjectValue } from './resources/resource';
 import { schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
@@ -17,19 +18,20 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
 ]);
 
 /**
- * A token pasted into `token_env_var` by mistake. The diagnostic names no attribute on purpose:
- * Terraform prints the configuration line an attribute diagnostic points at, and that line would
- * carry the token into the CI log.
+ * A token pasted into `token_env_var` by mistake. Terraform prints the source line of the block a
+ * provider-configuration diagnostic belongs to (with or without an attribute), and in a one-line
+ * `provider "hosting" { token_env_var = "…" }` that line is the token. So the refusal is not made
+ * where Terraform would point at that block: the provider configures without a connection, and
+ * every resource and data source then fails with this message, pointing at its own block.
  */
-const TOKEN_IN_NAME: Diagnostic = {
-  severity: ERROR,
-  summary: `token_env_var in the provider "hosting" block must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token`,
-  detail: 'The value is not shown, in case it is a secret. If a token was pasted there, revoke it in the control panel and put the new one in the environment variable instead.',
-};
+export const TOKEN_IN_NAME = new ReconcileError(
+  `token_env_var in the provider "hosting" block must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token`,
+  'The value is not shown, in case it is a secret. If a token was pasted there, revoke it in the control panel and put the new one in the environment variable instead.',
+);
 
-export function validateProviderConfig(config: ObjectValue | null): Diagnostic[] {
+export function isTokenPastedAsName(config: ObjectValue | null): boolean {
   const name = config?.token_env_var;
-  return typeof name === 'string' && !isTokenVariableName(name) ? [TOKEN_IN_NAME] : [];
+  return typeof name === 'string' && !isTokenVariableName(name);
 }
 
 const notKnown = (attribute: string, what: string): Diagnostic =>
@@ -48,8 +50,6 @@ export type Configured = { readonly sessions: SessionFactory; readonly token: st
  * an HCL user. Values not known yet are refused, never silently replaced by the environment's.
  */
 export function configureProvider(config: ObjectValue, environment: ProviderEnvironment, stopped: AbortSignal): Configured {
-  const problems = validateProviderConfig(config);
-  if (problems.length) return { diagnostics: problems };
   if (config.token_env_var === UNKNOWN) return { diagnostics: [notKnown('token_env_var', 'the name of the token\'s variable')] };
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };

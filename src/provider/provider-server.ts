@@ -1,5 +1,5 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { configureProvider, PROVIDER_SCHEMA, validateProviderConfig, type ProviderEnvironment } from './configure';
+import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from './configure';
 import { dataSourceRpcs } from './data-source-rpcs';
 import { DATA_SOURCES } from './data-sources';
 import { diagnosticOf } from './diagnostics';
@@ -24,6 +24,8 @@ export interface ProviderServices {
 
 export function createProviderService(environment: ProviderServerEnvironment): ProviderServices {
   let sessions: SessionFactory | undefined;
+  /** A configuration refused without pointing at the provider block (see TOKEN_IN_NAME). */
+  let refused: Error | undefined;
   // Terraform may ask for a stop before the provider is configured; requests and waits started later end at once.
   const stopping = new AbortController();
   let secret: string | undefined;
@@ -32,6 +34,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
   const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
   const rpcEnvironment = {
     session: () => {
+      if (refused) throw refused;
       if (!sessions) throw new Error('the provider was not configured');
       return sessions.forCall();
     },
@@ -50,8 +53,12 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       data_source_schemas: Object.fromEntries([...DATA_SOURCES.values()].map((d) => [d.typeName, d.schema])),
       server_capabilities: { get_provider_schema_optional: true },
     }),
-    ValidateProviderConfig: (req) => ({ diagnostics: validateProviderConfig(configOf(req)) }),
+    ValidateProviderConfig: () => ({ diagnostics: [] }),
     ConfigureProvider: (req) => {
+      if (isTokenPastedAsName(configOf(req))) {
+        refused = TOKEN_IN_NAME;
+        return { diagnostics: [] };
+      }
       const configured = configureProvider(configOf(req), { env: environment.env, log }, stopping.signal);
       if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
       secret = configured.token;

@@ -67,7 +67,7 @@ output "applied_rulesets" {
   test('HCL gets the constructs\' checks at validate time, naming the attribute', async () => {
     const run = await ws.terraform(['plan', '-input=false', '-no-color', '-var', 'rdns=not a host name']);
     expect(run.code).toBe(1);
-    expect(run.output).toContain('invalid rdns: must be a valid host name');
+    expect(run.output).toContain('invalid rdns: must be one word without spaces or control characters');
     expect(run.output).toContain('with hosting_ip_settings.primary');
   });
 });
@@ -76,7 +76,7 @@ describeWithTerraform('plain HCL: the provider block\'s mistakes are reported wi
   let sim: RunningSimulator;
   const workspaces: TerraformWorkspace[] = [];
   const hcl = async (providerBlock: string) => {
-    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl };
     const ws = new TerraformWorkspace(env);
     workspaces.push(ws);
     ws.writeHcl(env, `${providerBlock}
@@ -101,17 +101,22 @@ resource "hosting_server_firewall" "web" {
     workspaces.forEach((ws) => ws.dispose());
   });
 
-  test('a token pasted into token_env_var is refused, and appears nowhere in validate, plan or apply output', async () => {
-    const ws = await hcl(`provider "hosting" {
-  base_url      = "${sim.baseUrl}"
-  token_env_var = "${SENTINEL_TOKEN}"
-}`);
-    for (const args of [['validate', '-no-color'], ['plan', '-input=false', '-no-color'], ['apply', '-auto-approve', '-input=false', '-no-color']]) {
+  test.each([
+    ['over several lines', (url: string) => `provider "hosting" {\n  base_url      = "${url}"\n  token_env_var = "${SENTINEL_TOKEN}"\n}`],
+    // A one-line block holds one argument: the URL comes from HOSTING_API_URL.
+    ['on one line', () => `provider "hosting" { token_env_var = "${SENTINEL_TOKEN}" }`],
+  ])('a token pasted into token_env_var (%s) is refused by plan and apply, and appears nowhere in any output', async (_name, block) => {
+    const ws = await hcl(block(sim.baseUrl));
+    // validate cannot refuse it: Terraform would print the provider block's line, the token with it.
+    const validate = await ws.terraform(['validate', '-no-color']);
+    expect(validate.output).not.toContain(SENTINEL_TOKEN);
+    for (const args of [['plan', '-input=false', '-no-color'], ['apply', '-auto-approve', '-input=false', '-no-color']]) {
       const run = await ws.terraform(args);
       expect(run.code).toBe(1);
       expect(run.output).toContain('token_env_var in the provider "hosting" block must be the NAME of an environment variable');
       expect(run.output).not.toContain(SENTINEL_TOKEN);
     }
+    expect(sim.requests.filter((r) => r.tokenName === 'sentinel')).toEqual([]);
   });
 
   test('a base_url not known until apply is reported, never replaced by the environment\'s', async () => {
