@@ -23,13 +23,14 @@ const PACKAGE_JSON_PATH = join(__dirname, '..', '..', 'package.json');
 
 /**
  * The provider's version is the package's, so `~>` constraints and upgrades work as users expect. A
- * development build (version `0.0.0`, never released) adds a pre-release suffix from the bundle's
- * hash: Terraform's lock file records the package's hash, and a changed package under an unchanged
- * version would fail every later plan.
+ * development build (version `0.0.0`, never released) is `0.0.<first 28 bits of the bundle's
+ * sha256>`: Terraform's lock file records the package's hash, and a changed package under an
+ * unchanged version would fail every later plan. Not a pre-release suffix: Terraform never selects
+ * a pre-release for a configuration that names no exact version (an adopted main.tf, say).
  */
 export function providerVersion(bundle: Buffer, packageVersion = readPackageVersion()): string {
   if (packageVersion !== '0.0.0') return packageVersion;
-  return `0.0.0-dev-${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}`;
+  return `0.0.${parseInt(createHash('sha256').update(bundle).digest('hex').slice(0, 7), 16)}`;
 }
 
 function readPackageVersion(): string {

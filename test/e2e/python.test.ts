@@ -162,7 +162,8 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
   async function runAdopted(python: string, file: string, account: HostileAccount) {
     const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
     try {
-      expect(sh(python, [file], { cwd: work, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
+      // From the workspace, where cdktf's default local backend keeps the state (not shared between programs).
+      expect(sh(python, [file], { cwd: adopted.root, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
       expect((await adopted.init()).code).toBe(0);
       expect((await adopted.plan()).output).toMatch(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./);
       const before = account.sim.executed().length;

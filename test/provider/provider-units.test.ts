@@ -74,7 +74,7 @@ describe('hosting_server_firewall validation: the constructs\' rules, naming the
 
 test('the provider version changes with the bundle, so a lock file never meets a changed package', () => {
   expect(providerVersion(Buffer.from('a'), '1.4.2')).toBe('1.4.2');
-  expect(providerVersion(Buffer.from('a'), '0.0.0')).toMatch(/^0\.0\.0-dev-[0-9a-f]{12}$/);
+  expect(providerVersion(Buffer.from('a'), '0.0.0')).toMatch(/^0\.0\.\d+$/);
   expect(providerVersion(Buffer.from('a'), '0.0.0')).not.toBe(providerVersion(Buffer.from('b'), '0.0.0'));
 });
 
