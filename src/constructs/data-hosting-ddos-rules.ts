@@ -3,9 +3,10 @@ import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingDdosRuleList } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkIpv4, checkServerId } from './validation';
 
-export interface DataHostingDdosRulesProps {
+export interface DataHostingDdosRulesProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
@@ -17,7 +18,7 @@ export interface DataHostingDdosRulesProps {
 /** The DDoS filter rules of one address of a dedicated server (the `hosting_ddos_rules` data source). Needs `network:read`. */
 export class DataHostingDdosRules extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingDdosRulesProps) {
-    super(scope, id, props.api, 'hosting_ddos_rules', { server_id: props.serverId, ip: props.ip });
+    super(scope, id, props.api, 'hosting_ddos_rules', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
   }

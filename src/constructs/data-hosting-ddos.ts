@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingIncidentList } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkIpv4, checkServerId } from './validation';
 
-export interface DataHostingDdosProps {
+export interface DataHostingDdosProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
@@ -19,7 +20,7 @@ export interface DataHostingDdosProps {
 /** DDoS protection status and recent incidents of one server address (the `hosting_ddos` data source). Needs `network:read`. */
 export class DataHostingDdos extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingDdosProps) {
-    super(scope, id, props.api, 'hosting_ddos', { server_id: props.serverId, ip: props.ip });
+    super(scope, id, props.api, 'hosting_ddos', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
     checkServerId(this, props.serverId);
     if (props.ip !== undefined) checkIpv4(this, props.ip);
   }

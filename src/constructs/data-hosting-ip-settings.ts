@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingEditableReference, HostingProtectionReference } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkIpv4, checkServerId } from './validation';
 
-export interface DataHostingIpSettingsProps {
+export interface DataHostingIpSettingsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
@@ -16,7 +17,7 @@ export interface DataHostingIpSettingsProps {
 /** The settings of one address of a dedicated server, and which of them this token may edit (the `hosting_ip_settings` data source). Needs `network:read`. */
 export class DataHostingIpSettings extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingIpSettingsProps) {
-    super(scope, id, props.api, 'hosting_ip_settings', { server_id: props.serverId, ip: props.ip });
+    super(scope, id, props.api, 'hosting_ip_settings', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
   }

@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkServerId } from './validation';
 
-export interface DataHostingServerFirewallProps {
+export interface DataHostingServerFirewallProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A VPS id (`vps_…`). */
@@ -14,7 +15,7 @@ export interface DataHostingServerFirewallProps {
 /** The firewall of one VPS as it is (the `hosting_server_firewall` data source). Needs `network:read`. */
 export class DataHostingServerFirewall extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerFirewallProps) {
-    super(scope, id, props.api, 'hosting_server_firewall', { server_id: props.serverId });
+    super(scope, id, props.api, 'hosting_server_firewall', { server_id: asText(props.serverId) }, props);
     checkServerId(this, props.serverId, 'vps');
   }
 

@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingIpAddressList } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkServerId } from './validation';
 
-export interface DataHostingServerIpsProps {
+export interface DataHostingServerIpsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
@@ -14,7 +15,7 @@ export interface DataHostingServerIpsProps {
 /** The IP addresses of one server (the `hosting_server_ips` data source). Needs `network:read`. */
 export class DataHostingServerIps extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerIpsProps) {
-    super(scope, id, props.api, 'hosting_server_ips', { server_id: props.serverId });
+    super(scope, id, props.api, 'hosting_server_ips', { server_id: asText(props.serverId) }, props);
     checkServerId(this, props.serverId);
   }
 

@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingBandwidthReference, HostingStorageList, HostingUsageReference } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkServerId } from './validation';
 
-export interface DataHostingServerMetricsProps {
+export interface DataHostingServerMetricsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
@@ -14,7 +15,7 @@ export interface DataHostingServerMetricsProps {
 /** Resource usage of one server (the `hosting_server_metrics` data source); members may be null. Needs `servers:read`. */
 export class DataHostingServerMetrics extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerMetricsProps) {
-    super(scope, id, props.api, 'hosting_server_metrics', { server_id: props.serverId });
+    super(scope, id, props.api, 'hosting_server_metrics', { server_id: asText(props.serverId) }, props);
     checkServerId(this, props.serverId);
   }
 

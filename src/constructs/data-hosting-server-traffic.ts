@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingInterfaceList, HostingMonthList, HostingTrafficTotalsReference } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkServerId } from './validation';
 
-export interface DataHostingServerTrafficProps {
+export interface DataHostingServerTrafficProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
@@ -18,7 +19,7 @@ export interface DataHostingServerTrafficProps {
  */
 export class DataHostingServerTraffic extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerTrafficProps) {
-    super(scope, id, props.api, 'hosting_server_traffic', { server_id: props.serverId });
+    super(scope, id, props.api, 'hosting_server_traffic', { server_id: asText(props.serverId) }, props);
     checkServerId(this, props.serverId);
   }
 

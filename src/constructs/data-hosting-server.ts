@@ -2,9 +2,10 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingOperationReference, HostingServerResourcesReference } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 import { checkServerId, ValidationError } from './validation';
 
-export interface DataHostingServerProps {
+export interface DataHostingServerProps extends HostingMetaArguments {
   /** The API connection. Data sources always run through this package's provider, whatever the bridge. */
   readonly api: HostingApi;
   /**
@@ -28,7 +29,7 @@ export interface DataHostingServerProps {
  */
 export class DataHostingServer extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerProps) {
-    super(scope, id, props.api, 'hosting_server', { id: props.serverId, name: props.name });
+    super(scope, id, props.api, 'hosting_server', { id: asText(props.serverId), name: asText(props.name) }, props);
     const set = [props.serverId, props.name].filter((v) => v !== undefined);
     if (set.length !== 1) {
       throw new ValidationError(this, 'serverId, name', `${set.length ? 'are both set' : 'are both unset'}; set exactly one`);

@@ -2,8 +2,9 @@ import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingServerList } from './data-references';
 import type { HostingApi } from './hosting-api';
+import { asText, type HostingMetaArguments } from './meta-arguments';
 
-export interface DataHostingServersProps {
+export interface DataHostingServersProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /**
@@ -21,6 +22,12 @@ export interface DataHostingServersProps {
    * @default - every name
    */
   readonly name?: string;
+  /**
+   * Only servers of this access role: `primary` (the account's own) or `secondary` (shared with it,
+   * read-only for it). "Every server I own" is `accessRole: 'primary'`.
+   * @default - both
+   */
+  readonly accessRole?: string;
 }
 
 /**
@@ -30,7 +37,7 @@ export interface DataHostingServersProps {
  */
 export class DataHostingServers extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServersProps) {
-    super(scope, id, props.api, 'hosting_servers', { type: props.serverType, status: props.status, name: props.name });
+    super(scope, id, props.api, 'hosting_servers', { type: props.serverType, status: props.status, name: asText(props.name), access_role: props.accessRole }, props);
   }
 
   /** The ids of the matching servers, in the API's order. */

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import type { IResolvable, TerraformDataSource } from './cdk';
 import type { HostingApi } from './hosting-api';
+import { metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
 import { HostingProviderDataSource } from './provider-package';
 
 /**
@@ -11,9 +12,9 @@ export abstract class DataHostingSource extends Construct {
   /** The Terraform data source. */
   public readonly dataSource: TerraformDataSource;
 
-  protected constructor(scope: Construct, id: string, api: HostingApi, type: string, args: { [name: string]: unknown }) {
+  protected constructor(scope: Construct, id: string, api: HostingApi, type: string, args: { [name: string]: unknown }, meta: HostingMetaArguments) {
     super(scope, id);
-    this.dataSource = new HostingProviderDataSource(this, 'data', type, args, api._provider());
+    this.dataSource = new HostingProviderDataSource(this, 'data', type, args, api._provider(), metaArgumentsOf(this, meta));
   }
 
   /** When the API observed the data. */

@@ -1,8 +1,9 @@
 import type { Construct } from 'constructs';
 import { DataHostingSource } from './data-hosting-source';
 import type { HostingApi } from './hosting-api';
+import type { HostingMetaArguments } from './meta-arguments';
 
-export interface DataHostingTokenProps {
+export interface DataHostingTokenProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
 }
@@ -10,7 +11,7 @@ export interface DataHostingTokenProps {
 /** The token the provider uses (GET /connect, the `hosting_token` data source). Needs no scope. */
 export class DataHostingToken extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingTokenProps) {
-    super(scope, id, props.api, 'hosting_token', {});
+    super(scope, id, props.api, 'hosting_token', {}, props);
   }
 
   public get accountId(): number {

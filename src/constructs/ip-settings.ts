@@ -3,6 +3,7 @@ import type { Bridge } from './bridge';
 import { Fn, type ITerraformDependable, type TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
+import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
@@ -30,7 +31,7 @@ export interface IpProtection {
   readonly layer7: Layer7Protection;
 }
 
-export interface IpSettingsProps {
+export interface IpSettingsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
@@ -58,12 +59,12 @@ export interface IpSettingsProps {
    * @default OnDestroy.RETAIN
    */
   readonly onDestroy?: OnDestroy;
-  /**
-   * Resources this one waits for.
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
 }
+
+/** The props with every string an iterator value or other resolvable may stand for as a token string. */
+const withText = (props: IpSettingsProps): IpSettingsProps => ({
+  ...props, serverId: asText(props.serverId), ip: asText(props.ip), rdns: asText(props.rdns), description: asText(props.description),
+});
 
 /**
  * Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the
@@ -81,6 +82,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
 
   constructor(scope: Construct, id: string, props: IpSettingsProps) {
     super(scope, id);
+    props = withText(props);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
     checkRdns(this, props.rdns);
@@ -112,7 +114,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
         server_id: props.serverId, ip: props.ip, rdns: props.rdns, description: props.description, protection, on_destroy: props.onDestroy,
       },
       document,
-      dependsOn: props.dependsOn,
+      meta: metaArgumentsOf(this, props, props.api.bridge),
     });
   }
 

@@ -3,6 +3,7 @@ import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { ITerraformDependable, TerraformResource } from './cdk';
 import type { HostingApi } from './hosting-api';
+import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
@@ -21,7 +22,7 @@ export enum StopMethod {
   POWER_OFF = 'power_off',
 }
 
-export interface PowerStateProps {
+export interface PowerStateProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id (`vps_…` or `ded_…`). */
@@ -62,12 +63,10 @@ export interface PowerStateProps {
    * @default 600
    */
   readonly operationTimeoutSeconds?: number;
-  /**
-   * Resources this one waits for.
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
 }
+
+/** The props with every string an iterator value or other resolvable may stand for as a token string. */
+const withText = (props: PowerStateProps): PowerStateProps => ({ ...props, serverId: asText(props.serverId) });
 
 /**
  * Keeps a server running or stopped, and reboots it once whenever `rebootTriggers` change. Needs
@@ -84,6 +83,7 @@ export class PowerState extends Construct implements ITerraformDependable {
 
   constructor(scope: Construct, id: string, props: PowerStateProps) {
     super(scope, id);
+    props = withText(props);
     checkServerId(this, props.serverId);
     checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
@@ -94,6 +94,7 @@ export class PowerState extends Construct implements ITerraformDependable {
     }
     this.#bridge = props.api.bridge;
     this.serverId = props.serverId;
+    const meta = metaArgumentsOf(this, props, props.api.bridge);
     if (props.api.bridge === Bridge.PROVIDER) {
       // One resource: the provider tells a change of the triggers from a create, so no reboot resource.
       this.resource = new HostingProviderResource(this, 'resource', 'hosting_power_state', {
@@ -105,7 +106,7 @@ export class PowerState extends Construct implements ITerraformDependable {
         hard_reboot: props.hardReboot,
         ready_timeout_seconds: props.readyTimeoutSeconds,
         operation_timeout_seconds: props.operationTimeoutSeconds,
-      }, props.api._provider(), props.dependsOn);
+      }, props.api._provider(), meta);
       return;
     }
     const api = props.api._connection();
@@ -123,7 +124,7 @@ export class PowerState extends Construct implements ITerraformDependable {
       forceStopFallback: props.forceStopFallback ?? POWER_DEFAULTS.forceStopFallback,
       timeouts,
     };
-    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: props.dependsOn });
+    this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: meta.dependsOn });
 
     if (props.rebootTriggers) {
       // A separate resource, replaced only when the triggers change: nothing else ever reboots.

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Construct } from 'constructs';
-import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type ITerraformDependable } from './cdk';
+import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type TerraformMetaArguments } from './cdk';
 import { literalAttributes } from './literal-text';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
 import { lockFileWithProvider, providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
@@ -100,9 +100,9 @@ export class HostingProviderResource extends TerraformResource {
     type: string,
     private readonly attributes: { [name: string]: unknown },
     provider: TerraformProvider,
-    dependsOn?: ITerraformDependable[],
+    meta: TerraformMetaArguments = {},
   ) {
-    super(scope, id, { terraformResourceType: type, provider, dependsOn });
+    super(scope, id, { ...meta, terraformResourceType: type, provider });
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
@@ -112,8 +112,15 @@ export class HostingProviderResource extends TerraformResource {
 
 /** A data source of the `hosting` provider with plain arguments. */
 export class HostingProviderDataSource extends TerraformDataSource {
-  constructor(scope: Construct, id: string, type: string, private readonly args: { [name: string]: unknown }, provider: TerraformProvider) {
-    super(scope, id, { terraformResourceType: type, provider });
+  constructor(
+    scope: Construct,
+    id: string,
+    type: string,
+    private readonly args: { [name: string]: unknown },
+    provider: TerraformProvider,
+    meta: TerraformMetaArguments = {},
+  ) {
+    super(scope, id, { ...meta, terraformResourceType: type, provider });
   }
 
   protected synthesizeAttributes(): { [name: string]: unknown } {

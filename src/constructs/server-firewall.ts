@@ -3,11 +3,12 @@ import type { Bridge } from './bridge';
 import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
+import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
 
-export interface ServerFirewallProps {
+export interface ServerFirewallProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A VPS id (`vps_…`), as listed by GET /servers. */
@@ -32,12 +33,12 @@ export interface ServerFirewallProps {
    * @default OnDestroy.RETAIN
    */
   readonly onDestroy?: OnDestroy;
-  /**
-   * Resources this one waits for.
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
 }
+
+/** The props with every string an iterator value or other resolvable may stand for as a token string. */
+const withText = (props: ServerFirewallProps): ServerFirewallProps => ({
+  ...props, serverId: asText(props.serverId), rulesetNames: props.rulesetNames?.map(asText),
+});
 
 /**
  * The firewall of one VPS: on or off, and which rule sets apply. Only the members set here are
@@ -52,6 +53,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
 
   constructor(scope: Construct, id: string, props: ServerFirewallProps) {
     super(scope, id);
+    props = withText(props);
     checkServerId(this, props.serverId, 'vps');
     checkRulesetIds(this, props.rulesets);
     checkRulesetNames(this, props.rulesetNames);
@@ -78,7 +80,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
         server_id: props.serverId, enabled: props.enabled, rulesets: props.rulesets, ruleset_names: props.rulesetNames, on_destroy: props.onDestroy,
       },
       document,
-      dependsOn: props.dependsOn,
+      meta: metaArgumentsOf(this, props, props.api.bridge),
     });
   }
 

@@ -1,6 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
-import { Token } from './cdk';
+import { Token, Tokenization } from './cdk';
 import { IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*
@@ -26,7 +26,9 @@ export function inBothLanguages(props: string): string {
     .join(', ');
 }
 
-const isToken = (value: unknown) => typeof value === 'string' ? Token.isUnresolved(value) : typeof value === 'number' && Token.isUnresolved(value);
+/** An unresolved value: a token string or number, or a resolvable passed where a string goes (an iterator's `value` from Python). */
+const isToken = (value: unknown) =>
+  Tokenization.isResolvable(value) || (typeof value === 'string' ? Token.isUnresolved(value) : typeof value === 'number' && Token.isUnresolved(value));
 
 export function checkServerId(scope: IConstruct, serverId: string, kind?: 'vps' | 'ded'): void {
   if (isToken(serverId)) return;

@@ -1,5 +1,5 @@
-import { TerraformStack, Testing, DataResource, Token } from 'cdktf';
-import { Bridge, DataHostingServer, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
+import { TerraformIterator, TerraformStack, Testing, DataResource, Token } from 'cdktf';
+import { Bridge, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 
 const VPS = 'vps_web_1';
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
@@ -278,5 +278,37 @@ describe('DataHostingServer and the read-back getters', () => {
     expect(() => fw.appliedRulesets).toThrow('ServerFirewall at test/fw: appliedRulesets (applied_rulesets) needs Bridge.PROVIDER (the default)');
     const provided = new ServerFirewall(s, 'fw2', { api: new HostingApi(s, 'p'), serverId: VPS, enabled: true });
     expect(Token.isUnresolved(provided.appliedRulesets)).toBe(true);
+  });
+});
+
+describe('cdktf\'s meta-arguments on every construct', () => {
+  test('forEach over a data source\'s ids: one firewall per id, the iterator value as the server id (as is, as Python passes it), a lifecycle block', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const vps = new DataHostingServers(s, 'vps', { api, serverType: 'vps', status: 'active', accessRole: 'primary' });
+    const it = TerraformIterator.fromList(vps.ids);
+    new ServerFirewall(s, 'fw', { api, forEach: it, serverId: it.value, enabled: true, lifecycle: { preventDestroy: true } });
+    new PowerState(s, 'power', { api, count: 2, serverId: Token.asString(it.value), state: PowerStateValue.RUNNING });
+    const json = synth(s);
+    expect(Object.values(json.data.hosting_servers)[0]).toMatchObject({ type: 'vps', status: 'active', access_role: 'primary' });
+    const fw = resourceOf(json, 'hosting_server_firewall');
+    expect(fw).toMatchObject({ for_each: expect.stringMatching(/^\$\{toset\(data\.hosting_servers\./), server_id: '${each.value}', lifecycle: { prevent_destroy: true } });
+    expect(resourceOf(json, 'hosting_power_state')).toMatchObject({ count: 2 });
+  });
+
+  test('data sources take forEach too', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const it = TerraformIterator.fromList(['vps_a_1', 'vps_b_2']);
+    new DataHostingServerFirewall(s, 'fw', { api, forEach: it, serverId: it.value });
+    expect(Object.values(synth(s).data.hosting_server_firewall)[0]).toMatchObject({ for_each: expect.anything(), server_id: '${each.value}' });
+  });
+
+  test.each(['forEach', 'count', 'lifecycle'] as const)('%s with a bridge is refused at synth, naming the bridge that supports it', (name) => {
+    const s = stack();
+    const meta = { forEach: TerraformIterator.fromList(['vps_a_1']), count: 2, lifecycle: { preventDestroy: true } }[name];
+    expect(() => new ServerFirewall(s, 'fw', { api: bridgeApi(s), serverId: VPS, enabled: true, [name]: meta })).toThrow(
+      new RegExp(`ServerFirewall at test/fw: ${name}.* needs Bridge\\.PROVIDER \\(the default\\), but the HostingApi uses Bridge\\.TERRAFORM_DATA`),
+    );
   });
 });

@@ -1,9 +1,10 @@
-import { SERVER_STATUSES, SERVER_TYPES } from '../../api/schemas';
+import { ACCESS_ROLES, SERVER_STATUSES, SERVER_TYPES, type Server } from '../../api/schemas';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { attributesOf, dataSourceSchema, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
 import type { ObjectValue } from '../resources/resource';
 
-const FILTERS = ['type', 'status', 'name'] as const;
+/** Each filter attribute, and the member of a listed server it selects on. */
+const FILTERS = [['type', 'type'], ['status', 'status'], ['name', 'name'], ['access_role', 'accessRole']] as const;
 
 /** `hosting_servers`: every server of the account (GET /servers, read once per run), optionally filtered. */
 export const serversDataSource: ProviderDataSource = {
@@ -12,13 +13,15 @@ export const serversDataSource: ProviderDataSource = {
     { name: 'type', type: 'string', optional: true, description: 'Only servers of this type: `vps`, `vds` or `dedicated`.' },
     { name: 'status', type: 'string', optional: true, description: 'Only servers in this status, e.g. `active`.' },
     { name: 'name', type: 'string', optional: true, description: 'Only servers with exactly this name.' },
+    { name: 'access_role', type: 'string', optional: true, description: 'Only servers of this access role: `primary` (the account\'s own) or `secondary` (shared with it, read-only for it).' },
     { name: 'servers', type: ['list', ['object', SERVER_FIELDS]], computed: true, description: 'The matching servers, each with every member of the list endpoint.' },
     { name: 'ids', type: ['list', 'string'], computed: true, description: 'The ids of the matching servers, in the API\'s order.' },
   ]),
-  validate: (config) => [checkFilter(config, 'type', SERVER_TYPES), checkFilter(config, 'status', SERVER_STATUSES)].flat(),
+  validate: (config) => [checkFilter(config, 'type', SERVER_TYPES), checkFilter(config, 'status', SERVER_STATUSES), checkFilter(config, 'access_role', ACCESS_ROLES)].flat(),
   async read(session, config) {
     const observed = await session.serverList();
-    const matching = observed.data.filter((server) => FILTERS.every((f) => config[f] === null || server[f] === config[f]));
+    const selects = (server: Server) => FILTERS.every(([attribute, member]) => config[attribute] === null || server[member] === config[attribute]);
+    const matching = observed.data.filter(selects);
     return stateOf(session, this.typeName, config, observed, { servers: attributesOf(matching), ids: matching.map((s) => s.id) });
   },
 };
