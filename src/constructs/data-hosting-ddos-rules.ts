@@ -10,7 +10,7 @@ export interface DataHostingDdosRulesProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /** One IPv4 address of the server. */
   readonly ip: string;
 }
@@ -19,7 +19,7 @@ export interface DataHostingDdosRulesProps extends HostingMetaArguments {
 export class DataHostingDdosRules extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingDdosRulesProps) {
     super(scope, id, props.api, 'hosting_ddos_rules', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
-    checkServerId(this, props.serverId, 'ded');
+    checkServerId(this, asText(props.serverId), 'ded');
     checkIpv4(this, props.ip);
   }
 

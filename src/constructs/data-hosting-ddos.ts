@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingIncidentList } from './data-references';
 import type { HostingApi } from './hosting-api';
@@ -9,7 +10,7 @@ export interface DataHostingDdosProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /**
    * The IPv4 address to inspect.
    * @default - the primary address
@@ -21,7 +22,7 @@ export interface DataHostingDdosProps extends HostingMetaArguments {
 export class DataHostingDdos extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingDdosProps) {
     super(scope, id, props.api, 'hosting_ddos', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
-    checkServerId(this, props.serverId);
+    checkServerId(this, asText(props.serverId));
     if (props.ip !== undefined) checkIpv4(this, props.ip);
   }
 

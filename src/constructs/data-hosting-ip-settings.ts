@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingEditableReference, HostingProtectionReference } from './data-references';
 import type { HostingApi } from './hosting-api';
@@ -9,7 +10,7 @@ export interface DataHostingIpSettingsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /** One IPv4 address of the server. */
   readonly ip: string;
 }
@@ -18,7 +19,7 @@ export interface DataHostingIpSettingsProps extends HostingMetaArguments {
 export class DataHostingIpSettings extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingIpSettingsProps) {
     super(scope, id, props.api, 'hosting_ip_settings', { server_id: asText(props.serverId), ip: asText(props.ip) }, props);
-    checkServerId(this, props.serverId, 'ded');
+    checkServerId(this, asText(props.serverId), 'ded');
     checkIpv4(this, props.ip);
   }
 

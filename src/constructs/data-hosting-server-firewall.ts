@@ -9,14 +9,14 @@ export interface DataHostingServerFirewallProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A VPS id (`vps_…`). */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
 }
 
 /** The firewall of one VPS as it is (the `hosting_server_firewall` data source). Needs `network:read`. */
 export class DataHostingServerFirewall extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerFirewallProps) {
     super(scope, id, props.api, 'hosting_server_firewall', { server_id: asText(props.serverId) }, props);
-    checkServerId(this, props.serverId, 'vps');
+    checkServerId(this, asText(props.serverId), 'vps');
   }
 
   /** Whether the firewall is on. */

@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingBandwidthReference, HostingStorageList, HostingUsageReference } from './data-references';
 import type { HostingApi } from './hosting-api';
@@ -9,14 +10,14 @@ export interface DataHostingServerMetricsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
 }
 
 /** Resource usage of one server (the `hosting_server_metrics` data source); members may be null. Needs `servers:read`. */
 export class DataHostingServerMetrics extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerMetricsProps) {
     super(scope, id, props.api, 'hosting_server_metrics', { server_id: asText(props.serverId) }, props);
-    checkServerId(this, props.serverId);
+    checkServerId(this, asText(props.serverId));
   }
 
   public get sampledAt(): string {

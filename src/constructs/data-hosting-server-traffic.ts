@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingInterfaceList, HostingMonthList, HostingTrafficTotalsReference } from './data-references';
 import type { HostingApi } from './hosting-api';
@@ -9,7 +10,7 @@ export interface DataHostingServerTrafficProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id. */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface DataHostingServerTrafficProps extends HostingMetaArguments {
 export class DataHostingServerTraffic extends DataHostingSource {
   constructor(scope: Construct, id: string, props: DataHostingServerTrafficProps) {
     super(scope, id, props.api, 'hosting_server_traffic', { server_id: asText(props.serverId) }, props);
-    checkServerId(this, props.serverId);
+    checkServerId(this, asText(props.serverId));
   }
 
   /** `rates` or `monthly`. */

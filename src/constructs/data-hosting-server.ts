@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import type { IResolvable } from './cdk';
 import { DataHostingSource } from './data-hosting-source';
 import { HostingOperationReference, HostingServerResourcesReference } from './data-references';
 import type { HostingApi } from './hosting-api';
@@ -12,7 +13,7 @@ export interface DataHostingServerProps extends HostingMetaArguments {
    * The server id (`vps_…` or `ded_…`). Set exactly one of `serverId` and `name`.
    * @default - selected by `name`
    */
-  readonly serverId?: string;
+  readonly serverId?: string | IResolvable;
   /**
    * The server's exact name; it must match exactly one server of the account, or the plan fails
    * naming the matches (or the names there are). Set exactly one of `serverId` and `name`.
@@ -34,7 +35,7 @@ export class DataHostingServer extends DataHostingSource {
     if (set.length !== 1) {
       throw new ValidationError(this, 'serverId, name', `${set.length ? 'are both set' : 'are both unset'}; set exactly one`);
     }
-    if (props.serverId !== undefined) checkServerId(this, props.serverId);
+    if (props.serverId !== undefined) checkServerId(this, asText(props.serverId));
   }
 
   /** The server id, for the resources' `serverId`. */

@@ -13,6 +13,7 @@ export * from './data-hosting-source';
 export * from './data-hosting-token';
 export * from './data-references';
 export * from './hosting-api';
+export * from './hosting-meta-arguments';
 export * from './ip-settings';
 export * from './on-destroy';
 export * from './power-state';

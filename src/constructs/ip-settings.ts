@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
-import { Fn, type ITerraformDependable, type TerraformResource } from './cdk';
+import { Fn, type ITerraformDependable, type TerraformResource, type IResolvable } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
+import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
@@ -35,7 +35,7 @@ export interface IpSettingsProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /** One IPv4 address assigned to the server. */
   readonly ip: string;
   /**
@@ -62,7 +62,7 @@ export interface IpSettingsProps extends HostingMetaArguments {
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
-const withText = (props: IpSettingsProps): IpSettingsProps => ({
+const withText = (props: IpSettingsProps): WithServerIdText<IpSettingsProps> => ({
   ...props, serverId: asText(props.serverId), ip: asText(props.ip), rdns: asText(props.rdns), description: asText(props.description),
 });
 
@@ -80,9 +80,9 @@ export class IpSettings extends Construct implements ITerraformDependable {
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
 
-  constructor(scope: Construct, id: string, props: IpSettingsProps) {
+  constructor(scope: Construct, id: string, input: IpSettingsProps) {
     super(scope, id);
-    props = withText(props);
+    const props = withText(input);
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
     checkRdns(this, props.rdns);

@@ -1,37 +1,10 @@
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
-import { Token, Tokenization, type ITerraformDependable, type ITerraformIterator, type TerraformCount, type TerraformMetaArguments, type TerraformResourceLifecycle } from './cdk';
+import { Token, Tokenization, type IResolvable, type TerraformMetaArguments } from './cdk';
+import type { HostingMetaArguments } from './hosting-meta-arguments';
 import { checkProviderBridge } from './validation';
 
-/**
- * cdktf's meta-arguments, with cdktf's names and types, for every construct of this library: one
- * construct for every server is `forEach` over a data source's ids.
- */
-export interface HostingMetaArguments {
-  /**
-   * Resources this one waits for.
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
-  /**
-   * How many instances, as cdktf's `count` (a number or a `TerraformCount`). Bridge.PROVIDER only
-   * for resources.
-   * @default - one instance
-   */
-  readonly count?: number | TerraformCount;
-  /**
-   * One instance per element of a `TerraformIterator` (`TerraformIterator.fromList(servers.ids)`);
-   * use `iterator.value` for the server id. Bridge.PROVIDER only for resources.
-   * @default - one instance
-   */
-  readonly forEach?: ITerraformIterator;
-  /**
-   * Terraform's `lifecycle` block (`ignoreChanges`, `preventDestroy`, `createBeforeDestroy`,
-   * pre- and postconditions). Bridge.PROVIDER only for resources.
-   * @default - none
-   */
-  readonly lifecycle?: TerraformResourceLifecycle;
-}
+export type { HostingMetaArguments } from './hosting-meta-arguments';
 
 const BRIDGE_WHY = 'a bridge resource runs its handler once per resource, and a power state\'s bridge is three resources that must stay one; use the provider (the default), which serves every instance';
 
@@ -51,6 +24,11 @@ export function metaArgumentsOf(scope: IConstruct, props: HostingMetaArguments, 
  * Python user writes first, `server_id=it.value`) becomes the token string cdktf makes of it, so
  * the synth-time checks leave it for the provider to check at plan.
  */
-export function asText<T extends string | undefined>(value: T): T {
-  return (Tokenization.isResolvable(value) ? Token.asString(value) : value) as T;
+export function asText(value: string | IResolvable): string;
+export function asText(value: string | IResolvable | undefined): string | undefined;
+export function asText(value: string | IResolvable | undefined): string | undefined {
+  return Tokenization.isResolvable(value) ? Token.asString(value) : value;
 }
+
+/** Props as the construct works with them: the server id as text (a token string when not known yet). */
+export type WithServerIdText<P extends { readonly serverId: string | IResolvable }> = Omit<P, 'serverId'> & { readonly serverId: string };

@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
-import type { ITerraformDependable, TerraformResource } from './cdk';
+import type { ITerraformDependable, TerraformResource, IResolvable } from './cdk';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
+import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
@@ -26,7 +26,7 @@ export interface PowerStateProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id (`vps_…` or `ded_…`). */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /** Running or stopped. */
   readonly state: PowerStateValue;
   /**
@@ -66,7 +66,7 @@ export interface PowerStateProps extends HostingMetaArguments {
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
-const withText = (props: PowerStateProps): PowerStateProps => ({ ...props, serverId: asText(props.serverId) });
+const withText = (props: PowerStateProps): WithServerIdText<PowerStateProps> => ({ ...props, serverId: asText(props.serverId) });
 
 /**
  * Keeps a server running or stopped, and reboots it once whenever `rebootTriggers` change. Needs
@@ -81,9 +81,9 @@ export class PowerState extends Construct implements ITerraformDependable {
   public readonly rebootResource?: TerraformResource;
   readonly #bridge: Bridge;
 
-  constructor(scope: Construct, id: string, props: PowerStateProps) {
+  constructor(scope: Construct, id: string, input: PowerStateProps) {
     super(scope, id);
-    props = withText(props);
+    const props = withText(input);
     checkServerId(this, props.serverId);
     checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));

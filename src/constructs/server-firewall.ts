@@ -3,7 +3,7 @@ import type { Bridge } from './bridge';
 import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments } from './meta-arguments';
+import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
@@ -12,7 +12,7 @@ export interface ServerFirewallProps extends HostingMetaArguments {
   /** The API connection. */
   readonly api: HostingApi;
   /** A VPS id (`vps_…`), as listed by GET /servers. */
-  readonly serverId: string;
+  readonly serverId: string | IResolvable;
   /**
    * Whether the firewall is on.
    * @default - not managed
@@ -36,8 +36,8 @@ export interface ServerFirewallProps extends HostingMetaArguments {
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
-const withText = (props: ServerFirewallProps): ServerFirewallProps => ({
-  ...props, serverId: asText(props.serverId), rulesetNames: props.rulesetNames?.map(asText),
+const withText = (props: ServerFirewallProps): WithServerIdText<ServerFirewallProps> => ({
+  ...props, serverId: asText(props.serverId), rulesetNames: props.rulesetNames?.map((name) => asText(name)),
 });
 
 /**
@@ -51,9 +51,9 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
 
-  constructor(scope: Construct, id: string, props: ServerFirewallProps) {
+  constructor(scope: Construct, id: string, input: ServerFirewallProps) {
     super(scope, id);
-    props = withText(props);
+    const props = withText(input);
     checkServerId(this, props.serverId, 'vps');
     checkRulesetIds(this, props.rulesets);
     checkRulesetNames(this, props.rulesetNames);

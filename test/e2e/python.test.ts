@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
-import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { DEMO_ACCOUNT_ID, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -144,6 +144,45 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(release.code).toBe(0);
     expect(reboots()).toBe(1);
     expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('for_each over every VPS the account owns: typed, mypy --strict clean, the iterator value passed as is; every one converges, the next plan is clean', async () => {
+    const fleet = join(work, 'fleet.py');
+    writeFileSync(fleet, [
+      'from cdktf import App, TerraformIterator, TerraformResourceLifecycle, TerraformStack',
+      'from cdktf_server_hosting import DataHostingServers, HostingApi, ServerFirewall',
+      '',
+      'app = App()',
+      'stack = TerraformStack(app, "fleet")',
+      'api = HostingApi(stack, "hosting")',
+      'mine = DataHostingServers(stack, "mine", api=api, server_type="vps", status="active", access_role="primary")',
+      'each = TerraformIterator.from_list(mine.ids)',
+      'ServerFirewall(',
+      '    stack,',
+      '    "web",',
+      '    api=api,',
+      '    for_each=each,',
+      '    server_id=each.value,',
+      '    rulesets=[4],',
+      '    lifecycle=TerraformResourceLifecycle(prevent_destroy=True),',
+      ')',
+      'app.synth()',
+      '',
+    ].join('\n'));
+    expect(sh(join(venv, 'bin', 'mypy'), ['--strict', fleet], { cwd: work }).output).toContain('Success: no issues found');
+    const stack = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl }, 'fleet');
+    try {
+      expect(sh(py, [fleet], { cwd: stack.root, env: { CDKTF_OUTDIR: stack.root } })).toMatchObject({ code: 0 });
+      expect((await stack.init()).code).toBe(0);
+      const apply = await stack.apply();
+      expect(apply.output).toMatch(/Apply complete! Resources: \d+ added, 0 changed, 0 destroyed\./);
+      const mine = sim.state.serversOf(DEMO_ACCOUNT_ID).filter((r) => r.server.type === 'vps' && r.server.status === 'active' && r.server.accessRole === 'primary');
+      expect(mine.map((r) => r.firewall?.rulesets)).toEqual(mine.map(() => [4]));
+      expect(sim.state.server(IDS.vpsShared).firewall?.rulesets).not.toContain(4);
+      expect((await stack.plan()).code).toBe(0);
+    } finally {
+      stack.dispose();
+    }
   });
 
   /** What `adopt --language python` writes for the hostile account (helpers/hostile-account). */
