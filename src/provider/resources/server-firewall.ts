@@ -97,7 +97,7 @@ export const serverFirewallResource: ProviderResource = {
       private: withInstance(priv),
       diagnostics: [
         ...(await checkServerExists(session, prior, config)),
-        ...(await checkRulesetIds(session, config)),
+        ...(writes ? await checkRulesetIds(session, config) : []),
         ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
       ],
     };
