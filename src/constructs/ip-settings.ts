@@ -3,7 +3,7 @@ import type { Bridge } from './bridge';
 import { Fn, type ITerraformDependable, type TerraformResource, type IResolvable } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
@@ -79,6 +79,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
   /** The `hosting_ip_settings` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
+  readonly #repeated: boolean;
 
   constructor(scope: Construct, id: string, input: IpSettingsProps) {
     super(scope, id);
@@ -92,6 +93,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
     checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
+    this.#repeated = isRepeated(props);
     const protection = props.protection && { layer4: props.protection.layer4, layer7: props.protection.layer7 };
     const document: DocumentOf<IpSettingsSpec> = {
       version: DOCUMENT_VERSION,
@@ -154,6 +156,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
    */
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    checkSingleInstance(this, this.#repeated);
     this.resource.importFrom(`${this.serverId}/${this.ip}`);
   }
 }

@@ -2,7 +2,7 @@ import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token, Tokenization, type IResolvable, type TerraformMetaArguments } from './cdk';
 import type { HostingMetaArguments } from './hosting-meta-arguments';
-import { checkProviderBridge } from './validation';
+import { checkProviderBridge, ValidationError } from './validation';
 
 export type { HostingMetaArguments } from './hosting-meta-arguments';
 
@@ -32,3 +32,16 @@ export function asText(value: string | IResolvable | undefined): string | undefi
 
 /** Props as the construct works with them: the server id as text (a token string when not known yet). */
 export type WithServerIdText<P extends { readonly serverId: string | IResolvable }> = Omit<P, 'serverId'> & { readonly serverId: string };
+
+/** Whether the construct stands for several instances (`forEach` or `count`). */
+export const isRepeated = (props: HostingMetaArguments): boolean => props.forEach !== undefined || props.count !== undefined;
+
+/**
+ * `importExisting()` writes one `import` block for one address; instances of `forEach` or `count`
+ * have an address each, which only Terraform knows once the iterator is read.
+ */
+export function checkSingleInstance(scope: IConstruct, repeated: boolean): void {
+  if (repeated) {
+    throw new ValidationError(scope, 'importExisting()', 'adopts one instance, but this construct has forEach or count; import its instances with terraform import \'<address>["<key>"]\' <id>, or use adopt');
+  }
+}

@@ -3,7 +3,7 @@ import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { ITerraformDependable, TerraformResource, IResolvable } from './cdk';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
@@ -80,6 +80,7 @@ export class PowerState extends Construct implements ITerraformDependable {
   /** With a bridge: the bridge resource that reboots on trigger changes, when `rebootTriggers` is set. */
   public readonly rebootResource?: TerraformResource;
   readonly #bridge: Bridge;
+  readonly #repeated: boolean;
 
   constructor(scope: Construct, id: string, input: PowerStateProps) {
     super(scope, id);
@@ -93,6 +94,7 @@ export class PowerState extends Construct implements ITerraformDependable {
       throw new ValidationError(this, 'hardReboot', 'is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot');
     }
     this.#bridge = props.api.bridge;
+    this.#repeated = isRepeated(props);
     this.serverId = props.serverId;
     const meta = metaArgumentsOf(this, props, props.api.bridge);
     if (props.api.bridge === Bridge.PROVIDER) {
@@ -156,6 +158,7 @@ export class PowerState extends Construct implements ITerraformDependable {
    */
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    checkSingleInstance(this, this.#repeated);
     this.resource.importFrom(this.serverId);
   }
 }

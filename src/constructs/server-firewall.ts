@@ -3,7 +3,7 @@ import type { Bridge } from './bridge';
 import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
@@ -50,6 +50,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   /** The `hosting_server_firewall` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
+  readonly #repeated: boolean;
 
   constructor(scope: Construct, id: string, input: ServerFirewallProps) {
     super(scope, id);
@@ -61,6 +62,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
+    this.#repeated = isRepeated(props);
     const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
     const document: DocumentOf<FirewallSpec> = {
       version: DOCUMENT_VERSION,
@@ -107,6 +109,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
    */
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
+    checkSingleInstance(this, this.#repeated);
     this.resource.importFrom(this.serverId);
   }
 }

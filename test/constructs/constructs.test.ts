@@ -312,3 +312,11 @@ describe('cdktf\'s meta-arguments on every construct', () => {
     );
   });
 });
+
+test('importExisting() on a construct with forEach says how to import its instances instead', () => {
+  const s = stack();
+  const api = new HostingApi(s, 'hosting');
+  const it = TerraformIterator.fromList(['vps_a_1']);
+  const fw = new ServerFirewall(s, 'fw', { api, forEach: it, serverId: it.value, enabled: true });
+  expect(() => fw.importExisting()).toThrow(/ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) adopts one instance, but this construct has forEach or count; import its instances with terraform import/);
+});
