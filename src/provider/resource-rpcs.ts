@@ -101,7 +101,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       } catch (err) {
         return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
       } finally {
-        session.forgetSharedReads();
+        if (resource.changesServerList) session.forgetServerList();
       }
     },
     ImportResourceState: (req) => {

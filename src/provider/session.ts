@@ -35,10 +35,11 @@ export interface ProviderSession {
   /** GET /servers/{id}, fresh: the actions on offer now (not in the list). */
   serverDetail(serverId: string): Promise<ServerDetail>;
   /**
-   * After a write: the shared reads may no longer show the account, so the next one reads again
-   * (a data source read during the apply, after the resources it depends on changed things).
+   * After a power write: the run's server list no longer shows the account (power, an operation),
+   * so the next reader (a data source read during the apply, after what it depends on changed)
+   * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
    */
-  forgetSharedReads(): void;
+  forgetServerList(): void;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
 }
@@ -155,7 +156,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         rulesets,
         token,
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
-        forgetSharedReads: () => [observedList, servers, rulesets].forEach((read) => read.forget()),
+        forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
         warnings,
         handovers,
       };

@@ -42,6 +42,7 @@ export const powerStateResource: ProviderResource = {
   typeName: 'hosting_power_state',
   replacedBy: ['server_id'],
   importIdExample: 'vps_web_2',
+  changesServerList: true,
   schema: schemaOf('Keeps a server running or stopped, and reboots it once whenever reboot_triggers change. Import id: the server id (vps_… or ded_…).', [
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
     { name: 'server_id', type: 'string', required: true, description: 'A server id (vps_… or ded_…). Changing it replaces the resource.' },

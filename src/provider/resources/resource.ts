@@ -50,6 +50,8 @@ export interface ProviderResource {
   readonly replacedBy: readonly string[];
   /** The id `terraform import` takes, e.g. `vps_web_1`, for the docs. */
   readonly importIdExample: string;
+  /** Whether its writes change what GET /servers shows (power and operations do; settings do not). */
+  readonly changesServerList?: boolean;
   /** The same rules as the constructs' synth-time checks, naming the attribute. */
   validate(config: ObjectValue): Diagnostic[];
   /** One fresh read of the actual values. */
