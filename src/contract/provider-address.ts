@@ -8,3 +8,19 @@ export const PROVIDER_TYPE = 'hosting';
 
 /** `hostname/namespace/type`, as `required_providers` and the mirror's folders spell it. */
 export const PROVIDER_SOURCE = `local.cdktf-server-hosting.invalid/cdktf-server-hosting/${PROVIDER_TYPE}`;
+
+/**
+ * A source address a platform team publishes the provider under, `HOST/NAMESPACE/hosting` (lower
+ * case, as Terraform normalizes it): the type stays `hosting`, since every resource is `hosting_…`.
+ * Throws, saying what is expected, for anything else.
+ */
+export function parseProviderSource(text: string): string {
+  const source = text.trim().toLowerCase();
+  const [host, namespace, type, ...rest] = source.split('/');
+  const hostOk = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d{1,5})?$/.test(host ?? '');
+  const namespaceOk = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/.test(namespace ?? '');
+  if (!hostOk || !namespaceOk || type !== PROVIDER_TYPE || rest.length) {
+    throw new Error(`--source ${JSON.stringify(text)} is not a provider address HOST/NAMESPACE/${PROVIDER_TYPE} (e.g. registry.example.com/platform/${PROVIDER_TYPE}); the type stays "${PROVIDER_TYPE}", which every resource name starts with`);
+  }
+  return source;
+}

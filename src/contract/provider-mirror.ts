@@ -48,9 +48,9 @@ export function readProviderBundle(): Buffer {
  * Writes the package for every platform below `root`. The whole package stays inside its folder:
  * the lock file's hash covers it, and a wrapper pointing elsewhere would leave the bundle unchecked.
  */
-export function writeProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle)): void {
+export function writeProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle), source = PROVIDER_SOURCE): void {
   for (const platform of PLATFORMS) {
-    const dir = join(root, ...PROVIDER_SOURCE.split('/'), version, platform);
+    const dir = join(root, ...source.split('/'), version, platform);
     mkdirSync(dir, { recursive: true });
     for (const file of packageFiles(bundle, version)) {
       writeFileSync(join(dir, file.name), file.data);
@@ -81,8 +81,8 @@ function versionsIn(index: string): Record<string, object> {
  * Versions already in the folder stay listed: a shared mirror serves every version some stack's lock
  * file pins. Returns the zips' paths.
  */
-export function writePackedProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle)): string[] {
-  const dir = join(root, ...PROVIDER_SOURCE.split('/'));
+export function writePackedProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle), source = PROVIDER_SOURCE): string[] {
+  const dir = join(root, ...source.split('/'));
   mkdirSync(dir, { recursive: true });
   const zip = zipArchive(packageFiles(bundle, version));
   const hash = `zh:${createHash('sha256').update(zip).digest('hex')}`;
@@ -126,8 +126,8 @@ export function lockFileWithProvider(existing: string | undefined, bundle: Buffe
 }
 
 /** What a plain HCL user pastes: the CLI configuration block, and the `required_providers` entry. */
-export function mirrorInstructions(root: string, version: string): string {
-  const host = PROVIDER_SOURCE.split('/')[0];
+export function mirrorInstructions(root: string, version: string, source = PROVIDER_SOURCE): string {
+  const host = source.split('/')[0];
   return [
     '# In the Terraform CLI configuration (~/.terraformrc, or the file TF_CLI_CONFIG_FILE names):',
     'provider_installation {',
@@ -144,7 +144,7 @@ export function mirrorInstructions(root: string, version: string): string {
     'terraform {',
     '  required_providers {',
     `    ${PROVIDER_TYPE} = {`,
-    `      source  = "${PROVIDER_SOURCE}"`,
+    `      source  = "${source}"`,
     `      version = "${version}"`,
     '    }',
     '  }',

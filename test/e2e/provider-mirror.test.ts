@@ -64,6 +64,24 @@ output "applied_rulesets" {
     expect((await ws.plan()).code).toBe(0);
   });
 
+  test('--source publishes it under a team\'s own address: the printed blocks name it, init installs it from the mirror, apply converges', async () => {
+    const source = 'registry.example.com/platform/hosting';
+    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+    const own = new TerraformWorkspace(env);
+    try {
+      const blocks = own.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n}\n\nresource "hosting_power_state" "web" {\n  server_id = "${IDS.vpsRunning}"\n  state     = "running"\n}\n`, ['--source', source]);
+      expect(blocks).toContain(`source  = "${source}"`);
+      expect(blocks).toContain('include = ["registry.example.com/*/*"]');
+      const init = await own.init();
+      expect(init.output).toContain(`Installing ${source}`);
+      expect(init.code).toBe(0);
+      expect((await own.apply()).code).toBe(0);
+      expect((await own.plan()).code).toBe(0);
+    } finally {
+      own.dispose();
+    }
+  });
+
   test('HCL gets the constructs\' checks at validate time, naming the attribute', async () => {
     const run = await ws.terraform(['plan', '-input=false', '-no-color', '-var', 'rdns=not a host name']);
     expect(run.code).toBe(1);

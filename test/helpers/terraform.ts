@@ -116,12 +116,13 @@ export class TerraformWorkspace {
 
   /**
    * Plain HCL: writes the provider as a filesystem mirror (`provider mirror`), a CLI configuration
-   * that installs from it, and `main.tf` with the printed `required_providers` block and `hcl`.
+   * that installs from it, and `main.tf` with the printed `required_providers` block and `hcl`;
+   * `mirrorOptions` go to `provider mirror` (e.g. `--source`).
    * `env` is the workspace's own, which gets the CLI configuration.
    */
-  public writeHcl(env: Record<string, string>, hcl: string): string {
+  public writeHcl(env: Record<string, string>, hcl: string, mirrorOptions: string[] = []): string {
     let printed = '';
-    runProviderCommand(['mirror', join(this.root, 'mirror')], (text) => (printed += text));
+    runProviderCommand(['mirror', join(this.root, 'mirror'), ...mirrorOptions], (text) => (printed += text));
     const [cliBlock, configBlock] = printed.split('# In the configuration:');
     const rc = join(this.root, 'terraform.rc');
     writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${cliBlock.slice(cliBlock.indexOf('provider_installation'))}`);
