@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { adoptionOf, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
+import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
 import { THIS_PACKAGE } from './this-package';
 import { HostingApiClient } from '../api/client';
@@ -62,7 +62,7 @@ async function readServer(ctx: ReconcileContext, server: Server, firewalls: Map<
  * read that fails for one server is reported and the server left out; the others are adopted.
  */
 async function readAccount(ctx: ReconcileContext, progress: (line: string) => void): Promise<AccountSnapshot> {
-  const servers = [...(await readServerList(ctx))].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const servers = byServerId(await readServerList(ctx));
   const firewalls = new Map<string, Firewall>();
   const addresses = new Map<string, IpSettings[]>();
   const readFailures = new Map<string, string>();

@@ -38,6 +38,9 @@ function slug(text: string): string {
   return /^[a-z]/.test(cleaned) ? cleaned : `s-${cleaned || 'server'}`;
 }
 
+/** Servers in the order of their ids: stable from run to run, unlike the API's list order. */
+export const byServerId = (servers: readonly Server[]): Server[] => [...servers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
 /** A server as comments name it: its id and its name, quoted. */
 const named = (server: Server) => `${server.id} (${quotedString(server.name)})`;
 
@@ -57,7 +60,7 @@ export function adoptionOf(account: AccountSnapshot): Adoption {
   const resources: AdoptedResource[] = [];
   const notManaged: string[] = [];
   const skipped: string[] = [];
-  for (const server of [...account.servers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const server of byServerId(account.servers)) {
     if (server.accessRole === 'secondary') {
       notManaged.push(`${named(server)}: shared with this account, read-only for it`);
       continue;
@@ -128,9 +131,11 @@ export function render(language: AdoptLanguage, adoption: Adoption, options: Ren
   }
 }
 
+const packagesOf = (options: RenderOptions) => options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
+
 /** The comment lines a program starts with; text from the API in them is escaped to one line each. */
-const header = (adoption: Adoption, comment: string) => [
-  'Written by `cdktf-server-hosting adopt`: the settings of the account as they are, each marked for import.',
+const header = (adoption: Adoption, options: RenderOptions, comment: string) => [
+  `Written by \`${packagesOf(options).library} adopt\`: the settings of the account as they are, each marked for import.`,
   'The first plan shows only imports. The token comes from the environment, never from this file.',
   ...(adoption.notManaged.length ? ['Not managed:', ...adoption.notManaged.map((line) => `  ${line}`)] : []),
   ...(adoption.skipped.length ? ['NOT ADOPTED, a read failed (run adopt again to include them):', ...adoption.skipped.map((line) => `  ${line}`)] : []),
@@ -179,7 +184,7 @@ function renderHcl(adoption: Adoption, options: RenderOptions): string {
     `resource "${TYPE_OF[r.kind]}" "${r.name}" {\n${hclAttributes(attributesOf(r))}\n}`,
   ]);
   return [
-    ...header(adoption, '#'),
+    ...header(adoption, options, '#'),
     '',
     `terraform {\n  required_providers {\n    hosting = {\n      source = "${PROVIDER_SOURCE}"\n    }\n  }\n}`,
     '',
@@ -234,8 +239,6 @@ function apiProps(options: RenderOptions, language: 'typescript' | 'python'): st
     : `, { ${props.map(([k, v]) => `${k}: ${propValue('', v, 'typescript')}`).join(', ')} }`;
 }
 
-const packagesOf = (options: RenderOptions) => options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
-
 function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
   const packages = packagesOf(options);
   const body = adoption.resources.map((r) => {
@@ -243,7 +246,7 @@ function renderTypeScript(adoption: Adoption, options: RenderOptions): string {
     return [`    new ${CONSTRUCT_OF[r.kind]}(this, ${quotedString(r.name)}, {`, '      api,', ...props, '    }).importExisting();'].join('\n');
   });
   return [
-    ...header(adoption, '//'),
+    ...header(adoption, options, '//'),
     `import { App, TerraformStack } from '${packages.cdk}';`,
     "import type { Construct } from 'constructs';",
     `import {\n${importsOf(adoption, 'typescript').map((n) => `  ${n},`).join('\n')}\n} from '${packages.library}';`,
@@ -270,7 +273,7 @@ function renderPython(adoption: Adoption, options: RenderOptions): string {
     return [`        ${CONSTRUCT_OF[r.kind]}(`, '            self,', `            ${quotedString(r.name)},`, '            api=api,', ...props, '        ).import_existing()'].join('\n');
   });
   return [
-    ...header(adoption, '#'),
+    ...header(adoption, options, '#'),
     `from ${packages.cdk} import App, TerraformStack`,
     'from constructs import Construct',
     '',

@@ -73,6 +73,7 @@ describe('adopt, the pure part', () => {
     const terrain = render('typescript', adoption, { packages: { cdk: 'cdktn', library: 'cdktn-server-hosting' } });
     expect(terrain).toContain("import { App, TerraformStack } from 'cdktn';");
     expect(terrain).toContain("} from 'cdktn-server-hosting';");
+    expect(terrain).toMatch(/^\/\/ Written by `cdktn-server-hosting adopt`/);
   });
 });
 
