@@ -1,5 +1,6 @@
-import { explainApiError, isEarlierAnswer, keyFor, readFresh, readUntil, type ReconcileContext } from './context';
+import { explainApiError, isEarlierAnswer, keyFor, readUntil, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
+import { readServerDetail } from './servers';
 import { HostingApiError, isHostingApiError } from '../api/errors';
 import { isFinalOperationStatus, scopesForAction, type PowerAction, type ServerDetail } from '../api/schemas';
 import type { PowerTimeouts } from '../contract/resource-document';
@@ -42,9 +43,7 @@ export interface PowerTarget {
 }
 
 export function readServer(ctx: ReconcileContext, target: PowerTarget): Promise<ServerDetail> {
-  return readFresh(ctx, target.label, () => ctx.client.getServer(target.serverId))
-    .catch((err) => explainApiError(ctx, `${target.label}: reading`, err, ['servers:read']))
-    .then((res) => res.data);
+  return readServerDetail(ctx, target.serverId, target.label);
 }
 
 /** Re-reads (bounded) until the server shows `power`; a shared cache must not decide a power action. */

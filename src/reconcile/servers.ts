@@ -9,8 +9,8 @@ export async function readServerList(ctx: ReconcileContext): Promise<Server[]> {
 }
 
 /** GET /servers/{id}, fresh: with the actions the token may run now and the operation in flight. */
-export async function readServerDetail(ctx: ReconcileContext, serverId: string): Promise<ServerDetail> {
-  const res = await readFresh(ctx, `server ${serverId}`, () => ctx.client.getServer(serverId)).catch((err) => explainApiError(ctx, `reading server ${serverId}`, err, ['servers:read']));
+export async function readServerDetail(ctx: ReconcileContext, serverId: string, label = `server ${serverId}`): Promise<ServerDetail> {
+  const res = await readFresh(ctx, label, () => ctx.client.getServer(serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['servers:read']));
   return res.data;
 }
 
