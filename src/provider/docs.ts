@@ -1,10 +1,10 @@
-import type { CtyType, Schema } from './schema';
+import type { CtyType, Schema, WireAttribute } from './schema';
 
 /*
  * The provider's documentation in the Terraform registry's layout (docs/index.md,
  * docs/resources/<name>.md, docs/data-sources/<name>.md), generated from the schema the provider
- * serves: every attribute, its type, whether it is required, optional or computed, whether it
- * forces replacement, and its description. Pure: the caller reads the examples and writes the files.
+ * serves: every attribute and nested member, its type, whether it is required, optional or
+ * computed, whether it forces replacement, and its description. Pure: the caller reads the examples and writes the files.
  */
 
 export interface DocumentedType {
@@ -39,22 +39,39 @@ export function typeExpression(type: CtyType): string {
   return `${kind}(${typeExpression(inner as CtyType)})`;
 }
 
-interface Attribute {
-  readonly name: string;
-  readonly type: string;
-  readonly description: string;
-  readonly required: boolean;
-  readonly optional: boolean;
-  readonly computed: boolean;
+/** How an attribute's type reads in the docs: a nested object shows its shape; its members have a section below. */
+function typeOf(a: WireAttribute): string {
+  if (a.nested_type) return a.nested_type.nesting === LIST_NESTING ? 'list(object)' : 'object';
+  return typeExpression(JSON.parse(String(a.type)) as CtyType);
 }
+const LIST_NESTING = 2;
 
-function attributesOf(schema: Schema): Attribute[] {
-  return schema.block.attributes.map((a) => ({ ...a, type: typeExpression(JSON.parse(a.type.toString('utf8')) as CtyType) }));
-}
+const anchor = (path: string) => `nestedatt--${path.replace(/\./g, '--')}`;
 
-function line(a: Attribute, replacedBy: readonly string[] = []): string {
+function line(a: WireAttribute, path: string, replacedBy: readonly string[] = []): string {
   const flags = [a.required ? 'Required' : a.optional ? 'Optional' : undefined, a.computed && !a.required ? 'Computed' : undefined, replacedBy.includes(a.name) ? 'Forces replacement' : undefined];
-  return `- \`${a.name}\` (\`${a.type}\`; ${flags.filter(Boolean).join(', ')}) ${a.description}`;
+  const below = a.nested_type ? ` (see [below for nested schema](#${anchor(path)}))` : '';
+  return `- \`${a.name}\` (\`${typeOf(a)}\`; ${flags.filter(Boolean).join(', ')}) ${a.description}${below}`;
+}
+
+const GROUPS = [
+  ['Required', (a: WireAttribute) => a.required],
+  ['Optional', (a: WireAttribute) => a.optional],
+  ['Read-Only', (a: WireAttribute) => !a.required && !a.optional],
+] as const;
+
+/** A section per nested object, the way the registry's generated docs lay them out: members grouped by how they are set. */
+function nestedSections(attributes: readonly WireAttribute[], parent?: string): string[] {
+  return attributes.flatMap((a) => {
+    if (!a.nested_type) return [];
+    const path = parent ? `${parent}.${a.name}` : a.name;
+    const members = a.nested_type.attributes;
+    const groups = GROUPS.flatMap(([title, selects]) => {
+      const selected = members.filter(selects);
+      return selected.length ? [`${title}:`, '', ...selected.map((m) => line(m, `${path}.${m.name}`)), ''] : [];
+    });
+    return [`<a id="${anchor(path)}"></a>`, `### Nested Schema for \`${path}\``, '', ...groups, ...nestedSections(members, path)];
+  });
 }
 
 function frontmatter(title: string, description: string, subcategory = ''): string {
@@ -70,7 +87,7 @@ function examplePart(input: DocsInput, path: string): string[] {
 }
 
 function typePage(input: DocsInput, kind: 'resource' | 'data-source', type: DocumentedType): DocPage {
-  const attributes = attributesOf(type.schema);
+  const attributes = type.schema.block.attributes;
   const args = attributes.filter((a) => a.required || a.optional);
   const computed = attributes.filter((a) => !a.required && !a.optional);
   const title = kind === 'resource' ? 'Resource' : 'Data Source';
@@ -84,12 +101,13 @@ function typePage(input: DocsInput, kind: 'resource' | 'data-source', type: Docu
     ...examplePart(input, `${kind === 'resource' ? 'resources' : 'data-sources'}/${type.typeName}/${kind}.tf`),
     '## Argument Reference',
     '',
-    ...(args.length ? args.map((a) => line(a, type.replacedBy)) : ['This data source takes no arguments.']),
+    ...(args.length ? args.map((a) => line(a, a.name, type.replacedBy)) : ['This data source takes no arguments.']),
     '',
     '## Attribute Reference',
     '',
-    ...(computed.length ? computed.map((a) => line(a)) : ['Only the arguments.']),
+    ...(computed.length ? computed.map((a) => line(a, a.name)) : ['Only the arguments.']),
     '',
+    ...nestedSections(attributes),
   ];
   if (kind === 'resource' && type.importIdExample) {
     parts.push(
@@ -109,7 +127,7 @@ function typePage(input: DocsInput, kind: 'resource' | 'data-source', type: Docu
 }
 
 function indexPage(input: DocsInput): DocPage {
-  const attributes = attributesOf(input.provider);
+  const attributes = input.provider.block.attributes;
   return {
     path: 'index.md',
     text: [
@@ -123,7 +141,7 @@ function indexPage(input: DocsInput): DocPage {
       '',
       '## Schema',
       '',
-      ...attributes.map((a) => line(a)),
+      ...attributes.map((a) => line(a, a.name)),
       '',
     ].join('\n'),
   };

@@ -48,7 +48,9 @@ const DESCRIPTOR = {
               sensitive: { type: 'bool', id: 7 },
               description_kind: { type: 'int32', id: 8 },
               deprecated: { type: 'bool', id: 9 },
+              nested_type: { type: 'Object', id: 10 },
             }),
+            Object: msg({ attributes: { type: 'Attribute', id: 1, rule: 'repeated' }, nesting: { type: 'int32', id: 3 } }),
           },
         },
         GetMetadata: {

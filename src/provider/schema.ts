@@ -1,13 +1,21 @@
 /*
- * Terraform schemas as this provider declares them: attribute types are cty type constraints,
- * sent as their JSON encoding.
+ * Terraform schemas as this provider declares them: a plain attribute's type is a cty type
+ * constraint, sent as its JSON encoding; an object attribute is a nested attribute (tfplugin6
+ * `Schema.Object`), so every member carries its own description. Terraform derives the same value
+ * type from either form, so state written before members had descriptions reads unchanged.
  */
 
 export type CtyType = 'string' | 'bool' | 'number' | ['set' | 'list' | 'map', CtyType] | ['object', Record<string, CtyType>];
 
+/** An object (`single`) or a list of objects (`list`) whose members are attributes of their own. */
+export interface NestedType {
+  readonly nesting: 'single' | 'list';
+  readonly members: readonly AttributeSpec[];
+}
+
 export interface AttributeSpec {
   readonly name: string;
-  readonly type: CtyType;
+  readonly type: CtyType | NestedType;
   readonly description: string;
   readonly required?: boolean;
   readonly optional?: boolean;
@@ -16,29 +24,56 @@ export interface AttributeSpec {
 
 /** `tfplugin6.StringKind`: descriptions are Markdown, so editors and the generated docs render them. */
 const MARKDOWN = 1;
+/** `tfplugin6.Schema.Object.NestingMode`. */
+const NESTING_MODE = { single: 1, list: 2 } as const;
 
-/** The wire shape of `tfplugin6.Schema` for a block of plain attributes. */
+/** The wire shape of `tfplugin6.Schema.Attribute`: exactly one of `type` and `nested_type`. */
+export interface WireAttribute {
+  readonly name: string;
+  readonly type?: Buffer;
+  readonly nested_type?: { readonly attributes: readonly WireAttribute[]; readonly nesting: number };
+  readonly description: string;
+  readonly description_kind: number;
+  readonly required: boolean;
+  readonly optional: boolean;
+  readonly computed: boolean;
+}
+
+export const isNested = (type: CtyType | NestedType): type is NestedType => typeof type === 'object' && !Array.isArray(type);
+
+function wireAttribute(a: AttributeSpec): WireAttribute {
+  const flags = { required: !!a.required, optional: !!a.optional, computed: !!a.computed };
+  const common = { name: a.name, description: a.description, description_kind: MARKDOWN, ...flags };
+  return isNested(a.type)
+    ? { ...common, nested_type: { attributes: a.type.members.map(wireAttribute), nesting: NESTING_MODE[a.type.nesting] } }
+    : { ...common, type: Buffer.from(JSON.stringify(a.type)) };
+}
+
+/** The wire shape of `tfplugin6.Schema` for a block of attributes. */
 export function schemaOf(description: string, attributes: readonly AttributeSpec[]) {
-  return {
-    version: 0,
-    block: {
-      version: 0,
-      description,
-      description_kind: MARKDOWN,
-      attributes: attributes.map((a) => ({
-        name: a.name,
-        type: Buffer.from(JSON.stringify(a.type)),
-        description: a.description,
-        description_kind: MARKDOWN,
-        required: !!a.required,
-        optional: !!a.optional,
-        computed: !!a.computed,
-      })),
-    },
-  };
+  return { version: 0, block: { version: 0, description, description_kind: MARKDOWN, attributes: attributes.map(wireAttribute) } };
 }
 
 export type Schema = ReturnType<typeof schemaOf>;
+
+/** What a member is: its type and its description. */
+export type MemberTable = Record<string, readonly [CtyType | NestedType, string]>;
+
+type Flags = Pick<AttributeSpec, 'required' | 'optional' | 'computed'>;
+
+/** Attributes from a table of names, types and descriptions; by default read-only (data the API reports). */
+export const membersOf = (table: MemberTable, flags: Flags = { computed: true }): AttributeSpec[] =>
+  Object.entries(table).map(([name, [type, description]]) => ({ name, type, description, ...flags }));
+
+/** An object, or a list of objects, with a description for every member. */
+export const objectOf = (members: MemberTable, flags?: Flags): NestedType => ({ nesting: 'single', members: membersOf(members, flags) });
+export const listOf = (members: MemberTable): NestedType => ({ nesting: 'list', members: membersOf(members) });
+
+/** "one of `a`, `b` or `c`": the values an enumerated member takes, from the API's own list. */
+export function oneOf(values: readonly string[]): string {
+  const quoted = values.map((v) => `\`${v}\``);
+  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
 
 /** `on_destroy`, shared by the kinds whose settings can be put back. */
 export const ON_DESTROY_ATTRIBUTE: AttributeSpec = {

@@ -60,4 +60,16 @@ describeWithTerraform('the HCL examples of the docs apply', () => {
     expect(plan.output).toContain('No changes.');
     expect(plan.code).toBe(0);
   });
+
+  test('terraform reads every nested member\'s description from the schema the provider serves', async () => {
+    const run = await ws.terraform(['providers', 'schema', '-json']);
+    expect(run.code).toBe(0);
+    const schemas = Object.values(JSON.parse(run.output).provider_schemas as Record<string, any>)[0];
+    const servers = schemas.data_source_schemas.hosting_servers.block.attributes.servers;
+    expect(servers.nested_type.nesting_mode).toBe('list');
+    expect(servers.nested_type.attributes.access_role.description).toContain('`secondary` ones are shared with it');
+    expect(servers.nested_type.attributes.resources.nested_type.attributes.traffic_gb.description).toContain('null when unmetered');
+    const protection = schemas.resource_schemas.hosting_ip_settings.block.attributes.protection;
+    expect([protection.optional, protection.nested_type.attributes.layer4.required]).toEqual([true, true]);
+  });
 });

@@ -4,7 +4,7 @@ import type { Observed } from '../../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
-import { schemaOf, type AttributeSpec, type CtyType } from '../schema';
+import { schemaOf, type AttributeSpec } from '../schema';
 import type { ProviderSession } from '../session';
 import type { Value } from '../values';
 
@@ -26,26 +26,6 @@ export const META_ATTRIBUTES: readonly AttributeSpec[] = [
 
 export const SERVER_ID_ARGUMENT: AttributeSpec = { name: 'server_id', type: 'string', required: true, description: 'A server id as `hosting_servers` lists it (`vps_…` or `ded_…`).' };
 export const IP_ARGUMENT: AttributeSpec = { name: 'ip', type: 'string', required: true, description: 'One IPv4 address of the server.' };
-
-export const RESOURCES_TYPE: CtyType = ['object', { cpu_cores: 'number', memory_mb: 'number', storage_gb: 'number', traffic_gb: 'number' }];
-export const OPERATION_TYPE: CtyType = ['object', { id: 'string', server_id: 'string', action: 'string', status: 'string', message: 'string', requested_at: 'string', completed_at: 'string' }];
-
-/** Every member of a server as listed (section 2.3), as attributes. */
-export const SERVER_FIELDS: Record<string, CtyType> = {
-  id: 'string',
-  type: 'string',
-  name: 'string',
-  hostname: 'string',
-  status: 'string',
-  power: 'string',
-  ipv4: ['list', 'string'],
-  ipv6: ['list', 'string'],
-  os: 'string',
-  resources: RESOURCES_TYPE,
-  access_role: 'string',
-  service_id: 'number',
-  created_at: 'string',
-};
 
 /** The API's camelCase members as Terraform's snake_case attributes, all the way down. */
 export function attributesOf(value: unknown): Value {
@@ -88,9 +68,4 @@ export function checkIpArgument(config: ObjectValue): Diagnostic[] {
 
 export function dataSourceSchema(description: string, attributes: readonly AttributeSpec[]) {
   return schemaOf(description, [...attributes, ...META_ATTRIBUTES]);
-}
-
-/** Computed attributes from a table of names and types, with one description each. */
-export function computed(fields: Record<string, CtyType>, descriptions: Record<string, string> = {}): AttributeSpec[] {
-  return Object.entries(fields).map(([name, type]) => ({ name, type, computed: true, description: descriptions[name] ?? `\`${name}\` as the API reports it.` }));
 }

@@ -3,6 +3,7 @@ import { IPV4_PATTERN } from '../../contract/patterns';
 import { observeDdos } from '../../reconcile/observe';
 import { errorAt } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
+import { listOf } from '../schema';
 
 /** `hosting_ddos`: DDoS protection status and recent attacks of one address (the primary unless `ip`). */
 export const ddosDataSource: ProviderDataSource = {
@@ -11,10 +12,17 @@ export const ddosDataSource: ProviderDataSource = {
     SERVER_ID_ARGUMENT,
     { name: 'ip', type: 'string', optional: true, description: 'The IPv4 address to inspect; default the primary one.' },
     { name: 'address', type: 'string', computed: true, description: 'The inspected address.' },
-    { name: 'status', type: 'string', computed: true, description: '`protected` or `unavailable`.' },
+    { name: 'status', type: 'string', computed: true, description: '`protected` or `unavailable` (protection cannot be read for the address now).' },
     {
       name: 'incidents',
-      type: ['list', ['object', { id: 'string', started_at: 'string', ended_at: 'string', duration_seconds: 'number', peak: 'string', attack_types: ['list', 'string'] }]],
+      type: listOf({
+        id: ['string', 'The incident id.'],
+        started_at: ['string', 'When the attack started (ISO 8601).'],
+        ended_at: ['string', 'When it ended (ISO 8601), or null while it goes on.'],
+        duration_seconds: ['number', 'How long it lasted, in seconds, or null.'],
+        peak: ['string', 'The peak attack rate, a number with a unit (e.g. `12 Gbps`), or null.'],
+        attack_types: [['list', 'string'], 'The kinds of attack seen, as the API names them (the API does not list its values).'],
+      }),
       computed: true,
       description: 'Recent attacks: when, how long, the peak rate and the attack types.',
     },

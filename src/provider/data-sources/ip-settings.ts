@@ -1,6 +1,8 @@
 import { attributesOf, checkIpArgument, checkServerIdArgument, dataSourceSchema, IP_ARGUMENT, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
 import { observeIpSettings } from '../../reconcile/observe';
+import { EDITABLE_MEMBERS, PROTECTION_MEMBERS } from '../api-members';
 import type { ObjectValue } from '../resources/resource';
+import { objectOf } from '../schema';
 
 /** `hosting_ip_settings` (data): rDNS, description, DDoS protection and what is editable, of one address. */
 export const ipSettingsDataSource: ProviderDataSource = {
@@ -10,8 +12,8 @@ export const ipSettingsDataSource: ProviderDataSource = {
     IP_ARGUMENT,
     { name: 'rdns', type: 'string', computed: true, description: 'Reverse DNS name, or null.' },
     { name: 'description', type: 'string', computed: true, description: 'Description, or null.' },
-    { name: 'protection', type: ['object', { layer4: 'string', layer7: 'string' }], computed: true, description: 'DDoS protection mode, or null.' },
-    { name: 'editable', type: ['object', { rdns: 'bool', description: 'bool', protection: 'bool' }], computed: true, description: 'Which fields this token may change.' },
+    { name: 'protection', type: objectOf(PROTECTION_MEMBERS), computed: true, description: 'DDoS protection mode, or null.' },
+    { name: 'editable', type: objectOf(EDITABLE_MEMBERS), computed: true, description: 'Which fields this token may change.' },
   ]),
   validate: (config) => [...checkServerIdArgument(config), ...checkIpArgument(config)],
   async read(session, config) {

@@ -2,9 +2,9 @@ import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, SER
 import type { Traffic } from '../../api/schemas';
 import { observeTraffic } from '../../reconcile/observe';
 import type { ObjectValue } from '../resources/resource';
-import type { CtyType } from '../schema';
+import { listOf, objectOf } from '../schema';
 
-const RATES: CtyType = ['list', ['object', { time: 'string', mbps: 'number' }]];
+const RATES = listOf({ time: ['string', 'The sample time (ISO 8601).'], mbps: ['number', 'The rate in Mbps.'] });
 
 /** Both kinds in one shape: the members of the other kind are null or empty. */
 function trafficAttributes(traffic: Traffic): ObjectValue {
@@ -21,9 +21,21 @@ export const serverTrafficDataSource: ProviderDataSource = {
     { name: 'kind', type: 'string', computed: true, description: '`rates` or `monthly`.' },
     { name: 'from', type: 'string', computed: true, description: 'Start of the window (rates).' },
     { name: 'to', type: 'string', computed: true, description: 'End of the window (rates).' },
-    { name: 'totals', type: ['object', { incoming_gb: 'number', outgoing_gb: 'number' }], computed: true, description: 'Transfer volume over the window (rates), or null.' },
-    { name: 'interfaces', type: ['list', ['object', { incoming: RATES, outgoing: RATES }]], computed: true, description: 'Per interface, incoming and outgoing rates in Mbps (rates).' },
-    { name: 'months', type: ['list', ['object', { start: 'string', end: 'string', rx_bytes: 'number', tx_bytes: 'number', total_bytes: 'number', limit_gb: 'number' }]], computed: true, description: 'Transfer per billing month (monthly).' },
+    { name: 'totals', type: objectOf({ incoming_gb: ['number', 'Incoming transfer in GB.'], outgoing_gb: ['number', 'Outgoing transfer in GB.'] }), computed: true, description: 'Transfer volume over the window (rates), or null.' },
+    { name: 'interfaces', type: listOf({ incoming: [RATES, 'Incoming rates, one sample each.'], outgoing: [RATES, 'Outgoing rates, one sample each.'] }), computed: true, description: 'Per interface, incoming and outgoing rates in Mbps (rates).' },
+    {
+      name: 'months',
+      type: listOf({
+        start: ['string', 'Start of the billing month (ISO 8601).'],
+        end: ['string', 'End of the billing month (ISO 8601).'],
+        rx_bytes: ['number', 'Bytes received.'],
+        tx_bytes: ['number', 'Bytes sent.'],
+        total_bytes: ['number', 'Bytes received and sent.'],
+        limit_gb: ['number', 'The month\'s allowance in GB, or null when unmetered.'],
+      }),
+      computed: true,
+      description: 'Transfer per billing month (monthly).',
+    },
   ]),
   validate: (config) => checkServerIdArgument(config),
   async read(session, config) {

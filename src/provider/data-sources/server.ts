@@ -1,8 +1,11 @@
-import { attributesOf, checkServerIdArgument, dataSourceSchema, OPERATION_TYPE, readContext, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
+import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, stateOf, type ProviderDataSource } from './data-source';
+import { POWER_ACTIONS } from '../../api/schemas';
 import { observeServer } from '../../reconcile/observe';
 import { ReconcileError } from '../../reconcile/reconcile-error';
+import { OPERATION, SERVER_MEMBERS } from '../api-members';
 import { errorAt } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
+import { oneOf, membersOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 /** The one server a name selects from the run's list: none or several is an error naming what there is. */
@@ -37,9 +40,9 @@ export const serverDataSource: ProviderDataSource = {
   schema: dataSourceSchema('One server, selected by `id` or by exact `name` (GET /servers/{id}; a name is looked up in the run\'s one GET /servers and must match exactly one server).', [
     { name: 'id', type: 'string', optional: true, computed: true, description: 'The server id; set exactly one of `id` and `name`.' },
     { name: 'name', type: 'string', optional: true, computed: true, description: 'The server\'s exact name; set exactly one of `id` and `name`.' },
-    ...Object.entries(SERVER_FIELDS).filter(([name]) => name !== 'id' && name !== 'name').map(([name, type]) => ({ name, type, computed: true, description: `\`${name}\` as GET /servers/{id} reports it.` })),
-    { name: 'actions', type: ['list', 'string'], computed: true, description: 'The power actions this token can run on the server now.' },
-    { name: 'current_operation', type: OPERATION_TYPE, computed: true, description: 'The operation in progress, or null.' },
+    ...membersOf(SERVER_MEMBERS).filter(({ name }) => name !== 'id' && name !== 'name'),
+    { name: 'actions', type: ['list', 'string'], computed: true, description: `The power actions this token can run on the server now, each ${oneOf(POWER_ACTIONS)}.` },
+    { name: 'current_operation', type: OPERATION, computed: true, description: 'The operation in progress, or null.' },
   ]),
   validate(config: ObjectValue) {
     const set = ['id', 'name'].filter((a) => config[a] !== null);

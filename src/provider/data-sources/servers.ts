@@ -1,7 +1,9 @@
 import { ACCESS_ROLES, SERVER_STATUSES, SERVER_TYPES, type Server } from '../../api/schemas';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { attributesOf, dataSourceSchema, SERVER_FIELDS, stateOf, type ProviderDataSource } from './data-source';
+import { attributesOf, dataSourceSchema, stateOf, type ProviderDataSource } from './data-source';
+import { SERVER_MEMBERS } from '../api-members';
 import type { ObjectValue } from '../resources/resource';
+import { listOf, oneOf } from '../schema';
 
 /** Each filter attribute, and the member of a listed server it selects on. */
 const FILTERS = [['type', 'type'], ['status', 'status'], ['name', 'name'], ['access_role', 'accessRole']] as const;
@@ -10,11 +12,11 @@ const FILTERS = [['type', 'type'], ['status', 'status'], ['name', 'name'], ['acc
 export const serversDataSource: ProviderDataSource = {
   typeName: 'hosting_servers',
   schema: dataSourceSchema('Every server of the account, shared ones included (GET /servers, read once per run however many data sources and resources need it), optionally filtered.', [
-    { name: 'type', type: 'string', optional: true, description: 'Only servers of this type: `vps`, `vds` or `dedicated`.' },
-    { name: 'status', type: 'string', optional: true, description: 'Only servers in this status, e.g. `active`.' },
+    { name: 'type', type: 'string', optional: true, description: `Only servers of this type: ${oneOf(SERVER_TYPES)}.` },
+    { name: 'status', type: 'string', optional: true, description: `Only servers in this status: ${oneOf(SERVER_STATUSES)}.` },
     { name: 'name', type: 'string', optional: true, description: 'Only servers with exactly this name.' },
     { name: 'access_role', type: 'string', optional: true, description: 'Only servers of this access role: `primary` (the account\'s own) or `secondary` (shared with it, read-only for it).' },
-    { name: 'servers', type: ['list', ['object', SERVER_FIELDS]], computed: true, description: 'The matching servers, each with every member of the list endpoint.' },
+    { name: 'servers', type: listOf(SERVER_MEMBERS), computed: true, description: 'The matching servers, each with every member of the list endpoint.' },
     { name: 'ids', type: ['list', 'string'], computed: true, description: 'The ids of the matching servers, in the API\'s order.' },
   ]),
   validate: (config) => [checkFilter(config, 'type', SERVER_TYPES), checkFilter(config, 'status', SERVER_STATUSES), checkFilter(config, 'access_role', ACCESS_ROLES)].flat(),

@@ -1,13 +1,19 @@
-import { computed, dataSourceSchema, readContext, stateOf, type ProviderDataSource } from './data-source';
+import { dataSourceSchema, readContext, stateOf, type ProviderDataSource } from './data-source';
+import { SCOPES, TOKEN_TYPES } from '../../api/schemas';
 import { observeToken } from '../../reconcile/observe';
+import { oneOf, membersOf } from '../schema';
 
 /** `hosting_token`: who the token is (GET /connect); needs no scope. */
 export const tokenDataSource: ProviderDataSource = {
   typeName: 'hosting_token',
-  schema: dataSourceSchema('The token the provider uses (GET /connect): its account, name, type, scopes, and the address the API sees. Needs no scope.', computed(
-    { account_id: 'number', token_name: 'string', token_type: 'string', scopes: ['list', 'string'], source_ip: 'string', api_version: 'string' },
-    { scopes: 'The scopes the token carries, e.g. `servers:read`.', source_ip: 'The address the API sees requests come from (check it against the token\'s allowlist).' },
-  )),
+  schema: dataSourceSchema('The token the provider uses (GET /connect): its account, name, type, scopes, and the address the API sees. Needs no scope.', membersOf({
+    account_id: ['number', 'The account the token belongs to.'],
+    token_name: ['string', 'The token\'s name.'],
+    token_type: ['string', `${oneOf(TOKEN_TYPES)}.`],
+    scopes: [['list', 'string'], `The scopes the token carries, each ${oneOf(SCOPES)}.`],
+    source_ip: ['string', 'The address the API sees requests come from (check it against the token\'s allowlist).'],
+    api_version: ['string', 'The API version, `v1`.'],
+  })),
   validate: () => [],
   async read(session, config) {
     const observed = await observeToken(readContext(session));

@@ -7,9 +7,10 @@ import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { foreignAddress } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
+import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from '../private-state';
-import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 import { UNKNOWN, type Value } from '../values';
 
@@ -56,7 +57,7 @@ export const ipSettingsResource: ProviderResource = {
     { name: 'ip', type: 'string', required: true, description: 'One IPv4 address of the server. Changing it replaces the resource.' },
     { name: 'rdns', type: 'string', optional: true, computed: true, description: 'Reverse DNS name; compared case-insensitively, ignoring a trailing dot.' },
     { name: 'description', type: 'string', optional: true, computed: true, description: 'Description of the address.' },
-    { name: 'protection', type: ['object', { layer4: 'string', layer7: 'string' }], optional: true, computed: true, description: 'DDoS protection: layer4 "dynamic" or "permanent"; layer7 "off", "permanent" or "only".' },
+    { name: 'protection', type: objectOf(PROTECTION_MEMBERS, { required: true }), optional: true, computed: true, description: 'DDoS protection, both layers: the API sets them together.' },
     ON_DESTROY_ATTRIBUTE,
   ]),
 
