@@ -25,8 +25,9 @@ const project = new cdk.JsiiProject({
   typescriptVersion: '~5.9.0',
 
   peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2'],
-  // jsii refuses runtime dependencies that are not bundled; neither leaks into the public API.
-  bundledDeps: ['undici@^7', 'zod@^4'],
+  // jsii refuses runtime dependencies that are not bundled; none leaks into the public API.
+  // postject and macho-unsign build the standalone provider (`provider mirror --standalone`).
+  bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2'],
   devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3'],
 
   jestOptions: {
@@ -34,6 +35,8 @@ const project = new cdk.JsiiProject({
     jestConfig: {
       // End-to-end suites start Terraform processes; the budget lives in each test, not here.
       testTimeout: 120_000,
+      // The standalone suite runs in the package step, after the executables are built (test:standalone).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/standalone/'],
     },
   },
 
@@ -115,11 +118,28 @@ const packageCdktn = project.addTask('package:cdktn', {
   exec: 'node scripts/flavour-cdktn.js',
 });
 
-// projen builds only the npm tarball under CI=true; every submission must prove the wheel and the
-// cdktn flavour build too.
+// The standalone provider (one executable per platform, no Node needed where Terraform runs): built
+// here, not in `npm test`, into dist/standalone as a packed mirror, then tested with a PATH that
+// holds terraform alone. Node binaries and executables are cached in node_modules/.cache.
+const STANDALONE_CACHE = { CDKTF_SERVER_HOSTING_CACHE_DIR: 'node_modules/.cache/cdktf-server-hosting' };
+const packageStandalone = project.addTask('package:standalone', {
+  description: 'Build the standalone provider for linux and darwin (amd64, arm64) into dist/standalone, a packed mirror',
+  exec: 'node scripts/build-standalone.js dist/standalone',
+  env: STANDALONE_CACHE,
+});
+const testStandalone = project.addTask('test:standalone', {
+  description: 'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors',
+  exec: 'jest --coverage=false --testPathIgnorePatterns=/node_modules/ test/standalone',
+  env: STANDALONE_CACHE,
+});
+
+// projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
+// cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
 if (packageAll) {
   packageAll.spawn(packageCdktn);
+  packageAll.spawn(packageStandalone);
+  packageAll.spawn(testStandalone);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }

@@ -3,15 +3,18 @@
 // (terraform and its children) of the apply and of a no-op plan, requests per resource, 429s and
 // failures. Then the provider under the real rate limits scaled down in time (the same counts per
 // window, a window of WINDOW_MS instead of 60 s) against the lower bound the limits allow; the
-// provider's start-up to its handshake line; synth time of 1,000 constructs.
+// provider's start-up to its handshake line, as a script and as the standalone executable; synth
+// time of 1,000 constructs.
 // Needs a build (npx projen compile).
 // Usage: node bench/apply.js [--only=side,paced,startup,synth] [N ...]   (default: all sections; N 10 100 300)
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
 const { Bridge, HostingApi, ServerFirewall } = require('../lib');
+const { defaultCacheDir, hostPlatform, NODE_RELEASE, standaloneExecutables } = require('../lib/cli/standalone-executable');
+const { readProviderBundle } = require('../lib/contract/provider-mirror');
 const { createServerCertificate } = require('../lib/provider/certificate');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
 
@@ -117,17 +120,38 @@ function startup(command, args, env) {
   });
 }
 
+/**
+ * Median start-up to the handshake line: the script as Terraform runs it today (node on the bundle),
+ * and the standalone executable of this machine's platform (built on demand, cached), in one run.
+ */
 async function startupBench() {
   const bundle = join(__dirname, '..', 'assets', 'provider', 'provider.js');
+  const host = hostPlatform();
+  const standalone = host && standaloneExecutablePath(host);
   const env = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: createServerCertificate().certPem, PLUGIN_PROTOCOL_VERSIONS: '6' };
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const provider = [];
-  const bare = [];
+  const runs = { script: [], standalone: [], bare: [] };
   for (let i = 0; i < 9; i++) {
-    provider.push(await startup(process.execPath, [bundle], env));
-    bare.push(await startup(process.execPath, ['-e', 'process.stdout.write("x")'], {}));
+    runs.script.push(await startup(process.execPath, [bundle], env));
+    if (standalone) runs.standalone.push(await startup(standalone, [], env));
+    runs.bare.push(await startup(process.execPath, ['-e', 'process.stdout.write("x")'], {}));
   }
-  console.log(`\nprovider start-up to the handshake line, 9 runs: median ${median(provider).toFixed(0)} ms (range ${Math.min(...provider).toFixed(0)}-${Math.max(...provider).toFixed(0)}; target <= 250 ms); bare node ${median(bare).toFixed(0)} ms`);
+  const line = (xs) => `median ${median(xs).toFixed(0)} ms (range ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
+  console.log(`\nprovider start-up to the handshake line, 9 runs each (target <= 250 ms):`);
+  console.log(`  script (node ${process.version} on the bundle): ${line(runs.script)}`);
+  if (standalone) console.log(`  standalone ${host} (Node ${NODE_RELEASE} with V8 code cache): ${line(runs.standalone)}; ratio ${(median(runs.standalone) / median(runs.script)).toFixed(2)}x`);
+  else console.log(`  standalone: no executable for ${process.platform}/${process.arch}`);
+  console.log(`  bare node: ${median(runs.bare).toFixed(0)} ms`);
+}
+
+/** The cached standalone executable of `platform`, built first if it is not there yet. */
+function standaloneExecutablePath(platform) {
+  const cacheDir = defaultCacheDir({ CDKTF_SERVER_HOSTING_CACHE_DIR: join(__dirname, '..', 'node_modules', '.cache', 'cdktf-server-hosting'), ...process.env });
+  const dir = mkdtempSync(join(tmpdir(), 'bench-standalone-'));
+  const file = join(dir, 'provider');
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(file, standaloneExecutables(readProviderBundle(), [platform], { cacheDir, log: console.log }).get(platform), { mode: 0o755 });
+  return file;
 }
 
 function synthMs(define) {

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
 import { ValidationError, inBothLanguages } from './validation';
 import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { providerVersion, readProviderBundle, STANDALONE_MIRROR_HINT, standaloneMirrorPlatforms } from '../contract/provider-mirror';
 import type { ApiConnection } from '../contract/resource-document';
 
 /** The handler bundle, found by file path (never imported): `<package>/assets/handler/index.js`. */
@@ -38,6 +39,16 @@ export interface HostingApiProps {
    * @default Bridge.PROVIDER
    */
   readonly bridge?: Bridge;
+  /**
+   * A directory that `npx cdktf-server-hosting provider mirror --standalone <directory>` wrote (from
+   * this same package version): the stack then carries the provider as the standalone executables
+   * found there, one per platform, which run where Terraform runs without Node on PATH. Write the
+   * mirror with `--platform` for the platforms that apply (each executable is about 120 MB, and each
+   * is copied into the synthesized stack). A relative path is resolved against the directory synth
+   * runs in. Bridge.PROVIDER only: the bridges run the handler with node.
+   * @default - the provider as a script that Terraform runs with the `node` found on PATH
+   */
+  readonly standaloneProvider?: string;
 }
 
 /**
@@ -52,6 +63,8 @@ export class HostingApi extends Construct {
   public readonly bridge: Bridge;
   /** Whether plain http to other hosts was allowed. */
   public readonly allowInsecureHttp: boolean;
+  /** The standalone provider's mirror directory, resolved, or undefined for the script provider. */
+  public readonly standaloneProvider?: string;
 
   constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
     super(scope, id);
@@ -64,6 +77,7 @@ export class HostingApi extends Construct {
     if (props.baseUrl !== undefined && !Token.isUnresolved(props.baseUrl)) checkBaseUrl(this, props.baseUrl, this.allowInsecureHttp);
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.PROVIDER;
+    if (props.standaloneProvider !== undefined) this.standaloneProvider = checkStandaloneProvider(this, props.standaloneProvider, this.bridge);
   }
 
   /**
@@ -80,7 +94,8 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _provider(): TerraformProvider {
-    return hostingProvider(this, { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp });
+    const config = { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp };
+    return hostingProvider(this, config, this.standaloneProvider);
   }
 
   /**
@@ -108,6 +123,19 @@ function checkBaseUrl(scope: Construct, baseUrl: string, allowInsecureHttp: bool
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set ${inBothLanguages('allowInsecureHttp')} to true if the path is protected otherwise)`);
   }
+}
+
+/** The mirror must hold this package's version: found now, the error names the construct instead of failing synth later. */
+function checkStandaloneProvider(scope: Construct, dir: string, bridge: Bridge): string {
+  if (bridge !== Bridge.PROVIDER) {
+    throw new ValidationError(scope, 'standaloneProvider', `is set with ${inBothLanguages('bridge')} ${bridge}: the bridges run the handler with node, so only Bridge.PROVIDER can use the standalone provider`);
+  }
+  const root = resolve(dir);
+  const version = providerVersion(readProviderBundle());
+  if (standaloneMirrorPlatforms(root, version).length === 0) {
+    throw new ValidationError(scope, 'standaloneProvider', `"${dir}" holds no standalone provider ${version} (looked in ${root}); ${STANDALONE_MIRROR_HINT}`);
+  }
+  return root;
 }
 
 /** One copy of the handler per stack, however many constructs use it. */

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { Construct } from 'constructs';
 import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type TerraformMetaArguments } from './cdk';
 import { literalAttributes } from './literal-text';
+import { ValidationError } from './validation';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
-import { lockFileWithProvider, providerVersion, readProviderBundle, writeProviderMirror } from '../contract/provider-mirror';
+import { lockFileWithProvider, providerVersion, readProviderBundle, readStandaloneMirror, scriptPackage, writeProviderMirror } from '../contract/provider-mirror';
 
 const PROVIDER_ID = 'cdktf-server-hosting-provider';
 
@@ -18,7 +19,15 @@ export interface HostingProviderConfig {
 class HostingProvider extends TerraformProvider {
   private providerAlias?: string;
 
-  constructor(scope: Construct, id: string, version: string, private readonly config: HostingProviderConfig, alias?: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    version: string,
+    private readonly config: HostingProviderConfig,
+    /** The standalone mirror the stack's package comes from (the default provider only), or undefined for the script. */
+    public readonly standaloneMirror?: string,
+    alias?: string,
+  ) {
     super(scope, id, {
       terraformResourceType: PROVIDER_TYPE,
       terraformProviderSource: PROVIDER_SOURCE,
@@ -60,28 +69,32 @@ const connectionKey = (config: HostingProviderConfig) => JSON.stringify([config.
  * as Terraform's implied local mirror (`terraform.d/plugins/…`), so `terraform init` installs it
  * offline with no CLI configuration, with its hash for every platform in the stack's lock file.
  */
-export function hostingProvider(api: Construct, config: HostingProviderConfig): TerraformProvider {
+export function hostingProvider(api: Construct, config: HostingProviderConfig, standaloneMirror?: string): TerraformProvider {
   const stack = TerraformStack.of(api);
   const existing = stack.node.children.filter((c): c is HostingProvider => c instanceof HostingProvider);
+  if (existing.length && existing[0].standaloneMirror !== standaloneMirror) {
+    throw new ValidationError(api, 'standaloneProvider', `is ${JSON.stringify(standaloneMirror ?? null)}, but another HostingApi of the stack has ${JSON.stringify(existing[0].standaloneMirror ?? null)}: a stack carries one provider package, so give every HostingApi of it the same value`);
+  }
   const same = existing.find((p) => p.serves(config));
   if (same) return same;
   const bundle = readProviderBundle();
   const version = providerVersion(bundle);
   if (existing.length === 0) {
-    const provider = new HostingProvider(stack, PROVIDER_ID, version, config);
+    const provider = new HostingProvider(stack, PROVIDER_ID, version, config, standaloneMirror);
     addCustomSynthesis(provider, {
       onSynthesize(session: ISynthesisSession) {
         const stackDir = join(session.outdir, session.manifest.forStack(stack).workingDirectory);
-        writeProviderMirror(join(stackDir, 'terraform.d', 'plugins'), bundle, version);
-        // The hash for every platform, so `terraform init` records it without warning that the lock file is incomplete.
+        const pkg = standaloneMirror === undefined ? scriptPackage(bundle, version) : readStandaloneMirror(standaloneMirror, version);
+        writeProviderMirror(join(stackDir, 'terraform.d', 'plugins'), pkg);
+        // The hash of every platform, so `terraform init` records them without warning that the lock file is incomplete.
         const lockFile = join(stackDir, '.terraform.lock.hcl');
-        writeFileSync(lockFile, lockFileWithProvider(existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined, bundle, version));
+        writeFileSync(lockFile, lockFileWithProvider(existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined, pkg));
       },
     });
     return provider;
   }
   const alias = uniqueAlias(api.node.id, existing.map((p) => p.alias));
-  return new HostingProvider(stack, `${PROVIDER_ID}-${alias}`, version, config, alias);
+  return new HostingProvider(stack, `${PROVIDER_ID}-${alias}`, version, config, standaloneMirror, alias);
 }
 
 /** A Terraform alias from a construct id: lower-case letters, digits and underscores, starting with a letter. */

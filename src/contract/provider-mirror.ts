@@ -16,7 +16,15 @@ import { zipArchive, type ZipEntry } from './zip-archive';
 /** The provider bundle, found by file path (never imported): `<package>/assets/provider/provider.js`. */
 export const PROVIDER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
 
-const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'];
+/** The platforms a mirror serves, in Terraform's `<os>_<arch>` names. */
+export const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** One version of the provider: the files Terraform installs, per platform it is built for. */
+export interface ProviderPackage {
+  readonly version: string;
+  readonly files: ReadonlyMap<Platform, readonly ZipEntry[]>;
+}
 
 /** The package's own manifest, found by file path: `<package>/package.json`. */
 const PACKAGE_JSON_PATH = join(__dirname, '..', '..', 'package.json');
@@ -45,26 +53,58 @@ export function readProviderBundle(): Buffer {
 }
 
 /**
- * Writes the package for every platform below `root`. The whole package stays inside its folder:
- * the lock file's hash covers it, and a wrapper pointing elsewhere would leave the bundle unchecked.
+ * Writes the package for each of its platforms below `root`. The whole package stays inside its
+ * folder: the lock file's hash covers it, and a wrapper pointing elsewhere would leave the bundle unchecked.
  */
-export function writeProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle), source = PROVIDER_SOURCE): void {
-  for (const platform of PLATFORMS) {
-    const dir = join(root, ...source.split('/'), version, platform);
+export function writeProviderMirror(root: string, pkg: ProviderPackage, source = PROVIDER_SOURCE): void {
+  for (const [platform, files] of pkg.files) {
+    const dir = join(root, ...source.split('/'), pkg.version, platform);
     mkdirSync(dir, { recursive: true });
-    for (const file of packageFiles(bundle, version)) {
+    for (const file of files) {
       writeFileSync(join(dir, file.name), file.data);
       chmodSync(join(dir, file.name), file.mode);
     }
   }
 }
 
-/** The files of the package, the same on every platform: a `#!/bin/sh` wrapper that runs node on the bundle beside it. */
-export function packageFiles(bundle: Buffer, version: string): ZipEntry[] {
-  return [
-    { name: `terraform-provider-${PROVIDER_TYPE}_v${version}`, data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 },
+/** The name Terraform looks for in a package: `terraform-provider-<type>_v<version>`. */
+export const executableName = (version: string) => `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+
+/** The script package, the same files on every platform: a `#!/bin/sh` wrapper that runs node on the bundle beside it. */
+export function scriptPackage(bundle: Buffer, version = providerVersion(bundle)): ProviderPackage {
+  const files: ZipEntry[] = [
+    { name: executableName(version), data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 },
     { name: 'provider.js', data: bundle, mode: 0o644 },
   ];
+  return { version, files: new Map(PLATFORMS.map((platform) => [platform, files])) };
+}
+
+/** The standalone package: per platform, the provider as one executable that needs no Node. */
+export function standalonePackage(version: string, executables: ReadonlyMap<Platform, Buffer>): ProviderPackage {
+  return { version, files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version), data, mode: 0o755 }]])) };
+}
+
+/**
+ * The standalone package of `version` from an unpacked mirror that `provider mirror --standalone`
+ * wrote: every platform found there. A mirror of another version, or of the script package, is
+ * refused with the command that writes the right one.
+ */
+export function readStandaloneMirror(root: string, version: string, source = PROVIDER_SOURCE): ProviderPackage {
+  const executables = new Map<Platform, Buffer>();
+  for (const platform of standaloneMirrorPlatforms(root, version, source)) {
+    const dir = join(root, ...source.split('/'), version, platform);
+    if (existsSync(join(dir, 'provider.js'))) throw new Error(`${dir} holds the script provider, which needs Node; write the standalone one with "provider mirror --standalone ${root}"`);
+    executables.set(platform, readFileSync(join(dir, executableName(version))));
+  }
+  if (executables.size === 0) throw new Error(`${root} holds no standalone provider ${version} (${source}); ${STANDALONE_MIRROR_HINT}`);
+  return standalonePackage(version, executables);
+}
+
+export const STANDALONE_MIRROR_HINT = 'write it with "npx cdktf-server-hosting provider mirror --standalone <directory>" from this same package version';
+
+/** The platforms an unpacked mirror at `root` has a package of `version` for: a check that reads no executable. */
+export function standaloneMirrorPlatforms(root: string, version: string, source = PROVIDER_SOURCE): Platform[] {
+  return PLATFORMS.filter((platform) => existsSync(join(root, ...source.split('/'), version, platform)));
 }
 
 /** The versions an existing `index.json` lists; none when there is none. */
@@ -81,29 +121,33 @@ function versionsIn(index: string): Record<string, object> {
  * Versions already in the folder stay listed: a shared mirror serves every version some stack's lock
  * file pins. Returns the zips' paths.
  */
-export function writePackedProviderMirror(root: string, bundle: Buffer, version = providerVersion(bundle), source = PROVIDER_SOURCE): string[] {
+export function writePackedProviderMirror(root: string, pkg: ProviderPackage, source = PROVIDER_SOURCE): string[] {
   const dir = join(root, ...source.split('/'));
   mkdirSync(dir, { recursive: true });
-  const zip = zipArchive(packageFiles(bundle, version));
-  const hash = `zh:${createHash('sha256').update(zip).digest('hex')}`;
+  // Platforms that share their files share one archive's bytes, deflated once.
+  const zips = new Map<readonly ZipEntry[], { zip: Buffer; hash: string }>();
   const archives: Record<string, { url: string; hashes: string[] }> = {};
-  for (const platform of PLATFORMS) {
-    const file = `terraform-provider-${PROVIDER_TYPE}_${version}_${platform}.zip`;
+  for (const [platform, files] of pkg.files) {
+    if (!zips.has(files)) {
+      const zip = zipArchive(files);
+      zips.set(files, { zip, hash: `zh:${createHash('sha256').update(zip).digest('hex')}` });
+    }
+    const { zip, hash } = zips.get(files)!;
+    const file = `terraform-provider-${PROVIDER_TYPE}_${pkg.version}_${platform}.zip`;
     writeFileSync(join(dir, file), zip);
     archives[platform] = { url: file, hashes: [hash] };
   }
-  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ versions: { ...versionsIn(join(dir, 'index.json')), [version]: {} } }, null, 2)}\n`);
-  writeFileSync(join(dir, `${version}.json`), `${JSON.stringify({ archives }, null, 2)}\n`);
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ versions: { ...versionsIn(join(dir, 'index.json')), [pkg.version]: {} } }, null, 2)}\n`);
+  writeFileSync(join(dir, `${pkg.version}.json`), `${JSON.stringify({ archives }, null, 2)}\n`);
   return Object.values(archives).map((a) => join(dir, a.url));
 }
 
 /**
- * The package's `h1:` hash (Go's dirhash Hash1: the SHA-256 of the sorted lines "<sha256 of the
- * file>  <name>"), what a lock file records for a mirror install. The package is the same on every
- * platform, so this one hash covers all four.
+ * A package's `h1:` hash (Go's dirhash Hash1: the SHA-256 of the sorted lines "<sha256 of the
+ * file>  <name>"), what a lock file records for a mirror install.
  */
-export function packageHash1(bundle: Buffer, version: string): string {
-  const summary = packageFiles(bundle, version)
+export function packageHash1(files: readonly ZipEntry[]): string {
+  const summary = [...files]
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .map((f) => `${createHash('sha256').update(f.data).digest('hex')}  ${f.name}\n`)
     .join('');
@@ -111,15 +155,16 @@ export function packageHash1(bundle: Buffer, version: string): string {
 }
 
 /**
- * A lock file (`.terraform.lock.hcl`) with this provider's entry, for every platform: without it,
- * `terraform init` records the hash of the current platform only and warns "Incomplete lock file
- * information". Entries of other providers in `existing` are kept as they are.
+ * A lock file (`.terraform.lock.hcl`) with this provider's entry, the hash of every platform the
+ * package has: without them, `terraform init` records the hash of the current platform only and
+ * warns "Incomplete lock file information". Entries of other providers in `existing` are kept as they are.
  */
-export function lockFileWithProvider(existing: string | undefined, bundle: Buffer, version: string): string {
+export function lockFileWithProvider(existing: string | undefined, pkg: ProviderPackage): string {
+  const hashes = [...new Set([...pkg.files.values()].map(packageHash1))].sort();
   // `constraints` as `terraform init` records the stack's exact pin: cdktf-cli reads it to decide
   // that the lock file is current, and without it runs `terraform providers lock`, which cannot
   // reach the provider's (unserved) hostname.
-  const entry = `provider "${PROVIDER_SOURCE}" {\n  version     = "${version}"\n  constraints = "${version}"\n  hashes = [\n    "${packageHash1(bundle, version)}",\n  ]\n}\n`;
+  const entry = `provider "${PROVIDER_SOURCE}" {\n  version     = "${pkg.version}"\n  constraints = "${pkg.version}"\n  hashes = [\n${hashes.map((h) => `    "${h}",\n`).join('')}  ]\n}\n`;
   const header = '# This file is maintained automatically by "terraform init".\n# Manual edits may be lost in future updates.\n';
   const others = (existing ?? header).replace(new RegExp(`\\n?provider "${PROVIDER_SOURCE.replace(/\./g, '\\.')}" \\{\\n[\\s\\S]*?\\n\\}\\n`), '');
   return `${others.trimEnd()}\n\n${entry}`;

@@ -24,7 +24,8 @@ export function zipArchive(entries: readonly ZipEntry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const compressed = deflateRawSync(entry.data, { level: 9 });
+    // zlib's default level: on a 120 MB standalone executable, level 9 takes three times as long for 0.4% less.
+    const compressed = deflateRawSync(entry.data, { level: 6 });
     const crc = crc32(entry.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -1,5 +1,6 @@
 import { HostingApiError } from '../../src/api/errors';
 import { main } from '../../src/cli/main';
+import { runProviderCommand } from '../../src/cli/provider-command';
 import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 
@@ -15,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
     expect(written.err).toBe('');
   });
 
@@ -43,4 +44,10 @@ test('a hint after a passing failure names what the person was running: adopt, n
   expect(err).toContain('127.0.0.1:9');
   expect(err).toContain('then run cdktf-server-hosting adopt again');
   expect(err).not.toMatch(/\bapply\b/);
+});
+
+test('provider mirror refuses --platform without --standalone, and a platform it is not built for, saying which it is', () => {
+  expect(() => runProviderCommand(['mirror', '/tmp/unused', '--platform', 'linux_amd64'], () => undefined)).toThrow('--platform selects the platforms of --standalone; the script provider is the same on all four');
+  expect(() => runProviderCommand(['mirror', '/tmp/unused', '--standalone', '--platform=windows_amd64'], () => undefined))
+    .toThrow('--platform "windows_amd64" is not one the provider is built for: use linux_amd64, linux_arm64, darwin_amd64, darwin_arm64');
 });

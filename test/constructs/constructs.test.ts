@@ -1,5 +1,10 @@
-import { TerraformIterator, TerraformStack, Testing, DataResource, Token } from 'cdktf';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, TerraformIterator, TerraformStack, Testing, DataResource, Token } from 'cdktf';
 import { Bridge, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
+import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
+import { providerVersion, readProviderBundle, standalonePackage, writeProviderMirror } from '../../src/contract/provider-mirror';
 
 const VPS = 'vps_web_1';
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
@@ -319,4 +324,43 @@ test('importExisting() on a construct with forEach says how to import its instan
   const it = TerraformIterator.fromList(['vps_a_1']);
   const fw = new ServerFirewall(s, 'fw', { api, forEach: it, serverId: it.value, enabled: true });
   expect(() => fw.importExisting()).toThrow(/ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) adopts one instance, but this construct has forEach or count; import its instances with terraform import/);
+});
+
+describe('HostingApi standaloneProvider: the stack carries the standalone executables of a mirror', () => {
+  const version = providerVersion(readProviderBundle());
+  let mirror: string;
+  beforeAll(() => {
+    mirror = mkdtempSync(join(tmpdir(), 'standalone-mirror-'));
+    writeProviderMirror(mirror, standalonePackage(version, new Map([['linux_amd64', Buffer.from('linux exe')], ['darwin_arm64', Buffer.from('mac exe')]])));
+  });
+  afterAll(() => rmSync(mirror, { recursive: true, force: true }));
+
+  test('synth writes each platform\'s executable into the stack\'s plugin folder and records each platform\'s hash in the lock file', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'standalone-synth-'));
+    try {
+      const app = new App({ outdir });
+      const s = new TerraformStack(app, 'test');
+      new ServerFirewall(s, 'fw', { api: new HostingApi(s, 'hosting', { standaloneProvider: mirror }), serverId: VPS, enabled: true });
+      app.synth();
+      const plugins = join(outdir, 'stacks', 'test', 'terraform.d', 'plugins', ...PROVIDER_SOURCE.split('/'), version);
+      expect(readdirSync(plugins).sort()).toEqual(['darwin_arm64', 'linux_amd64']);
+      expect(readFileSync(join(plugins, 'linux_amd64', `terraform-provider-hosting_v${version}`), 'utf8')).toBe('linux exe');
+      const lock = readFileSync(join(outdir, 'stacks', 'test', '.terraform.lock.hcl'), 'utf8');
+      expect(lock.match(/"h1:[^"]+"/g)).toHaveLength(2);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  test('refused at construction, naming the construct, the prop and the value: no mirror of this version, a bridge, or two different mirrors in one stack', () => {
+    const s = stack();
+    expect(() => new HostingApi(s, 'missing', { standaloneProvider: '/nowhere' }))
+      .toThrow(new RegExp(`^HostingApi at test/missing: standaloneProvider \\(standalone_provider\\) "/nowhere" holds no standalone provider ${version.replace(/\./g, '\\.')} \\(looked in /nowhere\\); write it with "npx cdktf-server-hosting provider mirror --standalone <directory>"`));
+    expect(() => new HostingApi(s, 'bridged', { standaloneProvider: mirror, bridge: Bridge.NULL_RESOURCE }))
+      .toThrow('HostingApi at test/bridged: standaloneProvider (standalone_provider) is set with bridge null_resource: the bridges run the handler with node');
+    const first = new HostingApi(s, 'first', { standaloneProvider: mirror });
+    new ServerFirewall(s, 'fw', { api: first, serverId: VPS, enabled: true });
+    const second = new HostingApi(s, 'second', { baseUrl: 'https://other.example.com/api/v1' });
+    expect(() => new ServerFirewall(s, 'fw2', { api: second, serverId: VPS, enabled: true })).toThrow(/^HostingApi at test\/second: standaloneProvider \(standalone_provider\) is null, but another HostingApi of the stack has ".*": a stack carries one provider package/);
+  });
 });

@@ -2,14 +2,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseProviderSource, PROVIDER_SOURCE } from '../../src/contract/provider-address';
-import { writePackedProviderMirror } from '../../src/contract/provider-mirror';
+import { lockFileWithProvider, packageHash1, readStandaloneMirror, scriptPackage, standalonePackage, writePackedProviderMirror, writeProviderMirror } from '../../src/contract/provider-mirror';
 
 test('a packed mirror written into a folder that holds other versions keeps them all listed in index.json', () => {
   const root = mkdtempSync(join(tmpdir(), 'packed-'));
   try {
-    writePackedProviderMirror(root, Buffer.from('one'), '1.2.0');
-    writePackedProviderMirror(root, Buffer.from('two'), '1.3.0');
-    writePackedProviderMirror(root, Buffer.from('two'), '1.3.0');
+    writePackedProviderMirror(root, scriptPackage(Buffer.from('one'), '1.2.0'));
+    writePackedProviderMirror(root, scriptPackage(Buffer.from('two'), '1.3.0'));
+    writePackedProviderMirror(root, scriptPackage(Buffer.from('two'), '1.3.0'));
     const dir = join(root, ...PROVIDER_SOURCE.split('/'));
     expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'))).toEqual({ versions: { '1.2.0': {}, '1.3.0': {} } });
     expect(readdirSync(dir).filter((f) => f.endsWith('.json')).sort()).toEqual(['1.2.0.json', '1.3.0.json', 'index.json']);
@@ -24,4 +24,31 @@ test('a team\'s own source address: HOST/NAMESPACE/hosting, normalized to lower 
   for (const wrong of ['platform/hosting', 'registry.example.com/platform/servers', 'registry.example.com/a/b/hosting', 'localhost/platform/hosting', '']) {
     expect(() => parseProviderSource(wrong)).toThrow(/is not a provider address HOST\/NAMESPACE\/hosting/);
   }
+});
+
+describe('the standalone package: one executable per platform', () => {
+  const executables = new Map([['linux_amd64', Buffer.from('linux exe')], ['darwin_arm64', Buffer.from('mac exe')]] as const);
+  const pkg = standalonePackage('1.4.0', executables);
+
+  test('its lock entry records each platform\'s own hash, sorted as terraform writes them; the script package\'s four platforms share one', () => {
+    const hashes = [...pkg.files.values()].map(packageHash1);
+    expect(new Set(hashes).size).toBe(2);
+    expect(lockFileWithProvider(undefined, pkg)).toContain(`  hashes = [\n${[...hashes].sort().map((h) => `    "${h}",\n`).join('')}  ]`);
+    expect(lockFileWithProvider(undefined, scriptPackage(Buffer.from('x'), '1.4.0')).match(/"h1:/g)).toHaveLength(1);
+  });
+
+  test('a mirror written by --standalone reads back as the package; the script mirror, or another version, is refused with the command to run', () => {
+    const root = mkdtempSync(join(tmpdir(), 'standalone-'));
+    try {
+      writeProviderMirror(join(root, 'standalone'), pkg);
+      const read = readStandaloneMirror(join(root, 'standalone'), '1.4.0');
+      expect([...read.files.keys()].sort()).toEqual(['darwin_arm64', 'linux_amd64']);
+      expect(read.files.get('linux_amd64')).toEqual([{ name: 'terraform-provider-hosting_v1.4.0', data: Buffer.from('linux exe'), mode: 0o755 }]);
+      expect(() => readStandaloneMirror(join(root, 'standalone'), '1.5.0')).toThrow(/holds no standalone provider 1\.5\.0 .*provider mirror --standalone <directory>" from this same package version/);
+      writeProviderMirror(join(root, 'script'), scriptPackage(Buffer.from('bundle'), '1.4.0'));
+      expect(() => readStandaloneMirror(join(root, 'script'), '1.4.0')).toThrow(/holds the script provider, which needs Node/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import { join, normalize } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runProviderCommand } from '../../src/cli/provider-command';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
-import { packageFiles, packageHash1, readProviderBundle } from '../../src/contract/provider-mirror';
+import { packageHash1, readProviderBundle, scriptPackage } from '../../src/contract/provider-mirror';
 import { zipArchive } from '../../src/contract/zip-archive';
-import { createServerCertificate } from '../../src/provider/certificate';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { serveOverHttps } from '../helpers/https-mirror';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
@@ -34,7 +33,7 @@ data "hosting_server" "web" {
 }
 
 const lockHashes = (ws: TerraformWorkspace) => readFileSync(join(ws.stackDir, '.terraform.lock.hcl'), 'utf8');
-const wrapperOf = (version: string) => packageFiles(readProviderBundle(), version)[0].data;
+const wrapperOf = (version: string) => scriptPackage(readProviderBundle(), version).files.get('linux_amd64')![0].data;
 
 /**
  * `provider mirror --packed` writes what `terraform providers mirror` writes: a zip per platform,
@@ -67,7 +66,7 @@ describeWithTerraform('the provider as a platform team ships it: packed mirror a
     const zip = readFileSync(join(dir(), linuxZip));
     zh = `zh:${createHash('sha256').update(zip).digest('hex')}`;
     expect(archives.linux_amd64.hashes).toEqual([zh]);
-    h1 = packageHash1(readProviderBundle(), version);
+    h1 = packageHash1(scriptPackage(readProviderBundle(), version).files.get('linux_amd64')!);
   });
   afterAll(async () => {
     await sim?.close();
@@ -101,30 +100,18 @@ describeWithTerraform('the provider as a platform team ships it: packed mirror a
   });
 
   test('served over HTTPS by a static server with a throw-away CA, it is a network mirror', async () => {
-    const certificate = createServerCertificate();
-    const server: Server = createServer({ key: certificate.keyPem, cert: certificate.certPem }, (req, res) => {
-      const file = normalize(join(mirror, decodeURIComponent(new URL(req.url ?? '/', 'https://localhost').pathname)));
-      if (!file.startsWith(mirror) || !existsSync(file)) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': file.endsWith('.json') ? 'application/json' : 'application/zip' }).end(readFileSync(file));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const served = await serveOverHttps(mirror);
     try {
-      const port = (server.address() as { port: number }).port;
-      const caFile = join(mirror, '..', 'ca.pem');
-      writeFileSync(caFile, certificate.certPem);
-      const ws = workspaceWith(sim, `  network_mirror {\n    url = "https://localhost:${port}/"\n  }`);
+      const ws = workspaceWith(sim, `  network_mirror {\n    url = "${served.url}"\n  }`);
       workspaces.push(ws);
-      const env = { TF_CLI_CONFIG_FILE: ws.rc, SSL_CERT_FILE: caFile };
+      const env = { TF_CLI_CONFIG_FILE: ws.rc, SSL_CERT_FILE: served.caFile };
       const init = await ws.terraform(['init', '-input=false', '-no-color'], { env });
       expect(init.output).toContain('Installing local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting');
       expect(init.code).toBe(0);
       expect(lockHashes(ws)).toContain(h1);
       expect((await ws.terraform(['plan', '-input=false', '-no-color'], { env })).code).toBe(0);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await served.close();
     }
   });
 });

