@@ -149,6 +149,8 @@ if (packageAll) {
 project.tasks.tryFind('docgen')?.exec('jsii-docgen -l python -o API.python.md');
 // The provider's registry-layout docs for plain-HCL users, from the schema it serves (docs/).
 project.tasks.tryFind('docgen')?.exec('node scripts/provider-docs.js');
+// The simulator's account file, for `simulator --account` and `testing.SimulatedAccount` (docs/testing/).
+project.tasks.tryFind('docgen')?.exec('node scripts/account-file-schema.js');
 
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FaultRule } from './faults';
 import type { DriftChange } from './state';
-import { FINAL_OPERATION_STATUSES, LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SERVER_STATUSES } from '../api/schemas';
+import { FINAL_OPERATION_STATUSES, LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SCOPES, SERVER_STATUSES } from '../api/schemas';
 import { IPV4_PATTERN } from '../contract/patterns';
 
 const nullableText = z.nullable(z.string());
@@ -21,6 +21,12 @@ export const driftChangeSchema: z.ZodMiniType<DriftChange> = z.strictObject({
     protection: z.optional(z.nullable(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) }))),
     editable: z.optional(z.strictObject({ rdns: z.boolean(), description: z.boolean(), protection: z.boolean() })),
   })),
+});
+
+/** The body of `POST /__simulator/tokens`: a new token of the account with these scopes. */
+export const newTokenSchema = z.strictObject({
+  name: z.optional(z.string().check(z.regex(/^[\w-]{1,40}$/, 'letters, digits, _ and -, at most 40'))),
+  scopes: z.array(z.enum(SCOPES)),
 });
 
 const count = z.int().check(z.nonnegative());

@@ -1,3 +1,4 @@
+export * from './account-file';
 export * from './endpoints';
 export * from './faults';
 export * from './idempotency-store';

@@ -70,7 +70,7 @@ export const SEED_DEDICATED_IPS = {
   locked: '203.0.113.12',
 } as const;
 
-function server(id: string, fields: Partial<Server> & Pick<Server, 'type' | 'name'>): Server {
+export function serverWithDefaults(id: string, fields: Partial<Server> & Pick<Server, 'type' | 'name'>): Server {
   return {
     id,
     hostname: `${fields.name}.example.com`,
@@ -107,7 +107,7 @@ function monthlyTraffic(): Traffic {
   };
 }
 
-function ipSettings(address: string, overrides: Partial<IpSettings> = {}): IpSettings {
+export function ipSettingsWithDefaults(address: string, overrides: Partial<IpSettings> = {}): IpSettings {
   return {
     address,
     rdns: null,
@@ -154,49 +154,49 @@ export function defaultSeed(): SimulatorSeed {
     servers: [
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsRunning, { type: 'vps', name: 'web-1', ipv4: ['198.51.100.11'], ipv6: ['2001:db8::11'] }),
+        server: serverWithDefaults(ids.vpsRunning, { type: 'vps', name: 'web-1', ipv4: ['198.51.100.11'], ipv6: ['2001:db8::11'] }),
         firewall: { enabled: false, rulesets: [] },
         metrics: vpsMetrics(12.5),
         traffic: monthlyTraffic(),
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsStopped, { type: 'vps', name: 'web-2', power: 'stopped', ipv4: ['198.51.100.12'] }),
+        server: serverWithDefaults(ids.vpsStopped, { type: 'vps', name: 'web-2', power: 'stopped', ipv4: ['198.51.100.12'] }),
         firewall: { enabled: true, rulesets: [2] },
         metrics: vpsMetrics(0),
         traffic: monthlyTraffic(),
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vdsRunning, { type: 'vds', name: 'db-1', ipv4: ['198.51.100.13'], resources: { cpuCores: 8, memoryMb: 32_768, storageGb: 640, trafficGb: null } }),
+        server: serverWithDefaults(ids.vdsRunning, { type: 'vds', name: 'db-1', ipv4: ['198.51.100.13'], resources: { cpuCores: 8, memoryMb: 32_768, storageGb: 640, trafficGb: null } }),
         firewall: { enabled: true, rulesets: [2, 4] },
         metrics: vpsMetrics(48),
         traffic: monthlyTraffic(),
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsProvisioning, { type: 'vps', name: 'new-4', status: 'provisioning', power: 'stopped', ipv4: ['198.51.100.14'], createdAt: null }),
+        server: serverWithDefaults(ids.vpsProvisioning, { type: 'vps', name: 'new-4', status: 'provisioning', power: 'stopped', ipv4: ['198.51.100.14'], createdAt: null }),
         firewall: { enabled: false, rulesets: [] },
         activeAfterMs: 1_500,
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsShared, { type: 'vps', name: 'partner-5', accessRole: 'secondary', serviceId: null, ipv4: ['198.51.100.15'] }),
+        server: serverWithDefaults(ids.vpsShared, { type: 'vps', name: 'partner-5', accessRole: 'secondary', serviceId: null, ipv4: ['198.51.100.15'] }),
         firewall: { enabled: true, rulesets: [1] },
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsSuspended, { type: 'vps', name: 'unpaid-6', status: 'suspended', power: 'stopped', ipv4: ['198.51.100.16'] }),
+        server: serverWithDefaults(ids.vpsSuspended, { type: 'vps', name: 'unpaid-6', status: 'suspended', power: 'stopped', ipv4: ['198.51.100.16'] }),
         firewall: { enabled: false, rulesets: [] },
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.vpsFailed, { type: 'vps', name: 'broken-7', status: 'failed', power: 'unknown', ipv4: ['198.51.100.17'] }),
+        server: serverWithDefaults(ids.vpsFailed, { type: 'vps', name: 'broken-7', status: 'failed', power: 'unknown', ipv4: ['198.51.100.17'] }),
         firewall: { enabled: false, rulesets: [] },
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.dedicated, {
+        server: serverWithDefaults(ids.dedicated, {
           type: 'dedicated',
           name: 'metal-1',
           ipv4: [ips.primary, ips.secondary, ips.locked],
@@ -204,9 +204,9 @@ export function defaultSeed(): SimulatorSeed {
           resources: { cpuCores: 32, memoryMb: 131_072, storageGb: 3_840, trafficGb: null },
         }),
         ipSettings: [
-          ipSettings(ips.primary, { rdns: 'metal-1.example.com', description: 'primary' }),
-          ipSettings(ips.secondary),
-          ipSettings(ips.locked, { rdns: 'static.203-0-113-12.provider.example', editable: { rdns: false, description: true, protection: false } }),
+          ipSettingsWithDefaults(ips.primary, { rdns: 'metal-1.example.com', description: 'primary' }),
+          ipSettingsWithDefaults(ips.secondary),
+          ipSettingsWithDefaults(ips.locked, { rdns: 'static.203-0-113-12.provider.example', editable: { rdns: false, description: true, protection: false } }),
         ],
         metrics: { sampledAt: '2026-11-20T10:00:00Z', cpuPercent: 7, memory: { totalBytes: 137_438_953_472, usedBytes: 34_359_738_368, usagePercent: 25 }, storage: [], bandwidth: null },
         traffic: {
@@ -222,13 +222,13 @@ export function defaultSeed(): SimulatorSeed {
       },
       {
         accountId: DEMO_ACCOUNT_ID,
-        server: server(ids.dedicatedStopped, { type: 'dedicated', name: 'metal-2', power: 'stopped', ipv4: ['203.0.113.20'], os: null }),
-        ipSettings: [ipSettings('203.0.113.20')],
+        server: serverWithDefaults(ids.dedicatedStopped, { type: 'dedicated', name: 'metal-2', power: 'stopped', ipv4: ['203.0.113.20'], os: null }),
+        ipSettings: [ipSettingsWithDefaults('203.0.113.20')],
         metrics: { sampledAt: null, cpuPercent: null, memory: null, storage: [], bandwidth: null },
       },
       {
         accountId: OTHER_ACCOUNT_ID,
-        server: server(ids.otherAccount, { type: 'vps', name: 'elsewhere-8', ipv4: ['192.0.2.80'] }),
+        server: serverWithDefaults(ids.otherAccount, { type: 'vps', name: 'elsewhere-8', ipv4: ['192.0.2.80'] }),
         firewall: { enabled: true, rulesets: [1, 2] },
       },
     ],

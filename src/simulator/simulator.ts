@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { driftChangeSchema, faultRuleSchema, parseControlBody } from './control-bodies';
+import { driftChangeSchema, faultRuleSchema, newTokenSchema, parseControlBody } from './control-bodies';
 import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type Budget, type RateLimits, type RateLimitVerdict } from './rate-limiter';
-import { defaultSeed, type SimulatorSeed } from './seed';
+import { DEMO_ACCOUNT_ID, defaultSeed, type SimulatorSeed } from './seed';
 import { DEFAULT_OPERATION_DELAYS, SimulatorState, type DriftChange, type ExecutedWrite, type OperationDelays, type TokenRecord } from './state';
 import { LIMITS } from '../api/schemas';
 
@@ -77,6 +77,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const idempotency = new IdempotencyStore();
   const lastGood = new Map<string, { data: unknown; observedAt: string; observedAtMs: number }>();
   const requests: RequestLogEntry[] = [];
+  let mintedTokens = 0;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -297,6 +298,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         const parsed = parseControlBody(faultRuleSchema, input);
         if ('problems' in parsed) return json(400, { error: `invalid fault rule: ${parsed.problems.join('; ')}` });
         return json(201, { id: faults.add(parsed.value) });
+      }
+      if (method === 'POST' && path === '/tokens') {
+        const parsed = parseControlBody(newTokenSchema, input);
+        if ('problems' in parsed) return json(400, { error: `invalid token: ${parsed.problems.join('; ')}` });
+        const name = parsed.value.name ?? `token-${++mintedTokens}`;
+        const secret = `hsim_${name.replace(/-/g, '_')}_${randomBytes(8).toString('hex')}`;
+        state.addToken({ name, secret, scopes: parsed.value.scopes, accountId: seed.tokens[0]?.accountId ?? DEMO_ACCOUNT_ID, type: 'personal_token' });
+        return json(201, { name, secret, scopes: parsed.value.scopes });
       }
       if (method === 'DELETE' && path === '/faults') {
         faults.clear();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SimulatorSeed } from './seed';
+import type { SeedToken, SimulatorSeed } from './seed';
 import {
   scopesForAction,
   type Firewall,
@@ -113,18 +113,7 @@ export class SimulatorState {
     public operationDelays: OperationDelays,
   ) {
     const start = now();
-    for (const t of seed.tokens) {
-      this.tokensByHash.set(hashToken(t.secret), {
-        id: `tok_${hashToken(t.secret).slice(0, 12)}`,
-        name: t.name,
-        accountId: t.accountId,
-        type: t.type,
-        scopes: new Set(t.scopes),
-        expiresAt: t.expiresAt ?? start + TOKEN_LIFETIME_MS,
-        revoked: t.revoked ?? false,
-        allowlist: t.allowlist,
-      });
-    }
+    for (const t of seed.tokens) this.addToken(t);
     for (const s of seed.servers) {
       this.servers.set(s.server.id, {
         accountId: s.accountId,
@@ -138,6 +127,20 @@ export class SimulatorState {
       });
     }
     this.rulesets = seed.rulesets.map((r) => ({ ...r }));
+  }
+
+  /** A token valid from now on; without `expiresAt`, for 30 days. */
+  public addToken(t: SeedToken): void {
+    this.tokensByHash.set(hashToken(t.secret), {
+      id: `tok_${hashToken(t.secret).slice(0, 12)}`,
+      name: t.name,
+      accountId: t.accountId,
+      type: t.type,
+      scopes: new Set(t.scopes),
+      expiresAt: t.expiresAt ?? this.now() + TOKEN_LIFETIME_MS,
+      revoked: t.revoked ?? false,
+      allowlist: t.allowlist,
+    });
   }
 
   public tokenBySecret(secret: string): TokenRecord | undefined {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
@@ -53,7 +53,7 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(packed.code).toBe(0);
     const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
     const files = (JSON.parse(json)[0].files as { path: string }[]).map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json']));
+    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json', 'node_modules/postject/package.json', 'node_modules/macho-unsign/package.json']));
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   });
 
@@ -112,6 +112,20 @@ describeWithTerraform('a user project installs the packed library', () => {
     const plan = await runAsync('terraform', ['plan', '-input=false', '-no-color'], stackDir, { HOSTING_API_TOKEN: sim.tokens.full });
     expect(plan.output).toContain('Plan: 3 to add, 0 to change, 0 to destroy.');
     expect(plan.code).toBe(0);
+  });
+
+  test('the testing guide\'s jest example runs in the project: the kit from the tarball starts an account; exactly one shutdown, nothing else written', () => {
+    for (const file of ['typescript/web-stack.ts', 'typescript/web-stack.test.ts', 'account.json']) copyFileSync(join(root, 'examples', 'testing', file), join(project, file.replace(/^typescript\//, '')));
+    // The stack's file type-checks strictly against the installed package; jest runs the test with this repository's jest and ts-jest.
+    expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--esModuleInterop', '--types', 'node', 'web-stack.ts'], project)).toMatchObject({ code: 0, output: '' });
+    const config = {
+      rootDir: project,
+      testMatch: ['<rootDir>/web-stack.test.ts'],
+      transform: { '^.+\\.ts$': [require.resolve('ts-jest'), { diagnostics: false, tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true } }] },
+    };
+    const jest = run(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--coverage=false', '--config', JSON.stringify(config)], project);
+    expect(jest.output).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(jest.code).toBe(0);
   });
 });
 

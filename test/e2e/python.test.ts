@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
@@ -76,7 +76,7 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     const pkg = sh('npx', ['projen', 'package:python']);
     if (pkg.code !== 0) throw new Error(`npx projen package:python failed:\n${pkg.output}`);
     expect(sh('python3', ['-m', 'venv', venv]).code).toBe(0);
-    const install = sh(py, ['-m', 'pip', 'install', '--disable-pip-version-check', join(WHEEL_DIR, `cdktf_server_hosting-${version}-py3-none-any.whl`), 'mypy']);
+    const install = sh(py, ['-m', 'pip', 'install', '--disable-pip-version-check', join(WHEEL_DIR, `cdktf_server_hosting-${version}-py3-none-any.whl`), 'mypy', 'pytest']);
     if (install.code !== 0) throw new Error(`pip install of the wheel failed:\n${install.output}`);
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl }, 'web');
@@ -144,6 +144,22 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(release.code).toBe(0);
     expect(reboots()).toBe(1);
     expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('the testing guide\'s pytest example: the kit from the wheel runs the account in its own process; mypy --strict clean; exactly one shutdown, nothing else written; the account ends with the program', async () => {
+    const dir = join(work, 'kit');
+    cpSync(join(ROOT, 'examples', 'testing', 'python'), dir, { recursive: true });
+    copyFileSync(join(ROOT, 'examples', 'testing', 'account.json'), join(dir, 'account.json'));
+    expect(sh(join(venv, 'bin', 'mypy'), ['--strict', 'web_stack.py', 'test_web_stack.py'], { cwd: dir }).output).toContain('Success: no issues found');
+    const pytest = sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_web_stack.py'], { cwd: dir });
+    expect(pytest.output).toMatch(/\b1 passed\b/);
+    expect(pytest.code).toBe(0);
+
+    // A program that never calls stop(): its simulated account ends with it.
+    const left = sh(py, ['-c', 'from cdktf_server_hosting import testing; print(testing.SimulatedAccount.start().base_url)'], { cwd: dir });
+    expect(left.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect(fetch(`${left.stdout.trim()}/servers`)).rejects.toThrow();
   });
 
   test('for_each over every VPS the account owns: typed, mypy --strict clean, the iterator value passed as is; every one converges, the next plan is clean', async () => {

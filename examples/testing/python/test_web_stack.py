@@ -1,0 +1,34 @@
+import os
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from cdktf import App
+
+from cdktf_server_hosting import testing
+from web_stack import WebStack
+
+
+@pytest.fixture
+def account() -> Iterator[testing.SimulatedAccount]:
+    account = testing.SimulatedAccount.start(account_file="account.json")
+    yield account
+    account.stop()
+
+
+def test_the_change_stops_exactly_web_1_and_writes_nothing_else(account: testing.SimulatedAccount, tmp_path: Path) -> None:
+    app = App(outdir=str(tmp_path))
+    WebStack(app, "web", base_url=account.base_url)
+    app.synth()
+
+    def terraform(*args: str) -> None:
+        env = {**os.environ, "HOSTING_API_TOKEN": account.token}
+        subprocess.run(["terraform", *args, "-input=false", "-no-color"], cwd=tmp_path / "stacks" / "web", env=env, check=True)
+
+    terraform("init")
+    terraform("apply", "-auto-approve")
+
+    assert [(a.server_id, a.action) for a in account.executed_actions()] == [("vps_web_1", "shutdown")]
+    assert len(account.executed_writes()) == 1
+    assert next(s for s in account.state() if s.id == "vps_web_2").power == "running"

@@ -1,0 +1,171 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
+import type { Fault } from './fault';
+import type { ServerChange, SimulatedServer } from './server-state';
+import { SCOPES } from '../api/schemas';
+import { LISTENING_LINE } from '../cli/simulator-command';
+
+/*
+ * A simulated account for a team's own tests: the simulator in a process of its own (Python's jsii
+ * kernel serves nothing while Python waits on terraform, and one process model serves both
+ * languages), driven through its control surface. Every method is synchronous, so it reads the same
+ * in TypeScript and Python.
+ */
+
+/** `<package>/lib/cli/main.js`, run as the `simulator` command. */
+const CLI_MAIN = join(__dirname, '..', 'cli', 'main.js');
+const START_TIMEOUT_MS = 20_000;
+
+export interface SimulatedAccountOptions {
+  /**
+   * An account file (JSON; docs/testing/account-file.md): servers, IP settings, firewalls, rule
+   * sets, tokens. A relative path is resolved against the working directory.
+   * @default - the demo account (`npx cdktf-server-hosting simulator` without `--account`)
+   */
+  readonly accountFile?: string;
+  /**
+   * The loopback port to listen on.
+   * @default - a free port
+   */
+  readonly port?: number;
+}
+
+/** A power action the simulator carried out. */
+export interface ExecutedAction {
+  readonly serverId: string;
+  /** `start`, `shutdown`, `power_off`, `reboot` or `reset`. */
+  readonly action: string;
+}
+
+/** A write the simulator carried out: an action, a firewall PUT or an IP settings PATCH. */
+export interface ExecutedWrite {
+  readonly serverId: string;
+  /** `action`, `firewall` or `ip_settings`. */
+  readonly kind: string;
+  /** The action's name, or the request body as JSON. */
+  readonly detail: string;
+}
+
+/** A running simulated account. `stop()` ends it; so does the end of the process that started it. */
+export class SimulatedAccount {
+  /** Starts a simulated account and returns once it answers. */
+  public static start(options: SimulatedAccountOptions = {}): SimulatedAccount {
+    const logDir = mkdtempSync(join(tmpdir(), 'hosting-simulated-account-'));
+    const log = join(logDir, 'simulator.log');
+    const out = openSync(log, 'w');
+    const args = ['simulator', '--port', String(options.port ?? 0), ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)])];
+    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI_MAIN)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
+      stdio: ['ignore', out, out],
+    });
+    closeSync(out);
+    child.unref();
+    process.once('exit', () => child.kill());
+    try {
+      return new SimulatedAccount(waitForUrl(log), child.pid!);
+    } catch (err) {
+      child.kill();
+      throw err;
+    } finally {
+      rmSync(logDir, { recursive: true, force: true });
+    }
+  }
+
+  /** The API's base URL, ending in `/api/v1`: `HostingApi`'s `baseUrl`, or `HOSTING_API_URL`. */
+  public readonly baseUrl: string;
+  /** A token with every scope, for `HOSTING_API_TOKEN`. */
+  public readonly token: string;
+  readonly #controlUrl: string;
+  readonly #pid: number;
+
+  private constructor(baseUrl: string, pid: number) {
+    this.baseUrl = baseUrl;
+    this.#controlUrl = baseUrl.replace(/\/api\/v1$/, '/__simulator');
+    this.#pid = pid;
+    this.token = this.tokenWithScopes([...SCOPES]);
+  }
+
+  /** A new token of the account with only these scopes (e.g. `servers:read`), to test what a narrower token cannot do. */
+  public tokenWithScopes(scopes: string[]): string {
+    return (this.#control('POST', '/tokens', { scopes }) as { secret: string }).secret;
+  }
+
+  /** Every power action carried out, in order; only those on `serverId` when given. */
+  public executedActions(serverId?: string): ExecutedAction[] {
+    return this.executedWrites(serverId).filter((w) => w.kind === 'action').map((w) => ({ serverId: w.serverId, action: w.detail }));
+  }
+
+  /** Every write carried out (actions, firewall and IP settings writes), in order; replays of a retried write are not counted. */
+  public executedWrites(serverId?: string): ExecutedWrite[] {
+    const all = this.#control('GET', '/executed') as ExecutedWrite[];
+    return all
+      .filter((w) => serverId === undefined || w.serverId === serverId)
+      .map(({ serverId: id, kind, detail }) => ({ serverId: id, kind, detail }));
+  }
+
+  /** Every server of the account as it is now, with its firewall or IP settings. */
+  public state(): SimulatedServer[] {
+    return (this.#control('GET', '/state') as { servers: unknown[] }).servers.map(simulatedServer);
+  }
+
+  /** Changes a server out of band, as its control panel would: the drift the next plan must show. */
+  public changeServer(serverId: string, change: ServerChange): void {
+    this.#control('PATCH', `/servers/${encodeURIComponent(serverId)}`, serverChangeBody(change));
+  }
+
+  /** Adds a fault rule; returns its id. */
+  public addFault(fault: Fault): number {
+    return (this.#control('POST', '/faults', faultBody(fault)) as { id: number }).id;
+  }
+
+  /** Removes every fault rule. */
+  public clearFaults(): void {
+    this.#control('DELETE', '/faults');
+  }
+
+  /** Ends the simulator. */
+  public stop(): void {
+    try {
+      process.kill(this.#pid, 'SIGTERM');
+    } catch {
+      // Already ended.
+    }
+  }
+
+  /** One control request, synchronously: a short-lived node process does the HTTP. */
+  #control(method: string, path: string, body?: unknown): unknown {
+    const script = 'let i="";process.stdin.on("data",(d)=>(i+=d)).on("end",async()=>{const r=JSON.parse(i);'
+      + 'try{const res=await fetch(r.url,{method:r.method,headers:{"content-type":"application/json"},body:r.body});'
+      + 'process.stdout.write(JSON.stringify({status:res.status,text:await res.text()}))}'
+      + 'catch(e){process.stdout.write(JSON.stringify({status:0,text:String(e.cause?.code??e.cause?.message??e.message)}))}})';
+    const input = JSON.stringify({ url: `${this.#controlUrl}${path}`, method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const result = spawnSync(process.execPath, ['-e', script], { input, encoding: 'utf8', timeout: 30_000 });
+    const { status, text } = JSON.parse(result.stdout || '{"status":0,"text":"no answer"}') as { status: number; text: string };
+    if (status === 0) throw new Error(`the simulated account at ${this.baseUrl} does not answer (stopped?): ${text}`);
+    const answer = JSON.parse(text) as { error?: string };
+    if (status >= 400) throw new Error(`simulated account: ${method} ${path}: ${answer.error ?? text}`);
+    return answer;
+  }
+}
+
+/** The simulator's first line names its URL; any other first line is the reason it did not start. */
+function waitForUrl(log: string): string {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const text = readFileSync(log, 'utf8');
+    if (text.startsWith(LISTENING_LINE) && text.includes('\n')) return text.slice(LISTENING_LINE.length, text.indexOf('\n'));
+    if (text.length && !LISTENING_LINE.startsWith(text.slice(0, LISTENING_LINE.length)) && text.includes('\n')) {
+      sleep(100);
+      throw new Error(`the simulated account did not start: ${readFileSync(log, 'utf8').trim()}`);
+    }
+    sleep(25);
+  }
+  throw new Error(`the simulated account did not start within ${START_TIMEOUT_MS / 1000} s: ${readFileSync(log, 'utf8').trim() || 'no output'}`);
+}
+
+/** Blocks the thread: the start is synchronous in every language. */
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}

@@ -1,0 +1,100 @@
+import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseSimulatorArgs, readAccountFile } from '../../src/cli/simulator-command';
+import { accountFileJsonSchema, seedFromAccountFile, startSimulator, type RunningSimulator } from '../../src/simulator';
+import { faultBody, serverChangeBody } from '../../src/testing/control-bodies';
+import { FaultEffect } from '../../src/testing/fault';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+const ROOT = join(__dirname, '..', '..');
+const EXAMPLES = join(ROOT, 'examples', 'testing');
+const ACCOUNT = join(EXAMPLES, 'account.json');
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+
+describe('the account file', () => {
+  test('the example reads with the defaults filled in: the full token added, shared servers secondary, firewalls as given', () => {
+    const seed = readAccountFile(ACCOUNT);
+    expect(seed.tokens.map((t) => [t.name, t.scopes.length])).toEqual([['full', 5], ['ci', 5]]);
+    expect(seed.tokens[1].secret).toBe('hsim_ci_valid_only_in_the_simulator');
+    expect(seed.tokens[0].secret).toMatch(/^hsim_full_[0-9a-f]{16}$/);
+    const [web1, , partner] = seed.servers;
+    expect(web1.server).toMatchObject({ id: 'vps_web_1', status: 'active', power: 'running', accessRole: 'primary', hostname: 'web-1.example.com' });
+    expect(web1.firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+    expect(partner.server.accessRole).toBe('secondary');
+    expect(partner.firewall).toEqual({ enabled: false, rulesets: [] });
+  });
+
+  test('a dedicated server\'s addresses get IP settings, listed ones as given and the rest the defaults', () => {
+    const seed = seedFromAccountFile({ servers: [{ id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', type: 'dedicated', name: 'metal', ipv4: ['203.0.113.10', '203.0.113.11'], ipSettings: [{ address: '203.0.113.11', rdns: 'b.example.com' }] }] });
+    expect(seed.servers[0].ipSettings).toEqual([
+      { address: '203.0.113.10', rdns: null, description: null, protection: { layer4: 'dynamic', layer7: 'off' }, editable: { rdns: true, description: true, protection: true } },
+      { address: '203.0.113.11', rdns: 'b.example.com', description: null, protection: { layer4: 'dynamic', layer7: 'off' }, editable: { rdns: true, description: true, protection: true } },
+    ]);
+  });
+
+  test('a wrong file is refused, naming every wrong member, and the file', () => {
+    expect(() => seedFromAccountFile({ servers: [{ id: 'vps_a_1', type: 'dedicated', name: 'x', firewall: { rulesets: [9] } }, { id: 'vps_a_1', type: 'vps', name: 'y', colour: 'red' }] }))
+      .toThrow('the account file is not valid: servers.1: Unrecognized key: "colour"');
+    expect(() => seedFromAccountFile({ servers: [{ id: 'vps_a_1', type: 'dedicated', name: 'x', firewall: { rulesets: [9] } }, { id: 'vps_a_1', type: 'vps', name: 'y', ipv4: [], ipSettings: [] }] }))
+      .toThrow('the account file is not valid: servers.0.id: a dedicated server\'s id starts with ded_; servers.0.firewall: dedicated servers have no firewall here (the API has none for them); servers.0.firewall.rulesets: 9 is not one of rulesets; servers.1.id: vps_a_1 is used twice; servers.1.ipSettings: only dedicated servers have IP settings');
+    expect(() => readAccountFile(join(ROOT, 'package.json'))).toThrow(/package\.json: the account file is not valid: servers: Invalid input: expected array/);
+    expect(() => readAccountFile('/nowhere.json')).toThrow('cannot read the account file /nowhere.json: ENOENT');
+  });
+
+  test('the JSON Schema in docs/ is the one the simulator parses with, and the example names it', () => {
+    expect(JSON.parse(readFileSync(join(ROOT, 'docs', 'testing', 'account-file.schema.json'), 'utf8'))).toEqual(accountFileJsonSchema());
+    expect(JSON.parse(readFileSync(ACCOUNT, 'utf8')).$schema).toBe('../../docs/testing/account-file.schema.json');
+  });
+
+  test('simulator --account FILE is an option of the command', () => {
+    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', accountFile: 'a.json' });
+  });
+});
+
+describe('the kit\'s structs as the control surface speaks them', () => {
+  test('a fault: each effect takes its own members, and a member of another effect is refused, naming what it takes', () => {
+    expect(faultBody({ effect: FaultEffect.ERROR, status: 503, times: 1, endpoint: 'POST /servers/{serverId}/actions' }))
+      .toEqual({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 503 } });
+    expect(faultBody({ effect: FaultEffect.OPERATION, operationStatus: 'outcome_unknown' })).toEqual({ effect: { type: 'operation', outcome: { status: 'outcome_unknown', takesEffect: false } } });
+    expect(() => faultBody({ effect: FaultEffect.LATENCY, status: 500 })).toThrow('a latency fault takes no status (it takes latencyMs)');
+  });
+
+  test('a server change: address settings need the address, and the protection layers go together', () => {
+    expect(JSON.parse(JSON.stringify(serverChangeBody({ ip: '203.0.113.10', rdns: 'x.example.com', firewallEnabled: false }))))
+      .toEqual({ firewall: { enabled: false }, ip: { address: '203.0.113.10', rdns: 'x.example.com' } });
+    expect(() => serverChangeBody({ rdns: 'x.example.com' })).toThrow('changeServer: rdns, description and the protection layers change one address: set ip too');
+    expect(() => serverChangeBody({ ip: '203.0.113.10', layer4: 'permanent' })).toThrow('set layer4 and layer7 together');
+  });
+});
+
+test('the testing guide shows each example file as it is, so what it shows is what the tests run', () => {
+  const guide = readFileSync(join(ROOT, 'docs', 'guides', 'testing-your-stacks.md'), 'utf8');
+  for (const file of files(EXAMPLES)) expect([relative(EXAMPLES, file), guide.includes(readFileSync(file, 'utf8').trimEnd())]).toEqual([relative(EXAMPLES, file), true]);
+});
+
+/** The guide's plain-HCL path: `terraform test` against the account file the simulator command serves. */
+describeWithTerraform('the testing guide\'s terraform test example', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  /** The CLI configuration installing the provider from its mirror, as the guide's reader sets it up. */
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: readAccountFile(ACCOUNT) });
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: 'hsim_ci_valid_only_in_the_simulator', TF_VAR_hosting_api_url: sim.baseUrl });
+    ws.writeHcl(env, '');
+    cpSync(join(EXAMPLES, 'hcl'), ws.stackDir, { recursive: true, force: true });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('both runs pass; the simulator carried out one shutdown of web-1 and nothing else', async () => {
+    expect((await ws.terraform(['init', '-input=false', '-no-color'], { env })).code).toBe(0);
+    const run = await ws.terraform(['test', '-no-color'], { env });
+    expect(run.output).toContain('Success! 2 passed, 0 failed.');
+    expect(run.code).toBe(0);
+    expect(sim.executed().map((w) => `${w.serverId} ${w.kind} ${w.detail}`)).toEqual(['vps_web_1 action shutdown']);
+  });
+});
