@@ -4,6 +4,7 @@ import { Fn, type ITerraformDependable, type TerraformResource, type IResolvable
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
@@ -31,7 +32,7 @@ export interface IpProtection {
   readonly layer7: Layer7Protection;
 }
 
-export interface IpSettingsProps extends HostingMetaArguments {
+export interface IpSettingsProps extends HostingMetaArguments, MovedFromBridgeProps {
   /** The API connection. */
   readonly api: HostingApi;
   /** A dedicated server id (`ded_…`). */
@@ -118,6 +119,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),
     });
+    moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge' });
   }
 
   /** The resource's address, so `dependsOn` on this construct works. */

@@ -21,11 +21,15 @@ class NullProvider extends TerraformProvider {
   }
 }
 
-/** A `null_resource` whose only argument is `triggers`; the null provider is configured once per stack. */
+/** The null provider, configured once per stack. */
+export function ensureNullProvider(stack: TerraformStack): void {
+  if (!stack.node.tryFindChild(NULL_PROVIDER_ID)) new NullProvider(stack, NULL_PROVIDER_ID);
+}
+
+/** A `null_resource` whose only argument is `triggers`. */
 export class NullResource extends TerraformResource {
   constructor(scope: Construct, id: string, private readonly triggerValues: Record<string, string>, meta: TerraformMetaArguments = {}) {
-    const stack = TerraformStack.of(scope);
-    if (!stack.node.tryFindChild(NULL_PROVIDER_ID)) new NullProvider(stack, NULL_PROVIDER_ID);
+    ensureNullProvider(TerraformStack.of(scope));
     super(scope, id, { terraformResourceType: 'null_resource', terraformGeneratorMetadata: NULL_METADATA, ...meta });
   }
 

@@ -4,6 +4,7 @@ import { createArmedRecord, createBridgeResource, createRebootResource } from '.
 import type { ITerraformDependable, TerraformResource, IResolvable } from './cdk';
 import type { HostingApi } from './hosting-api';
 import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
@@ -22,7 +23,7 @@ export enum StopMethod {
   POWER_OFF = 'power_off',
 }
 
-export interface PowerStateProps extends HostingMetaArguments {
+export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgeProps {
   /** The API connection. */
   readonly api: HostingApi;
   /** The server id (`vps_…` or `ded_…`). */
@@ -109,6 +110,7 @@ export class PowerState extends Construct implements ITerraformDependable {
         ready_timeout_seconds: props.readyTimeoutSeconds,
         operation_timeout_seconds: props.operationTimeoutSeconds,
       }, props.api._provider(), meta);
+      moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge', forgotten: ['reboot', 'reboot-armed'] });
       return;
     }
     const api = props.api._connection();
@@ -127,6 +129,7 @@ export class PowerState extends Construct implements ITerraformDependable {
       timeouts,
     };
     this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: meta.dependsOn });
+    moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge' });
 
     if (props.rebootTriggers) {
       // A separate resource, replaced only when the triggers change: nothing else ever reboots.

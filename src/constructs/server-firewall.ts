@@ -4,11 +4,12 @@ import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
 
-export interface ServerFirewallProps extends HostingMetaArguments {
+export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBridgeProps {
   /** The API connection. */
   readonly api: HostingApi;
   /** A VPS id (`vps_…`), as listed by GET /servers. */
@@ -84,6 +85,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),
     });
+    moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge' });
   }
 
   /** The resource's address, so `dependsOn` on this construct works. */

@@ -100,6 +100,17 @@ const DESCRIPTOR = {
             Response: msg({ imported_resources: { type: 'ImportedResource', id: 1, rule: 'repeated' }, diagnostics: diagnostics(2) }),
           },
         },
+        MoveResourceState: rpc(
+          {
+            source_provider_address: { type: 'string', id: 1 },
+            source_type_name: { type: 'string', id: 2 },
+            source_schema_version: { type: 'int64', id: 3 },
+            source_state: { type: 'RawState', id: 4 },
+            target_type_name: { type: 'string', id: 5 },
+            source_private: { type: 'bytes', id: 6 },
+          },
+          { target_state: dynamic(1), diagnostics: diagnostics(2), target_private: { type: 'bytes', id: 3 } },
+        ),
         ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
       },
@@ -127,7 +138,8 @@ function method(service: string, name: string, request: string, response: string
 
 const RPCS = [
   'GetMetadata', 'GetProviderSchema', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
-  'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'ReadDataSource', 'StopProvider',
+  'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
+  'ReadDataSource', 'StopProvider',
 ] as const;
 export type ProviderRpc = (typeof RPCS)[number];
 

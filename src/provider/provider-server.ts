@@ -22,6 +22,9 @@ export interface ProviderServices {
   readonly controller: UntypedServiceImplementation;
 }
 
+/** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
+const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true };
+
 export function createProviderService(environment: ProviderServerEnvironment): ProviderServices {
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see TOKEN_IN_NAME). */
@@ -43,7 +46,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
 
   const handlers: Record<ProviderRpc, RpcHandler> = {
     GetMetadata: () => ({
-      server_capabilities: { get_provider_schema_optional: true },
+      server_capabilities: SERVER_CAPABILITIES,
       resources: [...RESOURCES.keys()].map((type_name) => ({ type_name })),
       data_sources: [...DATA_SOURCES.keys()].map((type_name) => ({ type_name })),
     }),
@@ -51,7 +54,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       provider: PROVIDER_SCHEMA,
       resource_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, r.schema])),
       data_source_schemas: Object.fromEntries([...DATA_SOURCES.values()].map((d) => [d.typeName, d.schema])),
-      server_capabilities: { get_provider_schema_optional: true },
+      server_capabilities: SERVER_CAPABILITIES,
     }),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
     ConfigureProvider: (req) => {

@@ -1,4 +1,5 @@
 import { diagnosticOf, type Diagnostic } from './diagnostics';
+import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
 import type { ProviderRpc } from './protocol';
 import { ipSettingsResource } from './resources/ip-settings';
@@ -18,7 +19,10 @@ export const STATE_VERSION = 0;
 
 type Request = Record<string, any>;
 export type RpcHandler = (request: Request) => Promise<object> | object;
-type ResourceRpc = Extract<ProviderRpc, 'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState'>;
+type ResourceRpc = Extract<
+  ProviderRpc,
+  'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState' | 'MoveResourceState'
+>;
 
 export interface RpcEnvironment {
   /** The session of one RPC; throws when the provider was not configured. */
@@ -107,6 +111,20 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     ImportResourceState: (req) => {
       const state = resourceOf(req.type_name).importState(req.id);
       return { imported_resources: [{ type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})) }] };
+    },
+    MoveResourceState: (req) => {
+      try {
+        const target = resourceOf(req.target_type_name);
+        const document = documentFromBridge({
+          providerAddress: req.source_provider_address,
+          typeName: req.source_type_name,
+          stateJson: Buffer.from(req.source_state?.json ?? '{}').toString('utf8'),
+          targetTypeName: req.target_type_name,
+        });
+        return { target_state: dynamic(target.stateFromBridge(document)), target_private: encodePrivate(withInstance({})) };
+      } catch (err) {
+        return failing(err);
+      }
     },
   };
 }

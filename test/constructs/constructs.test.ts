@@ -364,3 +364,42 @@ describe('HostingApi standaloneProvider: the stack carries the standalone execut
     expect(() => new ServerFirewall(s, 'fw2', { api: second, serverId: VPS, enabled: true })).toThrow(/^HostingApi at test\/second: standaloneProvider \(standalone_provider\) is null, but another HostingApi of the stack has ".*": a stack carries one provider package/);
   });
 });
+
+describe('movedFromBridge: from a bridge to the provider without a destroy', () => {
+  test('writes a moved block from the bridge resource the earlier synth wrote, and forgets a PowerState\'s reboot records', () => {
+    const address = (bridge: Bridge) => {
+      const s = stack();
+      const api = new HostingApi(s, 'hosting', { bridge });
+      new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
+      new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING, rebootTriggers: { release: '1' } });
+      const resources = synth(s).resource;
+      return (prefix: string) => `${bridge === Bridge.NULL_RESOURCE ? 'null_resource' : 'terraform_data'}.${Object.keys(resources[bridge === Bridge.NULL_RESOURCE ? 'null_resource' : 'terraform_data']).find((k) => k.startsWith(prefix))}`;
+    };
+    for (const bridge of [Bridge.TERRAFORM_DATA, Bridge.NULL_RESOURCE]) {
+      const before = address(bridge);
+      const s = stack();
+      const api = new HostingApi(s, 'hosting');
+      new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, movedFromBridge: bridge });
+      new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING, rebootTriggers: { release: '1' }, movedFromBridge: bridge });
+      const json = synth(s);
+      expect(json.moved).toEqual([
+        { from: before('fw_bridge_'), to: expect.stringMatching(/^hosting_server_firewall\.fw_resource_/) },
+        { from: before('power_bridge_'), to: expect.stringMatching(/^hosting_power_state\.power_resource_/) },
+      ]);
+      expect(json.removed).toEqual([before('power_reboot_'), before('power_reboot-armed_')].map((from) => ({ from, lifecycle: { destroy: false } })));
+      // The state still holds null_resources: their provider stays configured.
+      expect(Object.keys(json.provider)).toEqual(bridge === Bridge.NULL_RESOURCE ? ['hosting', 'null'] : ['hosting']);
+    }
+  });
+
+  test('refused, naming the construct and the prop: to a bridge, from the provider, or with forEach', () => {
+    const s = stack();
+    expect(() => new ServerFirewall(s, 'a', { api: bridgeApi(s), serverId: VPS, enabled: true, movedFromBridge: Bridge.NULL_RESOURCE }))
+      .toThrow('ServerFirewall at test/a: movedFromBridge (moved_from_bridge) moves a construct to Bridge.PROVIDER, but its HostingApi uses terraform_data');
+    const api = new HostingApi(s, 'provider');
+    expect(() => new IpSettings(s, 'b', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com', movedFromBridge: Bridge.PROVIDER }))
+      .toThrow('IpSettings at test/b: movedFromBridge (moved_from_bridge) is provider, which is not a bridge');
+    expect(() => new PowerState(s, 'c', { api, serverId: TerraformIterator.fromList([VPS]).value, state: PowerStateValue.RUNNING, forEach: TerraformIterator.fromList([VPS]), movedFromBridge: Bridge.TERRAFORM_DATA }))
+      .toThrow('PowerState at test/c: movedFromBridge (moved_from_bridge) cannot be combined with forEach or count');
+  });
+});

@@ -167,6 +167,11 @@ export const ipSettingsResource: ProviderResource = {
     }
     return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null };
   },
+
+  stateFromBridge(document) {
+    const { serverId, ip, desired } = document as IpSettingsSpec;
+    return { ...this.importState(`${serverId}/${ip}`), rdns: desired.rdns ?? null, description: desired.description ?? null, protection: desired.protection ?? null };
+  },
 };
 
 /**

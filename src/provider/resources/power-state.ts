@@ -135,6 +135,20 @@ export const powerStateResource: ProviderResource = {
     const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
     return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id };
   },
+
+  stateFromBridge(document) {
+    const spec = document as PowerStateSpec;
+    // The bridge's document holds the defaults it ran with; a default is what an unset argument means here.
+    const unlessDefault = <T>(value: T, fallback: T) => (value === fallback ? null : value);
+    return {
+      ...this.importState(spec.serverId),
+      state: spec.desired.state,
+      stop_method: unlessDefault(spec.stopMethod, POWER_DEFAULTS.stopMethod),
+      force_stop_fallback: unlessDefault(spec.forceStopFallback, POWER_DEFAULTS.forceStopFallback),
+      ready_timeout_seconds: unlessDefault(spec.timeouts.readySeconds, POWER_DEFAULTS.readySeconds),
+      operation_timeout_seconds: unlessDefault(spec.timeouts.operationSeconds, POWER_DEFAULTS.operationSeconds),
+    };
+  },
 };
 
 /** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */

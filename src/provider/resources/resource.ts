@@ -1,4 +1,5 @@
 import type { Scope } from '../../api/schemas';
+import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
@@ -63,6 +64,12 @@ export interface ProviderResource {
   destroy(session: ProviderSession, prior: ObjectValue, priv: PrivateState): Promise<void>;
   /** The skeleton state of `terraform import <address> <id>`; ReadResource fills it in. Throws on a malformed id. */
   importState(id: string): ObjectValue;
+  /**
+   * The state of a construct moved from a bridge (`movedFromBridge`), from the document its bridge
+   * resource kept: the arguments the construct set, so the next plan shows the move and nothing
+   * else; ReadResource fills in the actual values.
+   */
+  stateFromBridge(document: ResourceDocument): ObjectValue;
 }
 
 export const isKnown = (v: Value): boolean =>

@@ -144,6 +144,19 @@ export const serverFirewallResource: ProviderResource = {
     }
     return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null };
   },
+
+  stateFromBridge(document) {
+    const { serverId, desired } = document as FirewallSpec;
+    // The document lists ids and names together, as the construct's rulesets and rulesetNames.
+    const ids = desired.rulesets?.filter((r): r is number => typeof r === 'number');
+    const names = desired.rulesets?.filter((r): r is string => typeof r === 'string');
+    return {
+      ...this.importState(serverId),
+      enabled: desired.enabled ?? null,
+      rulesets: ids && (ids.length || !names?.length) ? ids : null,
+      ruleset_names: names?.length ? names : null,
+    };
+  },
 };
 
 /** Rule set ids the configuration asks for, names resolved; undefined when not managed, UNKNOWN when not known yet. */
