@@ -15,6 +15,7 @@ export * from './data-references';
 export * from './hosting-api';
 export * from './hosting-meta-arguments';
 export * from './ip-settings';
+export * from './moved-from-bridge-props';
 export * from './on-destroy';
 export * from './power-state';
 export * from './server-firewall';
