@@ -3,9 +3,10 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 import * as protobuf from 'protobufjs/light';
 
 /*
- * The parts of Terraform's plugin protocol 6.8 (tfplugin6) and go-plugin's controller that this
+ * The parts of Terraform's plugin protocol 6.10 (tfplugin6) and go-plugin's controller that this
  * provider serves, as a protobufjs JSON descriptor: message and field numbers are facts of the wire
- * format (docs/plugin-protocol/tfplugin6.8.proto in hashicorp/terraform); the descriptor is ours,
+ * format (docs/plugin-protocol/tfplugin6.proto in hashicorp/terraform, 6.10 as Terraform 1.14 and
+ * 1.15 speak it; older Terraform skips the fields and RPCs it does not know). The descriptor is ours,
  * written as data so nothing parses .proto text at start-up. Enums travel as int32 (same varint).
  */
 
@@ -13,6 +14,7 @@ type Fields = Record<string, { type: string; id: number; rule?: 'repeated'; keyT
 const msg = (fields: Fields) => ({ fields });
 const rpc = (request: Fields, response: Fields) => ({ nested: { Request: msg(request), Response: msg(response) } });
 const dynamic = (id: number) => ({ type: 'DynamicValue', id });
+const identity = (id: number) => ({ type: 'ResourceIdentityData', id });
 const diagnostics = (id: number) => ({ type: 'Diagnostic', id, rule: 'repeated' as const });
 
 const DESCRIPTOR = {
@@ -24,6 +26,19 @@ const DESCRIPTOR = {
         AttributePath: {
           fields: { steps: { type: 'Step', id: 1, rule: 'repeated' } },
           nested: { Step: msg({ attribute_name: { type: 'string', id: 1 }, element_key_string: { type: 'string', id: 2 }, element_key_int: { type: 'int64', id: 3 } }) },
+        },
+        ResourceIdentityData: msg({ identity_data: dynamic(1) }),
+        ResourceIdentitySchema: {
+          fields: { version: { type: 'int64', id: 1 }, identity_attributes: { type: 'IdentityAttribute', id: 2, rule: 'repeated' } },
+          nested: {
+            IdentityAttribute: msg({
+              name: { type: 'string', id: 1 },
+              type: { type: 'bytes', id: 2 },
+              required_for_import: { type: 'bool', id: 3 },
+              optional_for_import: { type: 'bool', id: 4 },
+              description: { type: 'string', id: 5 },
+            }),
+          },
         },
         RawState: msg({ json: { type: 'bytes', id: 1 }, flatmap: { keyType: 'string', type: 'string', id: 2 } }),
         ServerCapabilities: msg({ plan_destroy: { type: 'bool', id: 1 }, get_provider_schema_optional: { type: 'bool', id: 2 }, move_resource_state: { type: 'bool', id: 3 } }),
@@ -80,23 +95,48 @@ const DESCRIPTOR = {
           { type_name: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 }, raw_state: { type: 'RawState', id: 3 } },
           { upgraded_state: dynamic(1), diagnostics: diagnostics(2) },
         ),
+        GetResourceIdentitySchemas: rpc({}, { identity_schemas: { keyType: 'string', type: 'ResourceIdentitySchema', id: 1 }, diagnostics: diagnostics(2) }),
+        UpgradeResourceIdentity: rpc(
+          { type_name: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 }, raw_identity: { type: 'RawState', id: 3 } },
+          { upgraded_identity: identity(1), diagnostics: diagnostics(2) },
+        ),
         ConfigureProvider: rpc({ terraform_version: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
         ReadResource: rpc(
-          { type_name: { type: 'string', id: 1 }, current_state: dynamic(2), private: { type: 'bytes', id: 3 } },
-          { new_state: dynamic(1), diagnostics: diagnostics(2), private: { type: 'bytes', id: 3 } },
+          { type_name: { type: 'string', id: 1 }, current_state: dynamic(2), private: { type: 'bytes', id: 3 }, current_identity: identity(6) },
+          { new_state: dynamic(1), diagnostics: diagnostics(2), private: { type: 'bytes', id: 3 }, new_identity: identity(5) },
         ),
         PlanResourceChange: rpc(
-          { type_name: { type: 'string', id: 1 }, prior_state: dynamic(2), proposed_new_state: dynamic(3), config: dynamic(4), prior_private: { type: 'bytes', id: 5 } },
-          { planned_state: dynamic(1), requires_replace: { type: 'AttributePath', id: 2, rule: 'repeated' }, planned_private: { type: 'bytes', id: 3 }, diagnostics: diagnostics(4) },
+          {
+            type_name: { type: 'string', id: 1 },
+            prior_state: dynamic(2),
+            proposed_new_state: dynamic(3),
+            config: dynamic(4),
+            prior_private: { type: 'bytes', id: 5 },
+            prior_identity: identity(8),
+          },
+          {
+            planned_state: dynamic(1),
+            requires_replace: { type: 'AttributePath', id: 2, rule: 'repeated' },
+            planned_private: { type: 'bytes', id: 3 },
+            diagnostics: diagnostics(4),
+            planned_identity: identity(7),
+          },
         ),
         ApplyResourceChange: rpc(
-          { type_name: { type: 'string', id: 1 }, prior_state: dynamic(2), planned_state: dynamic(3), config: dynamic(4), planned_private: { type: 'bytes', id: 5 } },
-          { new_state: dynamic(1), private: { type: 'bytes', id: 2 }, diagnostics: diagnostics(3) },
+          {
+            type_name: { type: 'string', id: 1 },
+            prior_state: dynamic(2),
+            planned_state: dynamic(3),
+            config: dynamic(4),
+            planned_private: { type: 'bytes', id: 5 },
+            planned_identity: identity(7),
+          },
+          { new_state: dynamic(1), private: { type: 'bytes', id: 2 }, diagnostics: diagnostics(3), new_identity: identity(5) },
         ),
         ImportResourceState: {
           nested: {
-            Request: msg({ type_name: { type: 'string', id: 1 }, id: { type: 'string', id: 2 } }),
-            ImportedResource: msg({ type_name: { type: 'string', id: 1 }, state: dynamic(2), private: { type: 'bytes', id: 3 } }),
+            Request: msg({ type_name: { type: 'string', id: 1 }, id: { type: 'string', id: 2 }, identity: identity(4) }),
+            ImportedResource: msg({ type_name: { type: 'string', id: 1 }, state: dynamic(2), private: { type: 'bytes', id: 3 }, identity: identity(4) }),
             Response: msg({ imported_resources: { type: 'ImportedResource', id: 1, rule: 'repeated' }, diagnostics: diagnostics(2) }),
           },
         },
@@ -109,7 +149,7 @@ const DESCRIPTOR = {
             target_type_name: { type: 'string', id: 5 },
             source_private: { type: 'bytes', id: 6 },
           },
-          { target_state: dynamic(1), diagnostics: diagnostics(2), target_private: { type: 'bytes', id: 3 } },
+          { target_state: dynamic(1), diagnostics: diagnostics(2), target_private: { type: 'bytes', id: 3 }, target_identity: identity(4) },
         ),
         ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
@@ -137,7 +177,7 @@ function method(service: string, name: string, request: string, response: string
 }
 
 const RPCS = [
-  'GetMetadata', 'GetProviderSchema', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
+  'GetMetadata', 'GetProviderSchema', 'GetResourceIdentitySchemas', 'UpgradeResourceIdentity', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
   'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
   'ReadDataSource', 'StopProvider',
 ] as const;

@@ -1,4 +1,5 @@
 import { diagnosticOf, type Diagnostic } from './diagnostics';
+import { identityData, identityFrom, identitySchema, IDENTITY_VERSION } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
 import type { ProviderRpc } from './protocol';
@@ -21,7 +22,8 @@ type Request = Record<string, any>;
 export type RpcHandler = (request: Request) => Promise<object> | object;
 type ResourceRpc = Extract<
   ProviderRpc,
-  'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState' | 'MoveResourceState'
+  | 'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState' | 'MoveResourceState'
+  | 'GetResourceIdentitySchemas' | 'UpgradeResourceIdentity'
 >;
 
 export interface RpcEnvironment {
@@ -62,8 +64,9 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       if (!state) return { new_state: dynamic(null) };
       const session = sessionOf();
       try {
-        const fresh = await resourceOf(req.type_name).read(session, state, decodePrivate(req.private));
-        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), diagnostics: warningsOf(session.warnings) };
+        const resource = resourceOf(req.type_name);
+        const fresh = await resource.read(session, state, decodePrivate(req.private));
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identityData(resource, fresh.state), diagnostics: warningsOf(session.warnings) };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(err, session.warnings) };
       }
@@ -74,9 +77,11 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const session = sessionOf();
       try {
         const prior = objectOf(req.prior_state);
-        const change = await resourceOf(req.type_name).plan(session, prior, objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
+        const resource = resourceOf(req.type_name);
+        const change = await resource.plan(session, prior, objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
         return {
           planned_state: dynamic(change.planned),
+          planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
           diagnostics: [...warningsOf(session.warnings), ...(change.diagnostics ?? [])],
@@ -101,7 +106,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
         const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
-        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), ...outcome };
+        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), new_identity: identityData(resource, applied.state), ...outcome };
       } catch (err) {
         return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
       } finally {
@@ -109,8 +114,21 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       }
     },
     ImportResourceState: (req) => {
-      const state = resourceOf(req.type_name).importState(req.id);
-      return { imported_resources: [{ type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})) }] };
+      const resource = resourceOf(req.type_name);
+      // An `import` block names the object by `id`, or (Terraform 1.12+) by its identity.
+      const identity = identityFrom(resource, req.identity);
+      const state = resource.importState(identity ? resource.identity.importId(identity) : req.id);
+      const imported = { type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})), identity: identityData(resource, state) };
+      return { imported_resources: [imported] };
+    },
+    GetResourceIdentitySchemas: () => ({ identity_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, identitySchema(r)])) }),
+    UpgradeResourceIdentity: (req) => {
+      const resource = resourceOf(req.type_name);
+      if (Number(req.version ?? 0) > IDENTITY_VERSION) {
+        throw new Error(`the identity of this ${req.type_name} was written by a newer version of the provider (identity version ${req.version}); use that version or newer`);
+      }
+      const stored = identityFrom(resource, { identity_data: { json: req.raw_identity?.json } }) ?? {};
+      return { upgraded_identity: { identity_data: { msgpack: encodeValue(stored) } } };
     },
     MoveResourceState: (req) => {
       try {
@@ -121,7 +139,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           stateJson: Buffer.from(req.source_state?.json ?? '{}').toString('utf8'),
           targetTypeName: req.target_type_name,
         });
-        return { target_state: dynamic(target.stateFromBridge(document)), target_private: encodePrivate(withInstance({})) };
+        const state = target.stateFromBridge(document);
+        return { target_state: dynamic(state), target_private: encodePrivate(withInstance({})), target_identity: identityData(target, state) };
       } catch (err) {
         return failing(err);
       }

@@ -16,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
     expect(written.err).toBe('');
   });
 

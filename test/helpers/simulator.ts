@@ -79,11 +79,19 @@ export function useSimulator(options: Omit<SimulatorOptions, 'now'> = {}) {
 }
 
 /**
+ * A suite runs many applies against one simulator: under the API's own limits (120 requests and 10
+ * actions a minute per token) its later runs would wait for the window, which only the suites that
+ * test pacing (and set their own limits) want.
+ */
+const ROOMY_LIMITS = { requestsPerToken: 1_000, requestsPerAccount: 2_000, actionsPerToken: 100 };
+
+/**
  * A real-time simulator whose full-scope token is the sentinel, so scans for it prove nothing
  * leaked; for suites that run Terraform.
  */
 export async function simulatorWithSentinel(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const seed = options.seed ?? defaultSeed();
   const sentinel = { ...seed.tokens[0], name: 'sentinel', secret: SENTINEL_TOKEN };
-  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
+  const limits = { ...ROOMY_LIMITS, ...options.limits };
+  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, limits, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
 }

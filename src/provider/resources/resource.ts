@@ -43,6 +43,13 @@ export interface ApplyRequest {
   readonly private: PrivateState;
 }
 
+/** What names a resource's remote object (Terraform 1.12+ resource identity): string attributes of its state. */
+export interface ResourceIdentity {
+  readonly attributes: ReadonlyArray<{ readonly name: string; readonly description: string }>;
+  /** The `terraform import` id an identity stands for. */
+  importId(identity: ObjectValue): string;
+}
+
 /** One resource type of the provider, over the reconcile engine. */
 export interface ProviderResource {
   readonly typeName: string;
@@ -51,6 +58,7 @@ export interface ProviderResource {
   readonly replacedBy: readonly string[];
   /** The id `terraform import` takes, e.g. `vps_web_1`, for the docs. */
   readonly importIdExample: string;
+  readonly identity: ResourceIdentity;
   /** Whether its writes change what GET /servers shows (power and operations do; settings do not). */
   readonly changesServerList?: boolean;
   /** The same rules as the constructs' synth-time checks, naming the attribute. */

@@ -1,0 +1,89 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { TerraformWorkspace } from '../helpers/terraform';
+
+const HCL = (sim: RunningSimulator) => `
+provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+resource "hosting_server_firewall" "web" {
+  server_id = "${IDS.vpsRunning}"
+  enabled   = true
+  rulesets  = [1]
+}
+resource "hosting_ip_settings" "www" {
+  server_id = "${IDS.dedicated}"
+  ip        = "${IPS.secondary}"
+  rdns      = "www.example.com"
+}
+resource "hosting_power_state" "web2" {
+  server_id = "${IDS.vpsStopped}"
+  state     = "running"
+}
+data "hosting_servers" "vps" {
+  type = "vps"
+}
+output "vps_count" {
+  value = length(data.hosting_servers.vps.ids)
+}
+`;
+
+/** The provider's core on each newer Terraform: apply, a clean plan, drift, import, data sources, and resource identity. */
+for (const release of ['1.12', '1.14', '1.15'] as NewerTerraform[]) {
+  describeWithNewerTerraform(release, `the provider's core on Terraform ${release}`, (path) => {
+    let sim: RunningSimulator;
+    let ws: TerraformWorkspace;
+    const env: Record<string, string> = {};
+    beforeAll(async () => {
+      sim = await simulatorWithSentinel();
+      ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
+      ws.writeHcl(env, HCL(sim));
+    });
+    afterAll(async () => {
+      await sim?.close();
+      ws?.dispose();
+    });
+    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+
+    test('apply, a clean plan, drift seen, and every resource\'s identity in the state', async () => {
+      expect((await terraform('init')).code).toBe(0);
+      const apply = await terraform('apply', '-auto-approve');
+      expect(apply.output).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
+      expect(apply.output).toMatch(/vps_count = \d+/);
+      expect((await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode'], { env })).code).toBe(0);
+      const shown = JSON.parse((await ws.terraform(['show', '-json'], { env })).output) as { values: { root_module: { resources: Array<{ address: string; identity?: object }> } } };
+      const identities = Object.fromEntries(shown.values.root_module.resources.filter((r) => r.address.startsWith('hosting_')).map((r) => [r.address, r.identity]));
+      expect(identities).toEqual({
+        'hosting_server_firewall.web': { server_id: IDS.vpsRunning },
+        'hosting_ip_settings.www': { server_id: IDS.dedicated, ip: IPS.secondary },
+        'hosting_power_state.web2': { server_id: IDS.vpsStopped },
+      });
+      sim.drift(IDS.vpsRunning, { firewall: { enabled: false } });
+      const drifted = await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode'], { env });
+      expect(drifted.output).toMatch(/~ enabled\s+= false -> true/);
+      expect(drifted.code).toBe(2);
+    });
+
+    test('an import block by identity imports the object as it is, writing nothing', async () => {
+      writeFileSync(join(ws.stackDir, 'import.tf'), `
+import {
+  to       = hosting_server_firewall.db
+  identity = { server_id = "${IDS.vdsRunning}" }
+}
+resource "hosting_server_firewall" "db" {
+  server_id = "${IDS.vdsRunning}"
+  enabled   = true
+}
+`);
+      const writes = sim.executed().length;
+      const plan = await terraform('plan');
+      expect(plan.output).toMatch(/hosting_server_firewall\.db: Preparing import/);
+      expect(plan.output).toMatch(/Plan: 1 to import, 0 to add, 1 to change, 0 to destroy\./);
+      expect(sim.executed()).toHaveLength(writes);
+    });
+  });
+}
