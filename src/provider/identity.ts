@@ -32,7 +32,9 @@ export function identityData(resource: ProviderResource, state: ObjectValue | nu
 }
 
 /** The identity Terraform sent, its attributes only; undefined when it sent none. */
-export function identityFrom(resource: ProviderResource, data: { identity_data?: { msgpack?: Uint8Array; json?: Uint8Array } } | undefined): ObjectValue | undefined {
+type IdentityData = { identity_data?: { msgpack?: Uint8Array; json?: Uint8Array } } | undefined;
+
+export function identityFrom(resource: ProviderResource, data: IdentityData): ObjectValue | undefined {
   const bytes = data?.identity_data;
   if (!bytes?.msgpack?.length && !bytes?.json?.length) return undefined;
   const value = (bytes.msgpack?.length ? decodeValue(bytes.msgpack) : JSON.parse(Buffer.from(bytes.json!).toString('utf8'))) as ObjectValue;

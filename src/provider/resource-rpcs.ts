@@ -66,7 +66,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       try {
         const resource = resourceOf(req.type_name);
         const fresh = await resource.read(session, state, decodePrivate(req.private));
-        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identityData(resource, fresh.state), diagnostics: warningsOf(session.warnings) };
+        const identity = identityData(resource, fresh.state);
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics: warningsOf(session.warnings) };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(err, session.warnings) };
       }
@@ -106,7 +107,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
         const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
-        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), new_identity: identityData(resource, applied.state), ...outcome };
+        const identity = identityData(resource, applied.state);
+        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), new_identity: identity, ...outcome };
       } catch (err) {
         return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
       } finally {
@@ -118,7 +120,9 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       // An `import` block names the object by `id`, or (Terraform 1.12+) by its identity.
       const identity = identityFrom(resource, req.identity);
       const state = resource.importState(identity ? resource.identity.importId(identity) : req.id);
-      const imported = { type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})), identity: identityData(resource, state) };
+      const imported = {
+        type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})), identity: identityData(resource, state),
+      };
       return { imported_resources: [imported] };
     },
     GetResourceIdentitySchemas: () => ({ identity_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, identitySchema(r)])) }),

@@ -93,5 +93,6 @@ export async function simulatorWithSentinel(options: SimulatorOptions = {}): Pro
   const seed = options.seed ?? defaultSeed();
   const sentinel = { ...seed.tokens[0], name: 'sentinel', secret: SENTINEL_TOKEN };
   const limits = { ...ROOMY_LIMITS, ...options.limits };
-  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, limits, seed: { ...seed, tokens: [...seed.tokens, sentinel] } });
+  const tokens = [...seed.tokens, sentinel];
+  return startSimulator({ operationDelays: { queuedMs: 20, runningMs: 60 }, ...options, limits, seed: { ...seed, tokens } });
 }
