@@ -67,7 +67,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const resource = resourceOf(req.type_name);
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
-        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics: warningsOf(session.warnings) };
+        const diagnostics = warningsOf(session.warnings);
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(err, session.warnings) };
       }
