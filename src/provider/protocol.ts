@@ -41,7 +41,12 @@ const DESCRIPTOR = {
           },
         },
         RawState: msg({ json: { type: 'bytes', id: 1 }, flatmap: { keyType: 'string', type: 'string', id: 2 } }),
-        ServerCapabilities: msg({ plan_destroy: { type: 'bool', id: 1 }, get_provider_schema_optional: { type: 'bool', id: 2 }, move_resource_state: { type: 'bool', id: 3 } }),
+        ServerCapabilities: msg({
+          plan_destroy: { type: 'bool', id: 1 },
+          get_provider_schema_optional: { type: 'bool', id: 2 },
+          move_resource_state: { type: 'bool', id: 3 },
+          generate_resource_config: { type: 'bool', id: 4 },
+        }),
         ClientCapabilities: msg({ deferral_allowed: { type: 'bool', id: 1 }, write_only_attributes_allowed: { type: 'bool', id: 2 } }),
         Schema: {
           fields: { version: { type: 'int64', id: 1 }, block: { type: 'Block', id: 2 } },
@@ -76,15 +81,18 @@ const DESCRIPTOR = {
               diagnostics: diagnostics(2),
               data_sources: { type: 'DataSourceMetadata', id: 3, rule: 'repeated' },
               resources: { type: 'ResourceMetadata', id: 4, rule: 'repeated' },
+              list_resources: { type: 'ListResourceMetadata', id: 7, rule: 'repeated' },
             }),
             DataSourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
             ResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
+            ListResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
           },
         },
         GetProviderSchema: rpc({}, {
           provider: { type: 'Schema', id: 1 },
           resource_schemas: { keyType: 'string', type: 'Schema', id: 2 },
           data_source_schemas: { keyType: 'string', type: 'Schema', id: 3 },
+          list_resource_schemas: { keyType: 'string', type: 'Schema', id: 9 },
           diagnostics: diagnostics(4),
           server_capabilities: { type: 'ServerCapabilities', id: 6 },
         }),
@@ -151,6 +159,17 @@ const DESCRIPTOR = {
           },
           { target_state: dynamic(1), diagnostics: diagnostics(2), target_private: { type: 'bytes', id: 3 }, target_identity: identity(4) },
         ),
+        GenerateResourceConfig: rpc({ type_name: { type: 'string', id: 1 }, state: dynamic(2) }, { config: dynamic(1), diagnostics: diagnostics(2) }),
+        ValidateListResourceConfig: rpc(
+          { type_name: { type: 'string', id: 1 }, config: dynamic(2), include_resource_object: dynamic(3), limit: dynamic(4) },
+          { diagnostics: diagnostics(1) },
+        ),
+        ListResource: {
+          nested: {
+            Request: msg({ type_name: { type: 'string', id: 1 }, config: dynamic(2), include_resource_object: { type: 'bool', id: 3 }, limit: { type: 'int64', id: 4 } }),
+            Event: msg({ identity: identity(1), display_name: { type: 'string', id: 2 }, resource_object: dynamic(3), diagnostic: diagnostics(4) }),
+          },
+        },
         ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
       },
@@ -162,13 +181,13 @@ const DESCRIPTOR = {
 const root = protobuf.Root.fromJSON(DESCRIPTOR);
 const CONVERSION: protobuf.IConversionOptions = { longs: Number, arrays: true, objects: true };
 
-function method(service: string, name: string, request: string, response: string) {
+function method(service: string, name: string, request: string, response: string, responseStream = false) {
   const req = root.lookupType(request);
   const res = root.lookupType(response);
   return {
     path: `/${service}/${name}`,
     requestStream: false,
-    responseStream: false,
+    responseStream,
     requestSerialize: (value: object) => Buffer.from(req.encode(req.fromObject(value)).finish()),
     requestDeserialize: (bytes: Buffer) => req.toObject(req.decode(bytes), CONVERSION),
     responseSerialize: (value: object) => Buffer.from(res.encode(res.fromObject(value)).finish()),
@@ -179,13 +198,16 @@ function method(service: string, name: string, request: string, response: string
 const RPCS = [
   'GetMetadata', 'GetProviderSchema', 'GetResourceIdentitySchemas', 'UpgradeResourceIdentity', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
   'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
-  'ReadDataSource', 'StopProvider',
+  'ReadDataSource', 'StopProvider', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource',
 ] as const;
+/** The RPCs that answer with a stream of events. */
+export const STREAMING_RPCS: ReadonlySet<string> = new Set(['ListResource']);
+const RESPONSE_TYPE: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event' };
 export type ProviderRpc = (typeof RPCS)[number];
 
 /** tfplugin6.Provider, the RPCs this provider answers; Terraform gets UNIMPLEMENTED for the rest. */
 export const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
-  RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, `tfplugin6.${name}.Response`)]),
+  RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, RESPONSE_TYPE[name] ?? `tfplugin6.${name}.Response`, STREAMING_RPCS.has(name))]),
 ) as ServiceDefinition;
 
 /** go-plugin's controller: Terraform ends every provider process with Shutdown. */

@@ -1,9 +1,11 @@
-import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from './configure';
 import { dataSourceRpcs } from './data-source-rpcs';
 import { DATA_SOURCES } from './data-sources';
 import { diagnosticOf } from './diagnostics';
-import type { ProviderRpc } from './protocol';
+import { listResourceRpcs } from './list-resource-rpcs';
+import { LIST_RESOURCES } from './list-resources';
+import { STREAMING_RPCS, type ProviderRpc } from './protocol';
 import { RESOURCES, resourceRpcs, type RpcHandler } from './resource-rpcs';
 import type { ObjectValue } from './resources/resource';
 import type { SessionFactory } from './session';
@@ -23,7 +25,7 @@ export interface ProviderServices {
 }
 
 /** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
-const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true };
+const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
 
 export function createProviderService(environment: ProviderServerEnvironment): ProviderServices {
   let sessions: SessionFactory | undefined;
@@ -49,11 +51,13 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       server_capabilities: SERVER_CAPABILITIES,
       resources: [...RESOURCES.keys()].map((type_name) => ({ type_name })),
       data_sources: [...DATA_SOURCES.keys()].map((type_name) => ({ type_name })),
+      list_resources: [...LIST_RESOURCES.keys()].map((type_name) => ({ type_name })),
     }),
     GetProviderSchema: () => ({
       provider: PROVIDER_SCHEMA,
       resource_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, r.schema])),
       data_source_schemas: Object.fromEntries([...DATA_SOURCES.values()].map((d) => [d.typeName, d.schema])),
+      list_resource_schemas: Object.fromEntries([...LIST_RESOURCES.entries()].map(([typeName, list]) => [typeName, list.schema])),
       server_capabilities: SERVER_CAPABILITIES,
     }),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
@@ -70,6 +74,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
     },
     ...resourceRpcs(rpcEnvironment),
     ...dataSourceRpcs(rpcEnvironment),
+    ...listResourceRpcs(rpcEnvironment),
     StopProvider: () => {
       log('Terraform asked the provider to stop: no request starts from now on, and the ones in flight are cut off');
       stopping.abort();
@@ -82,18 +87,28 @@ export function createProviderService(environment: ProviderServerEnvironment): P
   };
 }
 
-/** Each RPC as a gRPC unary handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
+/** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
 function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): UntypedServiceImplementation {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([name, handler]) => [
-      name,
-      (call: ServerUnaryCall<Record<string, any>, object>, callback: sendUnaryData<object>) => {
-        Promise.resolve()
-          .then(() => handler(call.request))
-          .then((res) => callback(null, res), (err: unknown) => callback(null, failing(err)));
-      },
-    ]),
-  );
+  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, STREAMING_RPCS.has(name) ? streaming(handler, failing) : unary(handler, failing)]));
+}
+
+function unary(handler: RpcHandler, failing: (err: unknown) => object) {
+  return (call: ServerUnaryCall<Record<string, any>, object>, callback: sendUnaryData<object>) => {
+    const noEvents = () => undefined;
+    Promise.resolve()
+      .then(() => handler(call.request, noEvents))
+      .then((res) => callback(null, res), (err: unknown) => callback(null, failing(err)));
+  };
+}
+
+/** A server stream: the handler's events, then the end; a thrown error is a last event with its diagnostic. */
+function streaming(handler: RpcHandler, failing: (err: unknown) => object) {
+  return (call: ServerWritableStream<Record<string, any>, object>) => {
+    Promise.resolve()
+      .then(() => handler(call.request, (event) => call.write(event)))
+      .catch((err: unknown) => call.write({ diagnostic: (failing(err) as { diagnostics: object[] }).diagnostics }))
+      .finally(() => call.end());
+  };
 }
 
 /** go-plugin's controller: Shutdown answers, then the process ends. */

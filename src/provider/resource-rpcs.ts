@@ -19,7 +19,8 @@ export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map(
 export const STATE_VERSION = 0;
 
 type Request = Record<string, any>;
-export type RpcHandler = (request: Request) => Promise<object> | object;
+/** One RPC; a streaming one (ListResource) sends its events through `emit`. */
+export type RpcHandler = (request: Request, emit: (event: object) => void) => Promise<object> | object;
 type ResourceRpc = Extract<
   ProviderRpc,
   | 'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState' | 'MoveResourceState'

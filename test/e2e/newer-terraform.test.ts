@@ -87,3 +87,65 @@ resource "hosting_server_firewall" "db" {
     });
   });
 }
+
+const QUERY = `
+list "hosting_server_firewall" "all" {
+  provider = hosting
+}
+list "hosting_ip_settings" "all" {
+  provider = hosting
+}
+list "hosting_power_state" "vps" {
+  provider = hosting
+  config {
+    type = "vps"
+  }
+}
+`;
+
+/** `terraform query` (Terraform 1.14+): list resources, and `-generate-config-out` whose first plan imports only. */
+for (const release of ['1.14', '1.15'] as NewerTerraform[]) {
+  describeWithNewerTerraform(release, `terraform query on Terraform ${release}`, (path) => {
+    let sim: RunningSimulator;
+    let ws: TerraformWorkspace;
+    const env: Record<string, string> = {};
+    beforeAll(async () => {
+      sim = await simulatorWithSentinel();
+      ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
+      ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n}\n`);
+      writeFileSync(join(ws.stackDir, 'account.tfquery.hcl'), QUERY);
+    });
+    afterAll(async () => {
+      await sim?.close();
+      ws?.dispose();
+    });
+    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+
+    test('lists every object the account can manage by its identity, shared servers left out, with one GET /servers and no other read', async () => {
+      expect((await terraform('init')).code).toBe(0);
+      const before = sim.requests.length;
+      const query = await ws.terraform(['query', '-no-color'], { env });
+      expect(query.code).toBe(0);
+      expect(query.output).toMatch(/list\.hosting_server_firewall\.all\s+server_id=vps_web_1\s+web-1 \(vps_web_1\)/);
+      expect(query.output).toMatch(/list\.hosting_ip_settings\.all\s+ip=203\.0\.113\.11,server_id=ded_/);
+      expect(query.output).not.toContain(IDS.vpsShared);
+      expect(query.output).not.toMatch(/list\.hosting_server_firewall\.all\s+server_id=ded_/);
+      const reads = sim.requests.slice(before).map((r) => r.endpoint);
+      expect(reads.filter((r) => r === 'GET /servers')).toHaveLength(1);
+      expect(reads.filter((r) => r !== 'GET /servers' && r !== 'GET /connect')).toEqual([]);
+    });
+
+    test('-generate-config-out writes resources and import blocks by identity whose first plan imports only, and whose apply writes nothing', async () => {
+      const query = await ws.terraform(['query', '-no-color', '-generate-config-out=generated.tf'], { env });
+      expect(query.code).toBe(0);
+      const plan = await terraform('plan');
+      const found = /Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy\./.exec(plan.output);
+      expect(found).not.toBeNull();
+      expect(Number(found![1])).toBeGreaterThan(10);
+      const writes = sim.executed().length;
+      expect((await terraform('apply', '-auto-approve')).code).toBe(0);
+      expect(sim.executed()).toHaveLength(writes);
+      expect((await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode'], { env })).code).toBe(0);
+    });
+  });
+}

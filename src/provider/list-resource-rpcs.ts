@@ -1,0 +1,45 @@
+import { diagnosticOf } from './diagnostics';
+import { identityData } from './identity';
+import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type ProviderListResource } from './list-resources';
+import type { ProviderRpc } from './protocol';
+import { resourceOf, type RpcEnvironment, type RpcHandler } from './resource-rpcs';
+import { warningOf, type ObjectValue } from './resources/resource';
+import { decodeValue, encodeValue } from './values';
+
+type ListRpc = Extract<ProviderRpc, 'ValidateListResourceConfig' | 'ListResource' | 'GenerateResourceConfig'>;
+
+function listOf(typeName: string): ProviderListResource {
+  const list = LIST_RESOURCES.get(typeName);
+  if (!list) throw new Error(`unknown list resource type ${typeName}`);
+  return list;
+}
+
+const objectOf = (value: { msgpack?: Uint8Array } | undefined) => (decodeValue(value?.msgpack) ?? {}) as ObjectValue;
+
+/** `terraform query` (Terraform 1.14+): the list resources' RPCs, and the configuration of what they found. */
+export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ListRpc, RpcHandler> {
+  return {
+    ValidateListResourceConfig: (req) => ({ diagnostics: validateListConfig(listOf(req.type_name), objectOf(req.config)) }),
+    ListResource: async (req, emit) => {
+      const list = listOf(req.type_name);
+      const session = sessionOf();
+      try {
+        for await (const found of listObjects(session, list, objectOf(req.config), req.include_resource_object === true, Number(req.limit ?? 0))) {
+          emit({
+            identity: identityData(list.resource, found.identity),
+            display_name: found.displayName,
+            ...(found.state === undefined ? {} : { resource_object: { msgpack: encodeValue(found.state) } }),
+          });
+        }
+        if (session.warnings.length) emit({ diagnostic: session.warnings.map((w) => warningOf(scrub(w))) });
+      } catch (err) {
+        emit({ diagnostic: [...session.warnings.map((w) => warningOf(scrub(w))), diagnosticOf(err, scrub)] });
+      }
+      return {};
+    },
+    GenerateResourceConfig: (req) => {
+      const resource = resourceOf(req.type_name);
+      return { config: { msgpack: encodeValue(configFromState(resource, objectOf(req.state))) } };
+    },
+  };
+}
