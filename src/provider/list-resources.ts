@@ -77,13 +77,18 @@ export function validateListConfig(list: ProviderListResource, filters: ObjectVa
 }
 
 /** What a list finds, at most `limit`; with `includeObject`, each with its state as an import reads it. */
-export async function* listObjects(session: ProviderSession, list: ProviderListResource, filters: ObjectValue, includeObject: boolean, limit: number) {
+export async function* listObjects(
+  session: ProviderSession, list: ProviderListResource, filters: ObjectValue, includeObject: boolean, limit: number,
+) {
   const servers = (await session.serverList()).data.filter(selectsServer(filters));
   for (const entry of list.entries(servers).slice(0, limit > 0 ? limit : undefined)) {
-    const resource = list.resource;
-    const state = includeObject ? (await resource.read(session, resource.importState(resource.identity.importId(entry.identity)), withInstance({}))).state : undefined;
-    yield { ...entry, state };
+    yield { ...entry, state: includeObject ? await readAsImported(session, list.resource, entry.identity) : undefined };
   }
+}
+
+/** The object's state as `terraform import` reads it, or null when it is gone. */
+async function readAsImported(session: ProviderSession, resource: ProviderResource, identity: ObjectValue) {
+  return (await resource.read(session, resource.importState(resource.identity.importId(identity)), withInstance({}))).state;
 }
 
 /**

@@ -89,7 +89,8 @@ export function createProviderService(environment: ProviderServerEnvironment): P
 
 /** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
 function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): UntypedServiceImplementation {
-  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, STREAMING_RPCS.has(name) ? streaming(handler, failing) : unary(handler, failing)]));
+  const serve = (name: string, handler: RpcHandler) => (STREAMING_RPCS.has(name) ? streaming(handler, failing) : unary(handler, failing));
+  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, serve(name, handler)]));
 }
 
 function unary(handler: RpcHandler, failing: (err: unknown) => object) {
