@@ -28,6 +28,7 @@ const DESCRIPTOR = {
           nested: { Step: msg({ attribute_name: { type: 'string', id: 1 }, element_key_string: { type: 'string', id: 2 }, element_key_int: { type: 'int64', id: 3 } }) },
         },
         ResourceIdentityData: msg({ identity_data: dynamic(1) }),
+        ActionSchema: msg({ schema: { type: 'Schema', id: 1 } }),
         ResourceIdentitySchema: {
           fields: { version: { type: 'int64', id: 1 }, identity_attributes: { type: 'IdentityAttribute', id: 2, rule: 'repeated' } },
           nested: {
@@ -82,7 +83,9 @@ const DESCRIPTOR = {
               data_sources: { type: 'DataSourceMetadata', id: 3, rule: 'repeated' },
               resources: { type: 'ResourceMetadata', id: 4, rule: 'repeated' },
               list_resources: { type: 'ListResourceMetadata', id: 7, rule: 'repeated' },
+              actions: { type: 'ActionMetadata', id: 9, rule: 'repeated' },
             }),
+            ActionMetadata: msg({ type_name: { type: 'string', id: 1 } }),
             DataSourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
             ResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
             ListResourceMetadata: msg({ type_name: { type: 'string', id: 1 } }),
@@ -93,6 +96,7 @@ const DESCRIPTOR = {
           resource_schemas: { keyType: 'string', type: 'Schema', id: 2 },
           data_source_schemas: { keyType: 'string', type: 'Schema', id: 3 },
           list_resource_schemas: { keyType: 'string', type: 'Schema', id: 9 },
+          action_schemas: { keyType: 'string', type: 'ActionSchema', id: 11 },
           diagnostics: diagnostics(4),
           server_capabilities: { type: 'ServerCapabilities', id: 6 },
         }),
@@ -170,6 +174,17 @@ const DESCRIPTOR = {
             Event: msg({ identity: identity(1), display_name: { type: 'string', id: 2 }, resource_object: dynamic(3), diagnostic: diagnostics(4) }),
           },
         },
+        ValidateActionConfig: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
+        PlanAction: rpc({ action_type: { type: 'string', id: 1 }, config: dynamic(2) }, { diagnostics: diagnostics(1) }),
+        InvokeAction: {
+          nested: {
+            Request: msg({ action_type: { type: 'string', id: 1 }, config: dynamic(2) }),
+            Event: {
+              fields: { progress: { type: 'Progress', id: 1 }, completed: { type: 'Completed', id: 2 } },
+              nested: { Progress: msg({ message: { type: 'string', id: 1 } }), Completed: msg({ diagnostics: diagnostics(1) }) },
+            },
+          },
+        },
         ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
       },
@@ -198,11 +213,11 @@ function method(service: string, name: string, request: string, response: string
 const RPCS = [
   'GetMetadata', 'GetProviderSchema', 'GetResourceIdentitySchemas', 'UpgradeResourceIdentity', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
   'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
-  'ReadDataSource', 'StopProvider', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource',
+  'ReadDataSource', 'StopProvider', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource', 'ValidateActionConfig', 'PlanAction', 'InvokeAction',
 ] as const;
 /** The RPCs that answer with a stream of events. */
-export const STREAMING_RPCS: ReadonlySet<string> = new Set(['ListResource']);
-const RESPONSE_TYPE: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event' };
+export const STREAMING_RPCS: ReadonlySet<string> = new Set(['ListResource', 'InvokeAction']);
+const RESPONSE_TYPE: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event', InvokeAction: 'tfplugin6.InvokeAction.Event' };
 export type ProviderRpc = (typeof RPCS)[number];
 
 /** tfplugin6.Provider, the RPCs this provider answers; Terraform gets UNIMPLEMENTED for the rest. */

@@ -1,11 +1,13 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { actionRpcs } from './action-rpcs';
+import { ACTIONS } from './actions';
 import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from './configure';
 import { dataSourceRpcs } from './data-source-rpcs';
 import { DATA_SOURCES } from './data-sources';
 import { diagnosticOf } from './diagnostics';
 import { listResourceRpcs } from './list-resource-rpcs';
 import { LIST_RESOURCES } from './list-resources';
-import { STREAMING_RPCS, type ProviderRpc } from './protocol';
+import type { ProviderRpc } from './protocol';
 import { RESOURCES, resourceRpcs, type RpcHandler } from './resource-rpcs';
 import type { ObjectValue } from './resources/resource';
 import type { SessionFactory } from './session';
@@ -52,12 +54,14 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       resources: [...RESOURCES.keys()].map((type_name) => ({ type_name })),
       data_sources: [...DATA_SOURCES.keys()].map((type_name) => ({ type_name })),
       list_resources: [...LIST_RESOURCES.keys()].map((type_name) => ({ type_name })),
+      actions: [...ACTIONS.keys()].map((type_name) => ({ type_name })),
     }),
     GetProviderSchema: () => ({
       provider: PROVIDER_SCHEMA,
       resource_schemas: Object.fromEntries([...RESOURCES.values()].map((r) => [r.typeName, r.schema])),
       data_source_schemas: Object.fromEntries([...DATA_SOURCES.values()].map((d) => [d.typeName, d.schema])),
       list_resource_schemas: Object.fromEntries([...LIST_RESOURCES.entries()].map(([typeName, list]) => [typeName, list.schema])),
+      action_schemas: Object.fromEntries([...ACTIONS.values()].map((a) => [a.typeName, { schema: a.schema }])),
       server_capabilities: SERVER_CAPABILITIES,
     }),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
@@ -75,6 +79,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
     ...resourceRpcs(rpcEnvironment),
     ...dataSourceRpcs(rpcEnvironment),
     ...listResourceRpcs(rpcEnvironment),
+    ...actionRpcs(rpcEnvironment),
     StopProvider: () => {
       log('Terraform asked the provider to stop: no request starts from now on, and the ones in flight are cut off');
       stopping.abort();
@@ -89,7 +94,10 @@ export function createProviderService(environment: ProviderServerEnvironment): P
 
 /** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
 function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): UntypedServiceImplementation {
-  const serve = (name: string, handler: RpcHandler) => (STREAMING_RPCS.has(name) ? streaming(handler, failing) : unary(handler, failing));
+  const serve = (name: string, handler: RpcHandler) => {
+    const errorEvent = ERROR_EVENTS[name];
+    return errorEvent ? streaming(handler, (err) => errorEvent((failing(err) as { diagnostics: object[] }).diagnostics)) : unary(handler, failing);
+  };
   return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, serve(name, handler)]));
 }
 
@@ -102,12 +110,18 @@ function unary(handler: RpcHandler, failing: (err: unknown) => object) {
   };
 }
 
+/** Each streaming RPC's event that carries diagnostics: where a thrown error goes. */
+const ERROR_EVENTS: Partial<Record<string, (diagnostics: object[]) => object>> = {
+  ListResource: (diagnostics) => ({ diagnostic: diagnostics }),
+  InvokeAction: (diagnostics) => ({ completed: { diagnostics } }),
+};
+
 /** A server stream: the handler's events, then the end; a thrown error is a last event with its diagnostic. */
-function streaming(handler: RpcHandler, failing: (err: unknown) => object) {
+function streaming(handler: RpcHandler, errorEvent: (err: unknown) => object) {
   return (call: ServerWritableStream<Record<string, any>, object>) => {
     Promise.resolve()
       .then(() => handler(call.request, (event) => call.write(event)))
-      .catch((err: unknown) => call.write({ diagnostic: (failing(err) as { diagnostics: object[] }).diagnostics }))
+      .catch((err: unknown) => call.write(errorEvent(err)))
       .finally(() => call.end());
   };
 }

@@ -40,10 +40,10 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
  * either way, so a second reboot could not be ruled out. An earlier run's answer under this key
  * (an interrupted apply re-run) counts when that reboot succeeded and is not repeated; when it
  * failed, this run reboots under a new key. `triggers` (the provider's reboot_triggers) are part of
- * the key, so an earlier run's reboot counts only for the same triggers. Skipping the reboot (the server is not running) is
+ * the key, so an earlier run's reboot counts only for the same triggers. `because` ends the warning that says it rebooted. Skipping the reboot (the server is not running) is
  * decided on a confirmed read, never on a cached one.
  */
-export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, triggers?: unknown): Promise<void> {
+export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, triggers?: unknown, because = 'its reboot triggers changed'): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
   for (let attempt = 1; ; attempt++) {
     let server = await settle(ctx, target, () => false);
@@ -81,7 +81,7 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
         if (after.power !== 'running') {
           throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
         }
-        ctx.warn(`${target.label}: rebooted (${action}), because its reboot triggers changed`);
+        ctx.warn(`${target.label}: rebooted (${action}), because ${because}`);
         return;
       }
     }

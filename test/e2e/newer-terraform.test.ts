@@ -149,3 +149,83 @@ for (const release of ['1.14', '1.15'] as NewerTerraform[]) {
     });
   });
 }
+
+const ACTIONS_HCL = (sim: RunningSimulator) => `
+provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+action "hosting_server_reboot" "web1" {
+  config {
+    server_id = "${IDS.vpsRunning}"
+  }
+}
+action "hosting_server_reboot" "web2" {
+  config {
+    server_id = "${IDS.vpsStopped}"
+  }
+}
+action "hosting_server_power" "web2_on" {
+  config {
+    server_id = "${IDS.vpsStopped}"
+    state     = "running"
+  }
+}
+variable "release" {
+  type    = string
+  default = "1"
+}
+resource "hosting_server_firewall" "web1" {
+  server_id = "${IDS.vpsRunning}"
+  enabled   = var.release != "0"
+  lifecycle {
+    action_trigger {
+      events  = [after_update]
+      actions = [action.hosting_server_reboot.web1]
+    }
+  }
+}
+`;
+
+/** Actions (Terraform 1.14+): invoked once each, with PowerState's rules, by -invoke and by an action_trigger. */
+describeWithNewerTerraform('1.15', 'actions on Terraform 1.15', (path) => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
+    ws.writeHcl(env, ACTIONS_HCL(sim));
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+  const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color', '-auto-approve'], { env });
+  const actions = () => sim.executed({ kind: 'action' }).map((a) => `${a.serverId} ${a.detail}`);
+
+  test('-invoke reboots a running server exactly once, with progress; a stopped server is not rebooted (a warning); the power action starts it', async () => {
+    expect((await ws.terraform(['init', '-input=false', '-no-color'], { env })).code).toBe(0);
+    expect((await terraform('apply')).code).toBe(0);
+    const reboot = await terraform('apply', '-invoke=action.hosting_server_reboot.web1');
+    expect(reboot.output).toMatch(/Action action\.hosting_server_reboot\.web1 \(triggered by CLI\): reboot vps_web_1: reboot accepted as operation op_\d+/);
+    expect(reboot.output).toContain('rebooted (reboot), because the action was invoked');
+    expect(reboot.code).toBe(0);
+    expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+
+    const stopped = await terraform('apply', '-invoke=action.hosting_server_reboot.web2');
+    expect(stopped.output).toContain(`reboot ${IDS.vpsStopped}: the server is stopped, so the invocation will not reboot it`);
+    expect(stopped.code).toBe(0);
+    expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+
+    expect((await terraform('apply', '-invoke=action.hosting_server_power.web2_on')).code).toBe(0);
+    expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsStopped} start`]);
+  });
+
+  test('an action_trigger after_update reboots once when the resource changes, and never when it does not', async () => {
+    const before = actions().length;
+    expect((await terraform('apply', '-var', 'release=0')).code).toBe(0);
+    expect(actions().slice(before)).toEqual([`${IDS.vpsRunning} reboot`]);
+    expect((await terraform('apply', '-var', 'release=0')).code).toBe(0);
+    expect(actions().slice(before)).toEqual([`${IDS.vpsRunning} reboot`]);
+  });
+});

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { ACTIONS, actionBudgetSeconds, type ProviderAction } from './actions';
+import { diagnosticOf } from './diagnostics';
+import type { ProviderRpc } from './protocol';
+import type { RpcEnvironment, RpcHandler } from './resource-rpcs';
+import { warningOf, type ObjectValue } from './resources/resource';
+import { decodeValue } from './values';
+
+type ActionRpc = Extract<ProviderRpc, 'ValidateActionConfig' | 'PlanAction' | 'InvokeAction'>;
+
+function actionOf(typeName: string): ProviderAction {
+  const action = ACTIONS.get(typeName);
+  if (!action) throw new Error(`unknown action type ${typeName}`);
+  return action;
+}
+
+const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+
+/** The actions' RPCs: each invocation under keys of its own, its log lines as Terraform's progress events. */
+export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ActionRpc, RpcHandler> {
+  return {
+    ValidateActionConfig: (req) => ({ diagnostics: actionOf(req.type_name).validate(configOf(req)) }),
+    PlanAction: async (req) => {
+      const action = actionOf(req.action_type);
+      const config = configOf(req);
+      const invalid = action.validate(config);
+      return { diagnostics: invalid.length ? invalid : await action.plan(sessionOf(), config) };
+    },
+    InvokeAction: async (req, emit) => {
+      const action = actionOf(req.action_type);
+      const config = configOf(req);
+      const session = sessionOf();
+      const base = session.context(`action:${action.typeName}:${randomUUID()}`, actionBudgetSeconds(config));
+      const progress = (line: string) => emit({ progress: { message: scrub(line) } });
+      const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)) };
+      let failure: unknown;
+      try {
+        await action.invoke(ctx, config);
+      } catch (err) {
+        failure = err;
+      }
+      const warnings = session.warnings.map((w) => warningOf(scrub(w)));
+      emit({ completed: { diagnostics: failure === undefined ? warnings : [...warnings, diagnosticOf(failure, scrub)] } });
+      return {};
+    },
+  };
+}
