@@ -3,10 +3,8 @@
 // `docgen`, after the jsii compile: the build rewrites the pages, and CI fails when one is stale.
 const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
-const { PROVIDER_SCHEMA } = require('../lib/provider/configure');
-const { DATA_SOURCES } = require('../lib/provider/data-sources');
 const { providerDocs } = require('../lib/provider/docs');
-const { RESOURCES } = require('../lib/provider/resource-rpcs');
+const { documentedTypes } = require('../lib/provider/documented');
 
 const root = join(__dirname, '..');
 const docs = join(root, 'docs');
@@ -16,18 +14,17 @@ const example = (path) => {
 };
 
 const pages = providerDocs({
-  provider: PROVIDER_SCHEMA,
-  resources: [...RESOURCES.values()],
-  dataSources: [...DATA_SOURCES.values()],
+  ...documentedTypes(),
   example,
   providerGuide: readFileSync(join(__dirname, 'provider-docs-guide.md'), 'utf8'),
 });
 
 // Generated folders hold only what this run writes: a removed type loses its page.
-for (const folder of ['resources', 'data-sources']) rmSync(join(docs, folder), { recursive: true, force: true });
+for (const folder of ['resources', 'data-sources', 'list-resources', 'actions']) rmSync(join(docs, folder), { recursive: true, force: true });
 for (const page of pages) {
   const file = join(docs, page.path);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, page.text);
 }
-process.stdout.write(`provider docs: ${pages.length} pages in docs/ (${readdirSync(join(docs, 'resources')).length} resources, ${readdirSync(join(docs, 'data-sources')).length} data sources)\n`);
+const count = (folder) => readdirSync(join(docs, folder)).length;
+process.stdout.write(`provider docs: ${pages.length} pages in docs/ (${count('resources')} resources, ${count('data-sources')} data sources, ${count('list-resources')} list resources, ${count('actions')} actions)\n`);

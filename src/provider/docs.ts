@@ -2,7 +2,8 @@ import type { CtyType, Schema, WireAttribute } from './schema';
 
 /*
  * The provider's documentation in the Terraform registry's layout (docs/index.md,
- * docs/resources/<name>.md, docs/data-sources/<name>.md), generated from the schema the provider
+ * docs/resources/<name>.md, docs/data-sources/<name>.md, docs/list-resources/<name>.md,
+ * docs/actions/<name>.md), generated from the schema the provider
  * serves: every attribute and nested member, its type, whether it is required, optional or
  * computed, whether it forces replacement, and its description. Pure: the caller reads the examples and writes the files.
  */
@@ -13,12 +14,17 @@ export interface DocumentedType {
   /** Resources only. */
   readonly replacedBy?: readonly string[];
   readonly importIdExample?: string;
+  /** Resources and list resources (Terraform 1.12+): the identity attributes, in import id order. */
+  readonly identity?: ReadonlyArray<{ readonly name: string; readonly description: string }>;
 }
 
 export interface DocsInput {
   readonly provider: Schema;
   readonly resources: readonly DocumentedType[];
   readonly dataSources: readonly DocumentedType[];
+  /** Terraform 1.14+: the list resources of `terraform query`, and the actions. */
+  readonly listResources: readonly DocumentedType[];
+  readonly actions: readonly DocumentedType[];
   /** The example file for a path under examples/hcl (e.g. `resources/hosting_server_firewall/resource.tf`), or undefined. */
   readonly example: (path: string) => string | undefined;
   /** What `index.md` says besides the schema: installation, authentication, limits. */
@@ -86,44 +92,81 @@ function examplePart(input: DocsInput, path: string): string[] {
   return ['## Example Usage', '', fenced('terraform', text), ''];
 }
 
-function typePage(input: DocsInput, kind: 'resource' | 'data-source', type: DocumentedType): DocPage {
+type Kind = 'resource' | 'data-source' | 'list-resource' | 'action';
+
+/** Per kind: the page title, the docs/ and examples/hcl/ folder, and the example's file name. */
+const KINDS: Record<Kind, { readonly title: string; readonly folder: string; readonly example: string }> = {
+  'resource': { title: 'Resource', folder: 'resources', example: 'resource.tf' },
+  'data-source': { title: 'Data Source', folder: 'data-sources', example: 'data-source.tf' },
+  'list-resource': { title: 'List Resource', folder: 'list-resources', example: 'list-resource.tfquery.hcl' },
+  'action': { title: 'Action', folder: 'actions', example: 'action.tf' },
+};
+
+function typePage(input: DocsInput, kind: Kind, type: DocumentedType): DocPage {
+  const { title, folder, example } = KINDS[kind];
   const attributes = type.schema.block.attributes;
   const args = attributes.filter((a) => a.required || a.optional);
   const computed = attributes.filter((a) => !a.required && !a.optional);
-  const title = kind === 'resource' ? 'Resource' : 'Data Source';
-  const short = type.typeName.replace(/^hosting_/, '');
   const parts = [
     frontmatter(`${type.typeName} ${title} - hosting`, type.schema.block.description),
     `# ${type.typeName} (${title})`,
     '',
     type.schema.block.description,
     '',
-    ...examplePart(input, `${kind === 'resource' ? 'resources' : 'data-sources'}/${type.typeName}/${kind}.tf`),
+    ...examplePart(input, `${folder}/${type.typeName}/${example}`),
+    ...(kind === 'list-resource' || kind === 'action' ? configPart(kind, args) : argumentParts(kind, type, args, computed)),
+    ...nestedSections(attributes),
+    ...(kind === 'list-resource' ? identityPart(type, 'Each object found is named by its identity, which the `import` blocks of `-generate-config-out` use:') : []),
+    ...(kind === 'resource' ? importPart(type) : []),
+  ];
+  return { path: `${folder}/${type.typeName.replace(/^hosting_/, '')}.md`, text: parts.join('\n') };
+}
+
+function argumentParts(kind: Kind, type: DocumentedType, args: readonly WireAttribute[], computed: readonly WireAttribute[]): string[] {
+  return [
     '## Argument Reference',
     '',
-    ...(args.length ? args.map((a) => line(a, a.name, type.replacedBy)) : ['This data source takes no arguments.']),
+    ...(args.length ? args.map((a) => line(a, a.name, type.replacedBy)) : [`This ${kind === 'resource' ? 'resource' : 'data source'} takes no arguments.`]),
     '',
     '## Attribute Reference',
     '',
     ...(computed.length ? computed.map((a) => line(a, a.name)) : ['Only the arguments.']),
     '',
-    ...nestedSections(attributes),
   ];
-  if (kind === 'resource' && type.importIdExample) {
-    parts.push(
-      '## Import',
+}
+
+/** List resources and actions take their arguments in a `config` block. */
+function configPart(kind: Kind, args: readonly WireAttribute[]): string[] {
+  return ['## Configuration', '', `Arguments of the ${kind === 'action' ? 'action' : 'list'} block's \`config\` block:`, '', ...(args.length ? args.map((a) => line(a, a.name)) : ['None.']), ''];
+}
+
+function identityPart(type: DocumentedType, intro: string): string[] {
+  if (!type.identity?.length) return [];
+  return ['## Identity', '', intro, '', ...type.identity.map((a) => `- \`${a.name}\` (\`string\`) ${a.description}`), ''];
+}
+
+function importPart(type: DocumentedType): string[] {
+  if (!type.importIdExample) return [];
+  const identity = (type.identity ?? []).map((a, i) => `    ${a.name} = "${type.importIdExample!.split('/')[i]}"`);
+  return [
+    '## Import',
+    '',
+    `The import id is \`${type.importIdExample}\` in shape. With the command:`,
+    '',
+    fenced('shell', `terraform import ${type.typeName}.example ${type.importIdExample}`),
+    '',
+    'Or with an `import` block (Terraform 1.5+); the next plan imports the settings as they are and shows the in-place changes:',
+    '',
+    fenced('terraform', `import {\n  to = ${type.typeName}.example\n  id = "${type.importIdExample}"\n}`),
+    '',
+    ...(identity.length ? [
+      'Terraform 1.12+ also imports by the resource\'s identity, which `terraform show -json` shows for every managed instance:',
       '',
-      `The import id is \`${type.importIdExample}\` in shape. With the command:`,
+      fenced('terraform', `import {\n  to = ${type.typeName}.example\n  identity = {\n${identity.join('\n')}\n  }\n}`),
       '',
-      fenced('shell', `terraform import ${type.typeName}.example ${type.importIdExample}`),
-      '',
-      'Or with an `import` block (Terraform 1.5+); the next plan imports the settings as they are and shows the in-place changes:',
-      '',
-      fenced('terraform', `import {\n  to = ${type.typeName}.example\n  id = "${type.importIdExample}"\n}`),
-      '',
-    );
-  }
-  return { path: `${kind === 'resource' ? 'resources' : 'data-sources'}/${short}.md`, text: parts.join('\n') };
+      ...identityPart(type, 'Identity attributes:'),
+    ] : []),
+  ];
 }
 
 function indexPage(input: DocsInput): DocPage {
@@ -154,5 +197,7 @@ export function providerDocs(input: DocsInput): DocPage[] {
     indexPage(input),
     ...[...input.resources].sort(byName).map((r) => typePage(input, 'resource', r)),
     ...[...input.dataSources].sort(byName).map((d) => typePage(input, 'data-source', d)),
+    ...[...input.listResources].sort(byName).map((l) => typePage(input, 'list-resource', l)),
+    ...[...input.actions].sort(byName).map((a) => typePage(input, 'action', a)),
   ];
 }

@@ -11,6 +11,9 @@ import { decodeValue, encodeValue, UNKNOWN, type Value } from './values';
 /** Version 0, the only one so far; UpgradeResourceIdentity keeps what it knows of a stored one. */
 export const IDENTITY_VERSION = 0;
 
+/** The `terraform import` id an identity stands for: its attributes, joined with `/`. */
+export const importIdOf = (resource: ProviderResource, identity: ObjectValue): string => resource.identity.attributes.map((a) => String(identity[a.name])).join('/');
+
 /** The wire shape of `tfplugin6.ResourceIdentitySchema`. */
 export function identitySchema(resource: ProviderResource) {
   return {

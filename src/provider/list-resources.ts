@@ -1,4 +1,5 @@
 import { errorAt } from './diagnostics';
+import { importIdOf } from './identity';
 import { withInstance } from './private-state';
 import type { Server } from '../api/schemas';
 import { ipSettingsResource } from './resources/ip-settings';
@@ -88,7 +89,7 @@ export async function* listObjects(
 
 /** The object's state as `terraform import` reads it, or null when it is gone. */
 async function readAsImported(session: ProviderSession, resource: ProviderResource, identity: ObjectValue) {
-  return (await resource.read(session, resource.importState(resource.identity.importId(identity)), withInstance({}))).state;
+  return (await resource.read(session, resource.importState(importIdOf(resource, identity)), withInstance({}))).state;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { diagnosticOf, type Diagnostic } from './diagnostics';
-import { identityData, identityFrom, identitySchema, IDENTITY_VERSION } from './identity';
+import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
 import type { ProviderRpc } from './protocol';
@@ -121,7 +121,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const resource = resourceOf(req.type_name);
       // An `import` block names the object by `id`, or (Terraform 1.12+) by its identity.
       const identity = identityFrom(resource, req.identity);
-      const state = resource.importState(identity ? resource.identity.importId(identity) : req.id);
+      const state = resource.importState(identity ? importIdOf(resource, identity) : req.id);
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})), identity: identityData(resource, state),
       };

@@ -1,10 +1,13 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { filesBelow } from '../helpers/files';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { TerraformWorkspace } from '../helpers/terraform';
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
 
 const HCL = (sim: RunningSimulator) => `
 provider "hosting" {
@@ -33,7 +36,7 @@ output "vps_count" {
 `;
 
 /** The provider's core on each newer Terraform: apply, a clean plan, drift, import, data sources, and resource identity. */
-for (const release of ['1.12', '1.14', '1.15'] as NewerTerraform[]) {
+for (const release of ['1.12', '1.14', '1.15'] satisfies NewerTerraform[]) {
   describeWithNewerTerraform(release, `the provider's core on Terraform ${release}`, (path) => {
     let sim: RunningSimulator;
     let ws: TerraformWorkspace;
@@ -104,7 +107,7 @@ list "hosting_power_state" "vps" {
 `;
 
 /** `terraform query` (Terraform 1.14+): list resources, and `-generate-config-out` whose first plan imports only. */
-for (const release of ['1.14', '1.15'] as NewerTerraform[]) {
+for (const release of ['1.14', '1.15'] satisfies NewerTerraform[]) {
   describeWithNewerTerraform(release, `terraform query on Terraform ${release}`, (path) => {
     let sim: RunningSimulator;
     let ws: TerraformWorkspace;
@@ -227,5 +230,39 @@ describeWithNewerTerraform('1.15', 'actions on Terraform 1.15', (path) => {
     expect(actions().slice(before)).toEqual([`${IDS.vpsRunning} reboot`]);
     expect((await terraform('apply', '-var', 'release=0')).code).toBe(0);
     expect(actions().slice(before)).toEqual([`${IDS.vpsRunning} reboot`]);
+  });
+});
+
+/** The docs' HCL examples, actions and list resources included, as a Terraform 1.15 user runs them. */
+describeWithNewerTerraform('1.15', 'the HCL examples of the docs on Terraform 1.15', (path) => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path(), TF_VAR_hosting_api_url: sim.baseUrl });
+    ws.writeHcl(env, '');
+    rmSync(join(ws.stackDir, 'main.tf'));
+    for (const file of filesBelow(EXAMPLES)) copyFileSync(file, join(ws.stackDir, relative(EXAMPLES, file).replace(/\//g, '--')));
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('apply, a clean plan, terraform query, and both actions invoked', async () => {
+    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+    expect((await terraform('init')).code).toBe(0);
+    expect((await terraform('apply', '-auto-approve')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    const query = await ws.terraform(['query', '-no-color'], { env });
+    expect(query.output).toMatch(/list\.hosting_server_firewall\.vps\s+server_id=vps_web_1/);
+    expect(query.output).toMatch(/list\.hosting_power_state\.active\s+server_id=/);
+    expect(query.code).toBe(0);
+    const before = sim.executed({ kind: 'action' }).length;
+    expect((await terraform('apply', '-auto-approve', '-invoke=action.hosting_server_reboot.db')).code).toBe(0);
+    expect((await terraform('apply', '-auto-approve', '-invoke=action.hosting_server_power.db_on')).code).toBe(0);
+    // db-1 runs already: the power action has nothing to do; the reboot ran once.
+    expect(sim.executed({ kind: 'action' }).slice(before).map((a) => `${a.serverId} ${a.detail}`)).toEqual([`${IDS.vdsRunning} reboot`]);
   });
 });

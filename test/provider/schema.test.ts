@@ -1,8 +1,8 @@
 import typesBeforeNested from './state-types-before-nested.json';
 import { ACCESS_ROLES, LAYER4_MODES, LAYER7_MODES, OPERATION_STATUSES, POWER_VALUES, SERVER_STATUSES, SERVER_TYPES } from '../../src/api/schemas';
-import { PROVIDER_SCHEMA } from '../../src/provider/configure';
 import { DATA_SOURCES } from '../../src/provider/data-sources';
 import { providerDocs } from '../../src/provider/docs';
+import { documentedTypes } from '../../src/provider/documented';
 import { RESOURCES } from '../../src/provider/resource-rpcs';
 import type { CtyType, Schema, WireAttribute } from '../../src/provider/schema';
 
@@ -61,13 +61,7 @@ test('the resource\'s protection is set whole: both layers are required inside i
 });
 
 test('the docs give each nested object a section, members grouped the way the registry shows them', () => {
-  const pages = providerDocs({
-    provider: PROVIDER_SCHEMA,
-    resources: [...RESOURCES.values()],
-    dataSources: [...DATA_SOURCES.values()],
-    example: () => 'example',
-    providerGuide: '',
-  });
+  const pages = providerDocs({ ...documentedTypes(), example: () => 'example', providerGuide: '' });
   const traffic = pages.find((p) => p.path === 'data-sources/server_traffic.md')!.text;
   expect(traffic).toContain('- `interfaces` (`list(object)`; Computed) Per interface, incoming and outgoing rates in Mbps (rates). (see [below for nested schema](#nestedatt--interfaces))');
   expect(traffic).toContain('<a id="nestedatt--interfaces--incoming"></a>\n### Nested Schema for `interfaces.incoming`\n\nRead-Only:\n\n- `time` (`string`; Computed) The sample time (ISO 8601).');

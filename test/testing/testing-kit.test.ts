@@ -1,16 +1,15 @@
-import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseSimulatorArgs, readAccountFile } from '../../src/cli/simulator-command';
 import { accountFileJsonSchema, seedFromAccountFile, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { faultBody, serverChangeBody } from '../../src/testing/control-bodies';
 import { FaultEffect } from '../../src/testing/fault';
+import { filesBelow } from '../helpers/files';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples', 'testing');
 const ACCOUNT = join(EXAMPLES, 'account.json');
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
 
 describe('the account file', () => {
   test('the example reads with the defaults filled in: the full token added, shared servers secondary, firewalls as given', () => {
@@ -70,7 +69,7 @@ describe('the kit\'s structs as the control surface speaks them', () => {
 
 test('the testing guide shows each example file as it is, so what it shows is what the tests run', () => {
   const guide = readFileSync(join(ROOT, 'docs', 'guides', 'testing-your-stacks.md'), 'utf8');
-  for (const file of files(EXAMPLES)) expect([relative(EXAMPLES, file), guide.includes(readFileSync(file, 'utf8').trimEnd())]).toEqual([relative(EXAMPLES, file), true]);
+  for (const file of filesBelow(EXAMPLES)) expect([relative(EXAMPLES, file), guide.includes(readFileSync(file, 'utf8').trimEnd())]).toEqual([relative(EXAMPLES, file), true]);
 });
 
 /** The guide's plain-HCL path: `terraform test` against the account file the simulator command serves. */

@@ -50,10 +50,7 @@ function settingsIn(state: ObjectValue | null, priv: PrivateState): IpSettings |
 export const ipSettingsResource: ProviderResource = {
   typeName: 'hosting_ip_settings',
   replacedBy: ['server_id', 'ip'],
-  identity: {
-    attributes: [{ name: 'server_id', description: 'The dedicated server id (`ded_…`).' }, { name: 'ip', description: 'The IPv4 address.' }],
-    importId: (identity) => `${String(identity.server_id)}/${String(identity.ip)}`,
-  },
+  identity: { attributes: [{ name: 'server_id', description: 'The dedicated server id (`ded_…`).' }, { name: 'ip', description: 'The IPv4 address.' }] },
   importIdExample: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10',
   schema: schemaOf('Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the attributes set are managed; each changed one is one write. Import id: <server id>/<address>, e.g. ded_…/203.0.113.10.', [
     { name: 'id', type: 'string', computed: true, description: '<server id>/<address>.' },

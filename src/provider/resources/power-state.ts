@@ -41,7 +41,7 @@ function triggersChanged(prior: ObjectValue | null, planned: ObjectValue): boole
 export const powerStateResource: ProviderResource = {
   typeName: 'hosting_power_state',
   replacedBy: ['server_id'],
-  identity: { attributes: [{ name: 'server_id', description: 'The server id (`vps_…` or `ded_…`).' }], importId: (identity) => String(identity.server_id) },
+  identity: { attributes: [{ name: 'server_id', description: 'The server id (`vps_…` or `ded_…`).' }] },
   importIdExample: 'vps_web_2',
   changesServerList: true,
   schema: schemaOf('Keeps a server running or stopped, and reboots it once whenever reboot_triggers change. Import id: the server id (vps_… or ded_…).', [

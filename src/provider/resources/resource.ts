@@ -43,11 +43,12 @@ export interface ApplyRequest {
   readonly private: PrivateState;
 }
 
-/** What names a resource's remote object (Terraform 1.12+ resource identity): string attributes of its state. */
+/**
+ * What names a resource's remote object (Terraform 1.12+ resource identity): string attributes of
+ * its state, in the order the `terraform import` id joins them with `/`.
+ */
 export interface ResourceIdentity {
   readonly attributes: ReadonlyArray<{ readonly name: string; readonly description: string }>;
-  /** The `terraform import` id an identity stands for. */
-  importId(identity: ObjectValue): string;
 }
 
 /** One resource type of the provider, over the reconcile engine. */

@@ -34,7 +34,7 @@ const rulesetsOf = (state: ObjectValue, actual: number[]): Value => (state.rules
 export const serverFirewallResource: ProviderResource = {
   typeName: 'hosting_server_firewall',
   replacedBy: ['server_id'],
-  identity: { attributes: [{ name: 'server_id', description: 'The VPS id (`vps_…`).' }], importId: (identity) => String(identity.server_id) },
+  identity: { attributes: [{ name: 'server_id', description: 'The VPS id (`vps_…`).' }] },
   importIdExample: 'vps_web_1',
   schema: schemaOf('The firewall of one VPS: on or off, and which rule sets apply. Only the attributes set are managed. Import id: the VPS id (vps_…).', [
     { name: 'id', type: 'string', computed: true, description: 'The server id.' },
