@@ -11,7 +11,9 @@ export function documentedTypes(): Omit<DocsInput, 'example' | 'providerGuide'> 
     provider: PROVIDER_SCHEMA,
     resources: [...RESOURCES.values()].map((r) => ({ ...r, identity: r.identity.attributes })),
     dataSources: [...DATA_SOURCES.values()],
-    listResources: [...LIST_RESOURCES.values()].map(({ resource, schema }) => ({ typeName: resource.typeName, schema, identity: resource.identity.attributes })),
+    listResources: [...LIST_RESOURCES.values()].map(({ resource, schema }) => ({
+      typeName: resource.typeName, schema, identity: resource.identity.attributes,
+    })),
     actions: [...ACTIONS.values()],
   };
 }
