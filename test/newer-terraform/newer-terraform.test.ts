@@ -9,6 +9,29 @@ import { TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
 
+/** One suite's simulator and workspace on a newer Terraform: `hcl` is main.tf (with the mirror's blocks), `setUp` adds files. */
+interface Suite {
+  sim: RunningSimulator;
+  ws: TerraformWorkspace;
+  /** The CLI configuration that installs the provider from its mirror. */
+  readonly env: Record<string, string>;
+}
+
+function suiteOn(path: () => string, hcl: (sim: RunningSimulator) => string, setUp: (suite: Suite) => void = () => undefined): Suite {
+  const suite = { env: {} } as Suite;
+  beforeAll(async () => {
+    suite.sim = await simulatorWithSentinel();
+    suite.ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path(), TF_VAR_hosting_api_url: suite.sim.baseUrl });
+    suite.ws.writeHcl(suite.env, hcl(suite.sim));
+    setUp(suite);
+  });
+  afterAll(async () => {
+    await suite.sim?.close();
+    suite.ws?.dispose();
+  });
+  return suite;
+}
+
 const HCL = (sim: RunningSimulator) => `
 provider "hosting" {
   base_url = "${sim.baseUrl}"
@@ -38,21 +61,12 @@ output "vps_count" {
 /** The provider's core on each newer Terraform: apply, a clean plan, drift, import, data sources, and resource identity. */
 for (const release of ['1.12', '1.14', '1.15'] satisfies NewerTerraform[]) {
   describeWithNewerTerraform(release, `the provider's core on Terraform ${release}`, (path) => {
-    let sim: RunningSimulator;
-    let ws: TerraformWorkspace;
-    const env: Record<string, string> = {};
-    beforeAll(async () => {
-      sim = await simulatorWithSentinel();
-      ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
-      ws.writeHcl(env, HCL(sim));
-    });
-    afterAll(async () => {
-      await sim?.close();
-      ws?.dispose();
-    });
-    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+    const suite = suiteOn(path, HCL);
+    const terraform = (...args: string[]) => suite.ws.terraform([...args, '-input=false', '-no-color'], { env: suite.env });
 
     test('apply, a clean plan, drift seen, and every resource\'s identity in the state', async () => {
+
+      const { sim, ws, env } = suite;
       expect((await terraform('init')).code).toBe(0);
       const apply = await terraform('apply', '-auto-approve');
       expect(apply.output).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
@@ -72,6 +86,8 @@ for (const release of ['1.12', '1.14', '1.15'] satisfies NewerTerraform[]) {
     });
 
     test('an import block by identity imports the object as it is, writing nothing', async () => {
+
+      const { sim, ws } = suite;
       writeFileSync(join(ws.stackDir, 'import.tf'), `
 import {
   to       = hosting_server_firewall.db
@@ -109,22 +125,12 @@ list "hosting_power_state" "vps" {
 /** `terraform query` (Terraform 1.14+): list resources, and `-generate-config-out` whose first plan imports only. */
 for (const release of ['1.14', '1.15'] satisfies NewerTerraform[]) {
   describeWithNewerTerraform(release, `terraform query on Terraform ${release}`, (path) => {
-    let sim: RunningSimulator;
-    let ws: TerraformWorkspace;
-    const env: Record<string, string> = {};
-    beforeAll(async () => {
-      sim = await simulatorWithSentinel();
-      ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
-      ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n}\n`);
-      writeFileSync(join(ws.stackDir, 'account.tfquery.hcl'), QUERY);
-    });
-    afterAll(async () => {
-      await sim?.close();
-      ws?.dispose();
-    });
-    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+    const suite = suiteOn(path, (sim) => `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n}\n`, ({ ws }) => writeFileSync(join(ws.stackDir, 'account.tfquery.hcl'), QUERY));
+    const terraform = (...args: string[]) => suite.ws.terraform([...args, '-input=false', '-no-color'], { env: suite.env });
 
     test('lists every object the account can manage by its identity, shared servers left out, with one GET /servers and no other read', async () => {
+
+      const { sim, ws, env } = suite;
       expect((await terraform('init')).code).toBe(0);
       const before = sim.requests.length;
       const query = await ws.terraform(['query', '-no-color'], { env });
@@ -139,6 +145,8 @@ for (const release of ['1.14', '1.15'] satisfies NewerTerraform[]) {
     });
 
     test('-generate-config-out writes resources and import blocks by identity whose first plan imports only, and whose apply writes nothing', async () => {
+
+      const { sim, ws, env } = suite;
       const query = await ws.terraform(['query', '-no-color', '-generate-config-out=generated.tf'], { env });
       expect(query.code).toBe(0);
       const plan = await terraform('plan');
@@ -191,22 +199,13 @@ resource "hosting_server_firewall" "web1" {
 
 /** Actions (Terraform 1.14+): invoked once each, with PowerState's rules, by -invoke and by an action_trigger. */
 describeWithNewerTerraform('1.15', 'actions on Terraform 1.15', (path) => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
-  const env: Record<string, string> = {};
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path() });
-    ws.writeHcl(env, ACTIONS_HCL(sim));
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
-  const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color', '-auto-approve'], { env });
-  const actions = () => sim.executed({ kind: 'action' }).map((a) => `${a.serverId} ${a.detail}`);
+  const suite = suiteOn(path, ACTIONS_HCL);
+  const terraform = (...args: string[]) => suite.ws.terraform([...args, '-input=false', '-no-color', '-auto-approve'], { env: suite.env });
+  const actions = () => suite.sim.executed({ kind: 'action' }).map((a) => `${a.serverId} ${a.detail}`);
 
   test('-invoke reboots a running server exactly once, with progress; a stopped server is not rebooted (a warning); the power action starts it', async () => {
+
+    const { ws, env } = suite;
     expect((await ws.terraform(['init', '-input=false', '-no-color'], { env })).code).toBe(0);
     expect((await terraform('apply')).code).toBe(0);
     const reboot = await terraform('apply', '-invoke=action.hosting_server_reboot.web1');
@@ -235,23 +234,16 @@ describeWithNewerTerraform('1.15', 'actions on Terraform 1.15', (path) => {
 
 /** The docs' HCL examples, actions and list resources included, as a Terraform 1.15 user runs them. */
 describeWithNewerTerraform('1.15', 'the HCL examples of the docs on Terraform 1.15', (path) => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
-  const env: Record<string, string> = {};
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path(), TF_VAR_hosting_api_url: sim.baseUrl });
-    ws.writeHcl(env, '');
+  // The examples bring their own required_providers and provider block (provider.tf).
+  const suite = suiteOn(path, () => '', ({ ws }) => {
     rmSync(join(ws.stackDir, 'main.tf'));
     for (const file of filesBelow(EXAMPLES)) copyFileSync(file, join(ws.stackDir, relative(EXAMPLES, file).replace(/\//g, '--')));
   });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
 
   test('apply, a clean plan, terraform query, and both actions invoked', async () => {
-    const terraform = (...args: string[]) => ws.terraform([...args, '-input=false', '-no-color'], { env });
+
+    const { sim, ws, env } = suite;
+    const terraform = (...args: string[]) => suite.ws.terraform([...args, '-input=false', '-no-color'], { env: suite.env });
     expect((await terraform('init')).code).toBe(0);
     expect((await terraform('apply', '-auto-approve')).code).toBe(0);
     expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
