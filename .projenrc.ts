@@ -35,8 +35,8 @@ const project = new cdk.JsiiProject({
     jestConfig: {
       // End-to-end suites start Terraform processes; the budget lives in each test, not here.
       testTimeout: 120_000,
-      // Two suites run in the package step, after its builds (test:standalone, test:newer-terraform).
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/'],
+      // Three suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/'],
     },
   },
 
@@ -143,11 +143,20 @@ const testNewerTerraform = project.addTask('test:newer-terraform', {
   exec: 'jest test/newer-terraform --coverage=false --testPathIgnorePatterns=/node_modules/',
 });
 
+// The Python users' path on the wheels the package step just built (both flavours): a venv from
+// PyPI, mypy --strict, synth, real terraform, the testing kit under pytest. About 150 s, most of it
+// the wheel and the venv, so it runs here rather than in `npm test`.
+const testPython = project.addTask('test:python', {
+  description: 'Python users: the wheels in a fresh venv, mypy --strict, synth and terraform against the simulator, pytest with the testing kit',
+  exec: 'jest test/python --coverage=false --testPathIgnorePatterns=/node_modules/',
+});
+
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
 // cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
 if (packageAll) {
   packageAll.spawn(packageCdktn);
+  packageAll.spawn(testPython);
   packageAll.spawn(packageStandalone);
   packageAll.spawn(testStandalone);
   packageAll.spawn(testNewerTerraform);
