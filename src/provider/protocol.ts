@@ -215,14 +215,13 @@ const RPCS = [
   'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
   'ReadDataSource', 'StopProvider', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource', 'ValidateActionConfig', 'PlanAction', 'InvokeAction',
 ] as const;
-/** The RPCs that answer with a stream of events. */
-export const STREAMING_RPCS: ReadonlySet<string> = new Set(['ListResource', 'InvokeAction']);
-const RESPONSE_TYPE: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event', InvokeAction: 'tfplugin6.InvokeAction.Event' };
+/** The RPCs that answer with a stream of events, and the message of each event. */
+const STREAM_EVENTS: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event', InvokeAction: 'tfplugin6.InvokeAction.Event' };
 export type ProviderRpc = (typeof RPCS)[number];
 
 /** tfplugin6.Provider, the RPCs this provider answers; Terraform gets UNIMPLEMENTED for the rest. */
 export const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
-  RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, RESPONSE_TYPE[name] ?? `tfplugin6.${name}.Response`, STREAMING_RPCS.has(name))]),
+  RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, STREAM_EVENTS[name] ?? `tfplugin6.${name}.Response`, name in STREAM_EVENTS)]),
 ) as ServiceDefinition;
 
 /** go-plugin's controller: Terraform ends every provider process with Shutdown. */
