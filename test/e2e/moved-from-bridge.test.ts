@@ -1,6 +1,7 @@
 import type { TerraformStack } from 'cdktf';
 import { Bridge, HostingApi, IpSettings, Layer4Protection, Layer7Protection, PowerState, PowerStateValue, ServerFirewall } from '../../src';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
@@ -11,6 +12,7 @@ import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform'
  * destroyed, created, written or rebooted. (The null_resource bridge needs the hashicorp/null
  * provider, which these machines cannot download: its moves are tested without terraform.)
  */
+
 describeWithTerraform('moving a stack from the terraform_data bridge to the provider', () => {
   let sim: RunningSimulator;
   let ws: TerraformWorkspace;
@@ -27,7 +29,7 @@ describeWithTerraform('moving a stack from the terraform_data bridge to the prov
     const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
     new ServerFirewall(stack, 'fw', { api, serverId: IDS.vpsRunning, enabled: true, rulesets: [1], movedFromBridge });
     new IpSettings(stack, 'ip', {
-      api, serverId: IDS.dedicated, ip: IPS.secondary, rdns: 'www.example.com', protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.OFF }, movedFromBridge,
+      api, serverId: IDS.dedicated, ip: IPS.secondary, rdns: 'www.example.com', description: HOSTILE_TEXT, protection: { layer4: Layer4Protection.PERMANENT, layer7: Layer7Protection.OFF }, movedFromBridge,
     });
     new PowerState(stack, 'power', { api, serverId: IDS.vpsStopped, state: PowerStateValue.RUNNING, rebootTriggers: { release: '1' }, movedFromBridge });
   };
@@ -37,7 +39,8 @@ describeWithTerraform('moving a stack from the terraform_data bridge to the prov
     expect((await ws.init()).code).toBe(0);
     expect((await ws.apply()).code).toBe(0);
     const writesOnTheBridge = sim.executed().length;
-    expect(writesOnTheBridge).toBe(4);
+    expect(writesOnTheBridge).toBe(5);
+    expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)?.description).toBe(HOSTILE_TEXT);
 
     ws.synth(define(Bridge.PROVIDER, Bridge.TERRAFORM_DATA));
     expect((await ws.init()).code).toBe(0);
@@ -54,6 +57,8 @@ describeWithTerraform('moving a stack from the terraform_data bridge to the prov
     expect(apply.code).toBe(0);
     expect(sim.executed()).toHaveLength(writesOnTheBridge);
     expect(sim.state.server(IDS.vpsStopped).bootCount).toBe(1);
+    // The moved state holds the text exactly: the plans above show no change of it, and nothing was written.
+    expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)?.description).toBe(HOSTILE_TEXT);
     const clean = await ws.plan();
     expect(clean.output).toContain('No changes.');
     expect(clean.code).toBe(0);

@@ -11,6 +11,9 @@ import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type Ru
  * server whose read fails. A program that runs any of it creates `ranFile`; one that evaluates a
  * template reads `secretFile` into a value.
  */
+/** Text other people wrote, as the API may hold it: template sequences, quotes, a backslash, a comment end, newlines. */
+export const HOSTILE_TEXT = '${file("/etc/hostname")} costs %{month} "q" \\ `tick` */ $${z}\n\tline 2';
+
 export interface HostileAccount {
   readonly sim: RunningSimulator;
   /** Must not exist after any generated program ran. */

@@ -1,13 +1,15 @@
-import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { filesBelow } from '../helpers/files';
+import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
+
 
 /** One suite's simulator and workspace on a newer Terraform: `hcl` is main.tf (with the mirror's blocks), `setUp` adds files. */
 interface Suite {
@@ -145,18 +147,23 @@ for (const release of ['1.14', '1.15'] satisfies NewerTerraform[]) {
     });
 
     test('-generate-config-out writes resources and import blocks by identity whose first plan imports only, and whose apply writes nothing', async () => {
-
       const { sim, ws, env } = suite;
+      // Text from the API arrives in the generated file as a literal: were a template evaluated, the first plan would change it.
+      sim.drift(IDS.dedicated, { ip: { address: IPS.primary, description: HOSTILE_TEXT } });
       const query = await ws.terraform(['query', '-no-color', '-generate-config-out=generated.tf'], { env });
       expect(query.code).toBe(0);
       const plan = await terraform('plan');
       const found = /Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy\./.exec(plan.output);
       expect(found).not.toBeNull();
       expect(Number(found![1])).toBeGreaterThan(10);
+      const generated = readFileSync(join(ws.stackDir, 'generated.tf'), 'utf8');
+      expect(generated).toContain('description = "$${file(\\"/etc/hostname\\")} costs %%{month} \\"q\\"');
+      expect(generated).not.toMatch(/(^|[^$])\$\{file/);
       const writes = sim.executed().length;
       expect((await terraform('apply', '-auto-approve')).code).toBe(0);
       expect(sim.executed()).toHaveLength(writes);
       expect((await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode'], { env })).code).toBe(0);
+      expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.primary)?.description).toBe(HOSTILE_TEXT);
     });
   });
 }
