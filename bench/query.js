@@ -9,7 +9,7 @@ const { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { seedOf } = require('./fleet-seed');
-const { runProviderCommand } = require('../lib/cli/provider-command');
+const { runMirrorCommand } = require('../lib/cli/provider-command');
 const { startSimulator } = require('../lib/simulator');
 
 const WINDOW_MS = 6_000;
@@ -34,7 +34,7 @@ async function main() {
   const root = mkdtempSync(join(tmpdir(), 'bench-query-'));
   try {
     let printed = '';
-    runProviderCommand(['mirror', join(root, 'mirror')], (text) => (printed += text));
+    runMirrorCommand([join(root, 'mirror')], (text) => (printed += text));
     const [cli, config] = printed.split('# In the configuration:');
     writeFileSync(join(root, 'terraform.rc'), `${readFileSync(join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), 'utf8')}\n${cli.slice(cli.indexOf('provider_installation'))}`);
     const dir = join(root, 'stack');

@@ -1,6 +1,7 @@
 // Bundles one program into a self-contained file that plain `node` runs where Terraform runs, with
 // no node_modules: the reconcile handler (Terraform's local-exec runs it per resource) or the
 // Terraform provider (written into each synthesized stack). Usage: node scripts/bundle.js <handler|provider>
+// Also a module: bundleInputs(target) lists the files a bundle is made of (the provider's SBOM).
 const { build } = require('esbuild');
 const { join } = require('node:path');
 
@@ -9,11 +10,6 @@ const TARGETS = {
   handler: { entry: join(root, 'src', 'handler', 'main.ts'), outfile: join(root, 'assets', 'handler', 'index.js') },
   provider: { entry: join(root, 'src', 'provider', 'main.ts'), outfile: join(root, 'assets', 'provider', 'provider.js') },
 };
-const target = TARGETS[process.argv[2]];
-if (!target) {
-  process.stderr.write(`usage: node scripts/bundle.js <${Object.keys(TARGETS).join('|')}>\n`);
-  process.exit(64);
-}
 
 /** Swaps the bare `undici` import (not its subpaths) for the slim entry both programs need. */
 const slimUndici = {
@@ -23,7 +19,7 @@ const slimUndici = {
   },
 };
 
-build({
+const options = (target) => ({
   entryPoints: [target.entry],
   outfile: target.outfile,
   bundle: true,
@@ -35,10 +31,26 @@ build({
   metafile: true,
   logLevel: 'warning',
   plugins: [slimUndici],
-}).then((result) => {
-  const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((name) => name.endsWith('.js'))].bytes;
-  process.stdout.write(`${process.argv[2]} bundle: ${target.outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
-}, (err) => {
-  process.stderr.write(`${err.message}\n`);
-  process.exit(1);
 });
+
+/** The source files (relative to the repository) the bundle of `name` is made of, built in memory. */
+async function bundleInputs(name) {
+  const result = await build({ ...options(TARGETS[name]), write: false, logLevel: 'silent' });
+  return Object.keys(result.metafile.inputs);
+}
+module.exports = { bundleInputs };
+
+if (require.main === module) {
+  const target = TARGETS[process.argv[2]];
+  if (!target) {
+    process.stderr.write(`usage: node scripts/bundle.js <${Object.keys(TARGETS).join('|')}>\n`);
+    process.exit(64);
+  }
+  build(options(target)).then((result) => {
+    const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((name) => name.endsWith('.js'))].bytes;
+    process.stdout.write(`${process.argv[2]} bundle: ${target.outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+  }, (err) => {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  });
+}

@@ -20,7 +20,7 @@ const COMMANDS: Record<string, Command> = {
   provider: {
     usage: PROVIDER_USAGE,
     run: async (args) => {
-      runProviderCommand(args, (text) => process.stdout.write(text));
+      await runProviderCommand(args, (text) => process.stdout.write(text));
       return 0;
     },
   },

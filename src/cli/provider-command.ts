@@ -1,13 +1,30 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { releaseSigner, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
-import { parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
+import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import {
   mirrorInstructions, PLATFORMS, providerVersion, readProviderBundle, scriptPackage, standalonePackage,
   writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
+import { registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
+import { providerRelease, shasumsName, withSignature } from '../contract/provider-release';
 
-export const PROVIDER_USAGE = `${THIS_PACKAGE.name} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`;
+export const PROVIDER_USAGE = [
+  `${THIS_PACKAGE.name} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
+  `${THIS_PACKAGE.name} provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE [--platform OS_ARCH]...`,
+].join('\n       ');
+
+const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
+
+/** `provider mirror …` or `provider registry …`, as the package's command runs them. */
+export async function runProviderCommand(args: readonly string[], print: (text: string) => void, log = stderrLine): Promise<void> {
+  const [verb, ...rest] = args;
+  if (verb === 'mirror') return runMirrorCommand(rest, print, log);
+  if (verb === 'registry') return writeRegistry(parseProviderArgs(rest), print, log);
+  throw new Error(`usage: ${PROVIDER_USAGE}`);
+}
 
 /**
  * `provider mirror <dir> [--packed]`: the provider as a Terraform filesystem mirror, for plain HCL
@@ -16,13 +33,13 @@ export const PROVIDER_USAGE = `${THIS_PACKAGE.name} provider mirror <directory> 
  * `--standalone` writes the provider as one executable per platform, which runs where Terraform
  * runs without Node; `--platform` limits it to some platforms. `--source` publishes it under a
  * team's own address. Run it again after upgrading this package, then `terraform init -upgrade`.
+ * Synchronous: the tests' stacks write the same mirror while they synthesize.
  */
-export function runProviderCommand(args: readonly string[], print: (text: string) => void, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
-  const options = parseMirrorArgs(args);
-  const [verb, dir, ...rest] = options.positional;
-  if (verb !== 'mirror' || !dir || rest.length) throw new Error(`usage: ${PROVIDER_USAGE}`);
+export function runMirrorCommand(args: readonly string[], print: (text: string) => void, log: (line: string) => void = stderrLine): void {
+  const options = parseProviderArgs(args);
+  const root = resolve(options.directory);
+  if (options.host || options.namespace || options.signingKey) throw new Error('--host, --namespace and --signing-key belong to "provider registry"');
   if (options.platforms.length && !options.standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
-  const root = resolve(dir);
   const bundle = readProviderBundle();
   const version = providerVersion(bundle);
   const platforms = options.platforms.length ? options.platforms : PLATFORMS;
@@ -44,29 +61,78 @@ export function runProviderCommand(args: readonly string[], print: (text: string
   print(mirrorInstructions(root, version, options.source));
 }
 
+/**
+ * `provider registry <dir>`: the package's version as a provider registry in a folder (the standalone
+ * executables, signed), added to the versions the folder already serves. Any static HTTPS host
+ * serving the folder at `--host` is then a registry Terraform installs from by version constraint.
+ */
+async function writeRegistry(options: ProviderOptions, print: (text: string) => void, log: (line: string) => void): Promise<void> {
+  const root = resolve(options.directory);
+  if (options.packed || options.standalone || options.source !== PROVIDER_SOURCE) throw new Error('--packed, --standalone and --source belong to "provider mirror"; a registry always serves the standalone executables at --host/--namespace');
+  const address = registryAddress(options);
+  if (!options.signingKey) throw new Error('--signing-key FILE is required: Terraform installs nothing from a registry that is not signed (an ASCII-armoured OpenPGP private key)');
+  const signer = await releaseSigner(readKeyFile(options.signingKey), process.env[SIGNING_PASSPHRASE_VARIABLE], options.signingKey);
+  const bundle = readProviderBundle();
+  const version = providerVersion(bundle);
+  const platforms = options.platforms.length ? options.platforms : PLATFORMS;
+  const release = providerRelease(standalonePackage(version, standaloneExecutables(bundle, platforms, { cacheDir: defaultCacheDir(), log })));
+  const signed = withSignature(release, await signer.sign(release.files.get(shasumsName(version))!));
+  writeProviderRegistry(root, signed, address, signer);
+  print(`Wrote the hosting provider ${version} (standalone executables with Node ${NODE_RELEASE}; ${platforms.join(', ')}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
+  print(registryInstructions(address, version));
+}
+
+function registryAddress(options: ProviderOptions): RegistryAddress {
+  const host = options.host?.toLowerCase() ?? '';
+  const namespace = options.namespace?.toLowerCase() ?? '';
+  if (!isRegistryHost(host)) throw new Error(`--host ${JSON.stringify(options.host ?? '')} is not a registry host: the host name (and port, if not 443) users write before /NAMESPACE/hosting, e.g. registry.example.com or localhost:8443`);
+  if (!isNamespace(namespace)) throw new Error(`--namespace ${JSON.stringify(options.namespace ?? '')} is not a namespace: lower-case letters, digits and inner hyphens, e.g. platform`);
+  return { host, namespace };
+}
+
+function readKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`--signing-key ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
 const describe = (pkg: ProviderPackage, standalone: boolean) =>
   `${standalone ? `standalone executables with Node ${NODE_RELEASE}, no Node needed` : 'a script run by node'}; ${[...pkg.files.keys()].join(', ')}`;
 
-interface MirrorOptions {
+interface ProviderOptions {
   packed: boolean;
   standalone: boolean;
   platforms: Platform[];
   source: string;
-  positional: string[];
+  host?: string;
+  namespace?: string;
+  signingKey?: string;
+  directory: string;
 }
 
-/** `--packed`, `--standalone`, `--platform OS_ARCH` (repeatable), `--source ADDRESS` (each also as `--flag=value`), and the words left. */
-function parseMirrorArgs(args: readonly string[]): MirrorOptions {
-  const result: MirrorOptions = { packed: false, standalone: false, platforms: [], source: PROVIDER_SOURCE, positional: [] };
+/**
+ * `--packed`, `--standalone`, `--platform OS_ARCH` (repeatable), `--source ADDRESS`, `--host`,
+ * `--namespace`, `--signing-key` (each taking a value also as `--flag=value`), and the words left.
+ */
+function parseProviderArgs(args: readonly string[]): ProviderOptions {
+  const positional: string[] = [];
+  const result: Omit<ProviderOptions, 'directory'> = { packed: false, standalone: false, platforms: [], source: PROVIDER_SOURCE };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].split('=', 2);
+    const value = () => inline ?? args[++i] ?? '';
     if (flag === '--packed') result.packed = true;
     else if (flag === '--standalone') result.standalone = true;
-    else if (flag === '--platform') result.platforms.push(parsePlatform(inline ?? args[++i] ?? ''));
-    else if (flag === '--source') result.source = parseProviderSource(inline ?? args[++i] ?? '');
-    else result.positional.push(args[i]);
+    else if (flag === '--platform') result.platforms.push(parsePlatform(value()));
+    else if (flag === '--source') result.source = parseProviderSource(value());
+    else if (flag === '--host') result.host = value();
+    else if (flag === '--namespace') result.namespace = value();
+    else if (flag === '--signing-key') result.signingKey = value();
+    else positional.push(args[i]);
   }
-  return result;
+  if (positional.length !== 1) throw new Error(`usage: ${PROVIDER_USAGE}`);
+  return { ...result, directory: positional[0] };
 }
 
 function parsePlatform(text: string): Platform {

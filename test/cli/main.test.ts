@@ -1,6 +1,6 @@
 import { HostingApiError } from '../../src/api/errors';
 import { main } from '../../src/cli/main';
-import { runProviderCommand } from '../../src/cli/provider-command';
+import { runMirrorCommand, runProviderCommand } from '../../src/cli/provider-command';
 import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 
@@ -16,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
     expect(written.err).toBe('');
   });
 
@@ -47,7 +47,17 @@ test('a hint after a passing failure names what the person was running: adopt, n
 });
 
 test('provider mirror refuses --platform without --standalone, and a platform it is not built for, saying which it is', () => {
-  expect(() => runProviderCommand(['mirror', '/tmp/unused', '--platform', 'linux_amd64'], () => undefined)).toThrow('--platform selects the platforms of --standalone; the script provider is the same on all four');
-  expect(() => runProviderCommand(['mirror', '/tmp/unused', '--standalone', '--platform=windows_amd64'], () => undefined))
+  expect(() => runMirrorCommand(['/tmp/unused', '--platform', 'linux_amd64'], () => undefined)).toThrow('--platform selects the platforms of --standalone; the script provider is the same on all four');
+  expect(() => runMirrorCommand(['/tmp/unused', '--standalone', '--platform=windows_amd64'], () => undefined))
     .toThrow('--platform "windows_amd64" is not one the provider is built for: use linux_amd64, linux_arm64, darwin_amd64, darwin_arm64');
+});
+
+test('provider registry says what is missing or wrong before it builds anything', async () => {
+  const registry = (args: string[]) => runProviderCommand(['registry', '/tmp/unused-registry', ...args], () => undefined);
+  await expect(registry(['--namespace', 'platform', '--signing-key', 'k.asc'])).rejects.toThrow('--host "" is not a registry host: the host name (and port, if not 443) users write before /NAMESPACE/hosting, e.g. registry.example.com or localhost:8443');
+  await expect(registry(['--host', 'registry.example.com', '--namespace', 'Plat_form', '--signing-key', 'k.asc'])).rejects.toThrow('--namespace "Plat_form" is not a namespace');
+  await expect(registry(['--host', 'registry.example.com', '--namespace', 'platform'])).rejects.toThrow('--signing-key FILE is required: Terraform installs nothing from a registry that is not signed');
+  await expect(registry(['--host', 'registry.example.com', '--namespace', 'platform', '--signing-key', '/nonexistent/k.asc'])).rejects.toThrow('--signing-key /nonexistent/k.asc cannot be read (ENOENT)');
+  await expect(registry(['--packed', '--host', 'registry.example.com'])).rejects.toThrow('--packed, --standalone and --source belong to "provider mirror"');
+  expect(() => runMirrorCommand(['/tmp/unused', '--host', 'registry.example.com'], () => undefined)).toThrow('--host, --namespace and --signing-key belong to "provider registry"');
 });

@@ -21,7 +21,9 @@ test('a packed mirror written into a folder that holds other versions keeps them
 test('a team\'s own source address: HOST/NAMESPACE/hosting, normalized to lower case; anything else is refused, saying what is expected', () => {
   expect(parseProviderSource('registry.example.com/platform/hosting')).toBe('registry.example.com/platform/hosting');
   expect(parseProviderSource('Registry.Example.com:8443/Platform/hosting')).toBe('registry.example.com:8443/platform/hosting');
-  for (const wrong of ['platform/hosting', 'registry.example.com/platform/servers', 'registry.example.com/a/b/hosting', 'localhost/platform/hosting', '']) {
+  // A host name of one label with a port is a registry host too, as Terraform takes it (a registry served on this machine).
+  expect(parseProviderSource('localhost:8443/platform/hosting')).toBe('localhost:8443/platform/hosting');
+  for (const wrong of ['platform/hosting', 'registry.example.com/platform/servers', 'registry.example.com/a/b/hosting', 'local_host/platform/hosting', 'registry.example.com:/platform/hosting', '']) {
     expect(() => parseProviderSource(wrong)).toThrow(/is not a provider address HOST\/NAMESPACE\/hosting/);
   }
 });

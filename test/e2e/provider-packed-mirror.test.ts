@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProviderCommand } from '../../src/cli/provider-command';
+import { runMirrorCommand } from '../../src/cli/provider-command';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { packageHash1, readProviderBundle, scriptPackage } from '../../src/contract/provider-mirror';
 import { zipArchive } from '../../src/contract/zip-archive';
@@ -56,7 +56,7 @@ describeWithTerraform('the provider as a platform team ships it: packed mirror a
     workspaces.push(holder);
     mirror = join(holder.root, 'packed');
     let printed = '';
-    runProviderCommand(['mirror', mirror, '--packed'], (text) => (printed += text));
+    runMirrorCommand([mirror, '--packed'], (text) => (printed += text));
     expect(printed).toContain('network_mirror');
     const versions = JSON.parse(readFileSync(join(dir(), 'index.json'), 'utf8')) as { versions: Record<string, object> };
     [version] = Object.keys(versions.versions);

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
-import { runProviderCommand } from '../../src/cli/provider-command';
+import { runMirrorCommand } from '../../src/cli/provider-command';
 
 /** The project's own CLI configuration: no checkpoint, nothing from the network. */
 export const TERRAFORM_RC = join(__dirname, '..', 'e2e', 'terraform.rc');
@@ -34,6 +34,16 @@ export function describeWithTerraform(name: string, body: () => void): void {
   // eslint-disable-next-line no-console
   console.warn(`SKIPPED: "${name}" needs terraform on PATH; it was not found`);
   describe.skip(name, body);
+}
+
+/** A folder with a link to the terraform found on PATH, and nothing else. */
+export function pathWithTerraformOnly(root: string): string {
+  const found = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'terraform')).find((file) => spawnSync(file, ['version']).status === 0);
+  if (!found) throw new Error('terraform is not on PATH');
+  const bin = join(root, 'terraform-only');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(realpathSync(found), join(bin, 'terraform'));
+  return bin;
 }
 
 export interface TerraformRunOptions {
@@ -122,7 +132,7 @@ export class TerraformWorkspace {
    */
   public writeHcl(env: Record<string, string>, hcl: string, mirrorOptions: string[] = []): string {
     let printed = '';
-    runProviderCommand(['mirror', join(this.root, 'mirror'), ...mirrorOptions], (text) => (printed += text));
+    runMirrorCommand([join(this.root, 'mirror'), ...mirrorOptions], (text) => (printed += text));
     const [cliBlock, configBlock] = printed.split('# In the configuration:');
     const rc = join(this.root, 'terraform.rc');
     writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${cliBlock.slice(cliBlock.indexOf('provider_installation'))}`);

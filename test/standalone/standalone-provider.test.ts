@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { runProviderCommand } from '../../src/cli/provider-command';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runMirrorCommand } from '../../src/cli/provider-command';
 import { defaultCacheDir, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { HostingApi, ServerFirewall } from '../../src/constructs';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
@@ -10,7 +10,7 @@ import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulat
 import { serveOverHttps } from '../helpers/https-mirror';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, pathWithTerraformOnly, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
 
 /*
  * The standalone provider where Terraform runs without Node: every terraform below runs with a PATH
@@ -20,16 +20,6 @@ import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../help
  */
 
 const STANDALONE = ['--standalone', '--platform', 'linux_amd64'];
-
-/** A folder with a link to the terraform found on PATH, and nothing else. */
-function pathWithTerraformOnly(root: string): string {
-  const found = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'terraform')).find((file) => spawnSync(file, ['version']).status === 0);
-  if (!found) throw new Error('terraform is not on PATH');
-  const bin = join(root, 'terraform-only');
-  mkdirSync(bin, { recursive: true });
-  symlinkSync(realpathSync(found), join(bin, 'terraform'));
-  return bin;
-}
 
 const HCL = (sim: RunningSimulator) => `
 provider "hosting" {
@@ -94,7 +84,7 @@ describeWithTerraform('the standalone provider: terraform with no node on PATH',
   test('from a network mirror (the packed layout served over HTTPS): init and plan', async () => {
     const ws = workspace();
     const mirror = join(ws.root, 'packed');
-    runProviderCommand(['mirror', mirror, '--packed', ...STANDALONE], () => undefined, () => undefined);
+    runMirrorCommand([mirror, '--packed', ...STANDALONE], () => undefined, () => undefined);
     const served = await serveOverHttps(mirror);
     try {
       const env: Record<string, string> = {};
@@ -120,7 +110,7 @@ describeWithTerraform('the standalone provider: terraform with no node on PATH',
   test('a synthesized stack told to use it (HostingApi standaloneProvider) carries the executable and applies with no node on PATH', async () => {
     const ws = workspace();
     const mirror = join(ws.root, 'standalone-mirror');
-    runProviderCommand(['mirror', mirror, ...STANDALONE], () => undefined, () => undefined);
+    runMirrorCommand([mirror, ...STANDALONE], () => undefined, () => undefined);
     ws.synth((stack) => {
       const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, standaloneProvider: mirror });
       new ServerFirewall(stack, 'fw', { api, serverId: IDS.vdsRunning, enabled: true, rulesets: [2] });
