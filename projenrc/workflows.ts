@@ -1,0 +1,163 @@
+import { github, type cdk } from 'projen';
+
+/*
+ * The GitHub workflows: build (pull requests run the README's test command, then the package step),
+ * release (main: `npx projen release`, then npm with provenance, PyPI by trusted publishing, and a
+ * GitHub release with the signed provider files and the SBOM). Only GitHub's own actions, each
+ * pinned to the commit of a release; registries are reached by OIDC, so the one secret is the
+ * release signing key. actionlint and zizmor check the files (test/release/workflows.test.ts).
+ */
+
+/** GitHub's actions at the commits of their releases (`git ls-remote --tags`), so a moved tag changes nothing. */
+export const PINNED_ACTIONS: Record<string, string> = {
+  'actions/checkout': '3d3c42e5aac5ba805825da76410c181273ba90b1', // v7.0.1
+  'actions/setup-node': '820762786026740c76f36085b0efc47a31fe5020', // v7.0.0
+  'actions/setup-python': '5fda3b95a4ea91299a34e894583c3862153e4b97', // v7.0.0
+  'actions/upload-artifact': '043fb46d1a93c77aae656e7c1c64a875d1fc6a0a', // v7.0.1
+  'actions/download-artifact': '3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c', // v8.0.1
+  'peter-evans/create-pull-request': '5f6978faf089d4d20b00c7766989d076bb2fc7f1', // v8.1.1, projen's upgrade workflow
+};
+const uses = (action: string) => `${action}@${PINNED_ACTIONS[action]}`;
+
+const NODE = '24.x';
+const TERRAFORM = '1.11.4';
+
+const checkout = (fetchDepth = 1): github.workflows.JobStep => ({
+  name: 'Checkout',
+  uses: uses('actions/checkout'),
+  with: { 'fetch-depth': fetchDepth, 'persist-credentials': false },
+});
+// No dependency cache: a release built from a cache another workflow wrote could be poisoned.
+const toolchain: github.workflows.JobStep[] = [
+  { name: 'Setup Node.js', uses: uses('actions/setup-node'), with: { 'node-version': NODE, 'package-manager-cache': false } },
+  { name: 'Setup Python', uses: uses('actions/setup-python'), with: { 'python-version': '3.12' } },
+  { name: 'Install Terraform', run: `scripts/ci/install-terraform.sh ${TERRAFORM}` },
+];
+const READ: github.workflows.JobPermissions = { contents: github.workflows.JobPermission.READ };
+
+function buildWorkflow(gh: github.GitHub): void {
+  const build = new github.GithubWorkflow(gh, 'build');
+  build.on({ pullRequest: { types: ['opened', 'edited', 'synchronize', 'reopened'] }, workflowDispatch: {} });
+  build.addJobs({
+    title: {
+      name: 'The title is a conventional commit (it becomes the squashed commit a release reads)',
+      if: "github.event_name == 'pull_request'",
+      runsOn: ['ubuntu-latest'],
+      permissions: {},
+      // Through the environment, never spliced into the script: a title is text, not code.
+      env: { TITLE: '${{ github.event.pull_request.title }}' },
+      steps: [{
+        name: 'Check the title',
+        run: [
+          'if ! printf \'%s\' "$TITLE" | grep -Eq \'^(feat|fix|docs|style|refactor|perf|test|build|ci|chore|revert)(\\([a-z0-9-]+\\))?!?: .+\'; then',
+          '  echo "::error::The title must be a conventional commit, e.g. \\"fix: retry on 503\\" or \\"feat(provider): ...\\"; fix: releases a patch, feat: a minor version"',
+          '  exit 1',
+          'fi',
+        ].join('\n'),
+      }],
+    },
+    test: {
+      name: 'The README\'s test command',
+      runsOn: ['ubuntu-latest'],
+      permissions: READ,
+      env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
+      steps: [checkout(), ...toolchain, { name: 'Test', run: 'npm ci && npm test' }],
+    },
+    package: {
+      name: 'The package step (wheels, standalone provider, release files, their suites)',
+      runsOn: ['ubuntu-latest'],
+      permissions: READ,
+      env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
+      steps: [checkout(0), ...toolchain, { name: 'Build', run: 'npm ci && npx projen build' }],
+    },
+  });
+}
+
+function releaseWorkflow(gh: github.GitHub): void {
+  const release = new github.GithubWorkflow(gh, 'release', { concurrencyOptions: { group: 'release', cancelInProgress: false } });
+  release.on({ push: { branches: ['main'] }, workflowDispatch: {} });
+  const artifact = { name: 'Download the release', uses: uses('actions/download-artifact'), with: { name: 'release', path: 'dist' } };
+  const published = "needs.release.outputs.version != ''";
+  release.addJobs({
+    release: {
+      name: 'Release: bump, build, sign, unbump',
+      runsOn: ['ubuntu-latest'],
+      permissions: READ,
+      env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
+      outputs: { version: { stepId: 'version', outputName: 'version' } },
+      steps: [
+        checkout(0),
+        ...toolchain,
+        { name: 'Install dependencies', run: 'npm ci' },
+        { name: 'Check the Node binaries against Node\'s signed SHASUMS256.txt', run: 'scripts/ci/verify-node-binaries.sh' },
+        {
+          name: 'Release',
+          run: 'npx projen release',
+          env: { HOSTING_RELEASE_SIGNING_KEY: '${{ secrets.HOSTING_RELEASE_SIGNING_KEY }}', HOSTING_RELEASE_SIGNING_PASSPHRASE: '${{ secrets.HOSTING_RELEASE_SIGNING_PASSPHRASE }}' },
+        },
+        // A version already tagged (nothing releasable since, or a re-run) publishes nothing.
+        {
+          id: 'version',
+          name: 'Version, unless already released',
+          run: 'if ! git ls-remote --exit-code --tags origin "refs/tags/$(cat dist/releasetag.txt)"; then echo "version=$(cat dist/version.txt)" >> "$GITHUB_OUTPUT"; fi',
+        },
+        { name: 'Upload the release', if: "steps.version.outputs.version != ''", uses: uses('actions/upload-artifact'), with: { name: 'release', path: 'dist', 'if-no-files-found': 'error' } },
+      ],
+    },
+    npm: {
+      name: 'Publish both npm packages, with provenance',
+      needs: ['release'],
+      if: published,
+      runsOn: ['ubuntu-latest'],
+      permissions: { contents: github.workflows.JobPermission.READ, idToken: github.workflows.JobPermission.WRITE },
+      steps: [
+        { name: 'Setup Node.js', uses: uses('actions/setup-node'), with: { 'node-version': NODE, 'registry-url': 'https://registry.npmjs.org', 'package-manager-cache': false } },
+        artifact,
+        // npm 11.5+ exchanges the workflow's OIDC token with the registry (trusted publishing): no npm token.
+        { name: 'Publish', run: 'for tarball in dist/js/*.tgz; do npm publish "$tarball" --provenance --access public; done' },
+      ],
+    },
+    pypi: {
+      name: 'Publish both wheels to PyPI (trusted publishing)',
+      needs: ['release'],
+      if: published,
+      runsOn: ['ubuntu-latest'],
+      environment: 'pypi',
+      permissions: { contents: github.workflows.JobPermission.READ, idToken: github.workflows.JobPermission.WRITE },
+      steps: [
+        { name: 'Setup Python', uses: uses('actions/setup-python'), with: { 'python-version': '3.12' } },
+        artifact,
+        { name: 'Publish', run: 'scripts/ci/pypi-trusted-publish.sh dist/python/*.whl' },
+      ],
+    },
+    github: {
+      name: 'GitHub release: the signed provider files and the SBOM',
+      needs: ['release', 'npm', 'pypi'],
+      if: published,
+      runsOn: ['ubuntu-latest'],
+      permissions: { contents: github.workflows.JobPermission.WRITE },
+      steps: [
+        artifact,
+        {
+          name: 'Create the release',
+          env: { GH_TOKEN: '${{ github.token }}', VERSION: '${{ needs.release.outputs.version }}' },
+          run: 'gh release create "v$VERSION" --repo "$GITHUB_REPOSITORY" --target "$GITHUB_SHA" --title "v$VERSION" --notes-file dist/changelog.md dist/provider/*',
+        },
+      ],
+    },
+  });
+}
+
+/** The workflows, and projen's own (upgrade, pull-request lint) held to the same pins. */
+export function addWorkflows(project: cdk.JsiiProject): void {
+  const gh = project.github!;
+  for (const [action, sha] of Object.entries(PINNED_ACTIONS)) gh.actions.set(action, `${action}@${sha}`);
+  // projen's upgrade workflow keeps the checkout's token on disk; neither job needs it (the pull
+  // request is pushed with the action's own token input).
+  const upgrade = project.tryFindObjectFile('.github/workflows/upgrade-main.yml');
+  upgrade?.addOverride('jobs.upgrade.steps.0.with.persist-credentials', false);
+  upgrade?.addOverride('jobs.pr.steps.0.with.persist-credentials', false);
+  upgrade?.addOverride('jobs.upgrade.permissions', { contents: 'read' });
+  buildWorkflow(gh);
+  releaseWorkflow(gh);
+}
