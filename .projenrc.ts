@@ -56,8 +56,8 @@ const project = new cdk.JsiiProject({
     jestConfig: {
       // End-to-end suites start Terraform processes; the budget lives in each test, not here.
       testTimeout: 120_000,
-      // Three suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform).
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/'],
+      // Four suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/', '<rootDir>/test/release/'],
     },
   },
 
@@ -182,6 +182,11 @@ const testNewerTerraform = packageStepSuite('test:newer-terraform', 'test/newer-
 const testPython = packageStepSuite('test:python', 'test/python',
   'Python users: the wheels in a fresh venv, mypy --strict, synth and terraform against the simulator, pytest with the testing kit');
 
+// What the registries and GitHub check on upload (npm publish --dry-run, twine check --strict,
+// actionlint, zizmor), and the version a release takes from a tag and a fix: commit.
+const testRelease = packageStepSuite('test:release', 'test/release',
+  'The workflows (actionlint, zizmor), both tarballs (npm publish --dry-run), both wheels (twine check --strict), the provider release files, the version bump');
+
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
 // cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
@@ -192,6 +197,7 @@ if (packageAll) {
   packageAll.spawn(packageProviderRelease);
   packageAll.spawn(testStandalone);
   packageAll.spawn(testNewerTerraform);
+  packageAll.spawn(testRelease);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }

