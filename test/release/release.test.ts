@@ -30,7 +30,10 @@ function releaseTools(): string {
   return bin;
 }
 
-const artefacts = (dir: string, suffix: string) => (existsSync(join(DIST, dir)) ? readdirSync(join(DIST, dir)).filter((f) => f.endsWith(suffix)).map((f) => join(DIST, dir, f)) : []);
+const artefacts = (dir: string, suffix: string) => {
+  const folder = join(DIST, dir);
+  return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(suffix)).map((f) => join(folder, f)) : [];
+};
 
 describe('the workflows', () => {
   test('actionlint finds nothing', () => {
