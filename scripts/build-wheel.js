@@ -2,6 +2,7 @@
 // python3 is on PATH (or $PYTHON). `pip wheel --no-build-isolation` needs setuptools and wheel in
 // the interpreter itself; when it lacks them, the build installs them into a throw-away venv and
 // builds with that, so no system package is assumed. Fails unless the wheel is where it belongs.
+// Reproducible: file times come from SOURCE_DATE_EPOCH, else the commit's time.
 const { spawnSync } = require('node:child_process');
 const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -53,8 +54,16 @@ if (probe(python, 'import setuptools, wheel').status !== 0) {
   }
 }
 
+// The wheel's file times are the commit's, not the build's: the same commit gives the same wheel.
+const sourceDateEpoch = process.env.SOURCE_DATE_EPOCH
+  || spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: __dirname, encoding: 'utf8' }).stdout?.trim()
+  || '315532800';
 mkdirSync(wheelDir, { recursive: true });
-const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], { cwd: sourceDir, stdio: 'inherit' });
+const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], {
+  cwd: sourceDir,
+  stdio: 'inherit',
+  env: { ...process.env, SOURCE_DATE_EPOCH: sourceDateEpoch },
+});
 if (scratch) rmSync(scratch, { recursive: true, force: true });
 const wheels = existsSync(wheelDir) ? readdirSync(wheelDir).filter((f) => f.endsWith('.whl')) : [];
 if (build.status !== 0 || wheels.length === 0) {

@@ -47,7 +47,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const sim = await startSimulator({ port: options.port, host: options.host, seed });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
-  print('Control surface (see the README, "The simulator by hand"):');
+  print('Control surface (docs/guides/simulator.md, "The simulator by hand"):');
   print(`  GET    ${sim.controlUrl}/state            every server, firewall and address`);
   print(`  GET    ${sim.controlUrl}/requests         every request received`);
   print(`  GET    ${sim.controlUrl}/executed         every write and action carried out`);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
 import type { Platform } from '../contract/provider-mirror';
 
@@ -108,7 +108,8 @@ function seaBlob(bundle: Buffer, node: string): Buffer {
     writeFileSync(join(work, 'provider.js'), bundle);
     const config = { main: 'provider.js', output: 'sea.blob', disableExperimentalSEAWarning: true, useCodeCache: false };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
-    run(node, ['--experimental-sea-config', 'sea-config.json'], work);
+    // Run inside the work folder (so the blob records no build path): a relative cache path would not resolve there.
+    run(resolve(node), ['--experimental-sea-config', 'sea-config.json'], work);
     return readFileSync(join(work, config.output));
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -34,7 +34,7 @@ function destroyLabel(text: string | undefined): string {
 /**
  * The program Terraform's local-exec runs for one resource. `apply` reads, diffs and makes only the
  * writes needed; `plan` reads and diffs only (exit 2 when out of sync, like terraform plan
- * -detailed-exitcode); `destroy` retains the server's settings (see the README for why).
+ * -detailed-exitcode); `destroy` retains the server's settings (docs/guides/design.md, "Destroy retains", says why).
  */
 export async function runHandler(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: HandlerIo): Promise<number> {
   const [command] = argv;

@@ -15,7 +15,7 @@ export enum FaultEffect {
 }
 
 /**
- * A fault rule of the simulated account (README, "The simulator by hand"): which requests it
+ * A fault rule of the simulated account (docs/guides/simulator.md, "The simulator by hand"): which requests it
  * matches, how often, and its effect. Members that do not belong to the effect are refused.
  */
 export interface Fault {

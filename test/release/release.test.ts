@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +98,23 @@ describe('what the registries check on upload', () => {
     expect(result.stderr).toContain('provider-release: a release is signed: set HOSTING_RELEASE_SIGNING_KEY to the ASCII-armoured private key');
     expect(result.status).toBe(1);
   });
+});
+
+describe('reproducible: the same commit gives the same bytes', () => {
+  const hashes = () => new Map([...artefacts('js', '.tgz'), ...artefacts('python', '.whl'), ...artefacts('provider', '_SHA256SUMS')]
+    .map((file) => [file.replace(`${DIST}/`, ''), createHash('sha256').update(readFileSync(file)).digest('hex')]));
+
+  test('both tarballs, both wheels and the provider\'s SHA256SUMS, packaged again', () => {
+    const first = hashes();
+    expect(first.size).toBe(5);
+    // flavour-cdktn.js skips work whose outputs are newer than the sources: these outputs go first.
+    for (const file of [...artefacts('js', '.tgz'), ...artefacts('python', '.whl')]) rmSync(file);
+    for (const task of ['package:js', 'package:python', 'package:cdktn', 'package:provider-release']) {
+      const built = run(join(REPO, 'node_modules', '.bin', 'projen'), [task]);
+      if (built.code !== 0) throw new Error(`${task} failed:\n${built.output}`);
+    }
+    expect(hashes()).toEqual(first);
+  }, 600_000);
 });
 
 describe('the version a release takes', () => {
