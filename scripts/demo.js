@@ -127,7 +127,7 @@ async function main() {
     if (adopt.code !== 0) fail(`adopt failed:\n${adopt.stderr}`);
     say(`   ${adopt.stderr.trim().split('\n').pop()} (also --language typescript or python; the first plan shows only imports)`);
 
-    step(11, 'terraform destroy: the settings are retained on the servers (see README, "Destroy")');
+    step(11, 'terraform destroy: the settings are retained on the servers (see docs/guides/design.md, "Destroy retains")');
     if ((await terraform(stackDir, env, ['destroy', '-auto-approve', '-input=false', '-no-color'])).code !== 0) fail('terraform destroy failed');
     say(`   vps_web_1 firewall after destroy: ${JSON.stringify(server('vps_web_1').firewall)}`);
   } finally {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The example stack of examples/typescript/main.ts, in Python (through jsii).
 
-Run it where it sits, from a fresh clone (README, "Use it from Python"):
+Run it where it sits, from a fresh clone (docs/guides/from-a-clone.md, "Python"):
 
     npx projen compile && npx projen package:python      # builds dist/python/*.whl
     python3 -m venv .venv && .venv/bin/pip install dist/python/*.whl

@@ -1,7 +1,7 @@
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
 
-/** `PATCH /__simulator/servers/{id}`, the out-of-band change a person makes by hand (README: "The simulator by hand"). */
+/** `PATCH /__simulator/servers/{id}`, the out-of-band change a person makes by hand (docs/guides/simulator.md: "The simulator by hand"). */
 describe('the simulator\'s control endpoint validates what it is given', () => {
   const s = useSimulator();
   const patch = async (body: unknown) => {
