@@ -187,6 +187,16 @@ const testPython = packageStepSuite('test:python', 'test/python',
 const testRelease = packageStepSuite('test:release', 'test/release',
   'The workflows (actionlint, zizmor), both tarballs (npm publish --dry-run), both wheels (twine check --strict), the provider release files, the version bump');
 
+// The suites users depend on, on the Node lines they run (22 and 24; this machine runs 20): the
+// provider's end-to-end core and the Python users' path, each under npm's binary of Node's build.
+const testNodeLines = project.addTask('test:node-lines', {
+  description: 'The provider\'s e2e core and the Python users\' path on Node 22 and 24 (npm\'s binaries of Node\'s own builds)',
+  env: STANDALONE_CACHE,
+});
+for (const line of ['22', '24']) {
+  testNodeLines.exec(`node scripts/with-node.js ${line} jest test/e2e/provider.test.ts test/python --coverage=false --testPathIgnorePatterns=/node_modules/`);
+}
+
 // projen builds only the npm tarball under CI=true; every submission must prove the wheel, the
 // cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
@@ -198,6 +208,7 @@ if (packageAll) {
   packageAll.spawn(testStandalone);
   packageAll.spawn(testNewerTerraform);
   packageAll.spawn(testRelease);
+  packageAll.spawn(testNodeLines);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);
 }

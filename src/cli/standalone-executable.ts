@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
@@ -82,19 +82,34 @@ function buildExecutable(bundle: Buffer, platform: Platform, out: string, build:
 
 /** `<cache>/node-<release>/<platform>/node`, fetched with `npm pack` and checked against the pinned integrity. */
 function nodeBinary(platform: Platform, build: StandaloneBuild): string {
-  const file = join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node');
+  return npmNodeBinary({ ...NODE_BINARIES[platform], release: NODE_RELEASE }, join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node'), build.log);
+}
+
+/** A Node binary as an npm package publishes it, pinned by the tarball's integrity. */
+export interface NpmNodeBinary {
+  readonly npmPackage: string;
+  readonly release: string;
+  readonly integrity: string;
+}
+
+/**
+ * The binary of `binary` at `file`, fetched with `npm pack` once and checked against the pinned
+ * integrity: a changed upload is refused. Also used by the tests that run the suites on other Node lines.
+ */
+export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: string) => void): string {
   if (existsSync(file)) return file;
-  const { npmPackage, integrity } = NODE_BINARIES[platform];
-  build.log(`fetching ${npmPackage}@${NODE_RELEASE} from the npm registry (about 50 MB, once)`);
+  const { npmPackage, release, integrity } = binary;
+  log(`fetching ${npmPackage}@${release} from the npm registry (about 50 MB, once)`);
   cacheAtomically(file, (tmp) => {
     const work = mkdtempSync(join(tmpdir(), 'hosting-node-'));
     try {
-      run('npm', ['pack', `${npmPackage}@${NODE_RELEASE}`, '--pack-destination', work, '--silent']);
+      run('npm', ['pack', `${npmPackage}@${release}`, '--pack-destination', work, '--silent']);
       const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
       const actual = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
-      if (actual !== integrity) throw new Error(`${npmPackage}@${NODE_RELEASE} from the registry is not the one this package pins (integrity ${actual}, expected ${integrity}); refusing to build from it`);
+      if (actual !== integrity) throw new Error(`${npmPackage}@${release} from the registry is not the one this package pins (integrity ${actual}, expected ${integrity}); refusing to use it`);
       run('tar', ['-xzf', join(work, tarball), '-C', work, 'package/bin/node']);
       copyFileSync(join(work, 'package', 'bin', 'node'), tmp);
+      chmodSync(tmp, 0o755);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
