@@ -3,7 +3,7 @@ export enum Bridge {
   /**
    * This package's Terraform provider (`hosting_…` resources), written into the synthesized stack:
    * Terraform reads the servers, so drift shows in `terraform plan` and is repaired in place, and
-   * `terraform import` and `importExisting()` work. The default. Needs Node 20+ where Terraform
+   * `terraform import` and `importExisting()` work. The default. Needs Node (22 or 24) where Terraform
    * runs, and no download: `terraform init` installs it from the stack's directory.
    */
   PROVIDER = 'provider',
