@@ -10,8 +10,8 @@ import { parseResourceDocument } from '../reconcile/resource-document-schema';
  */
 
 interface BridgeType {
-  /** The provider Terraform names as the source of the move. */
-  readonly provider: string;
+  /** Whether the provider Terraform names as the source of the move is the one that keeps this type. */
+  readonly provider: (address: string) => boolean;
   /** Where the resource's state keeps the document's JSON text. */
   readonly document: (state: Record<string, unknown>) => unknown;
 }
@@ -21,8 +21,10 @@ const dynamicValue = (attribute: unknown) =>
   (attribute && typeof attribute === 'object' && 'value' in attribute ? (attribute as { value: unknown }).value : attribute) as Record<string, unknown> | undefined;
 
 const BRIDGE_TYPES: Record<string, BridgeType> = {
-  terraform_data: { provider: 'terraform.io/builtin/terraform', document: (state) => dynamicValue(state.input)?.document },
-  null_resource: { provider: 'registry.terraform.io/hashicorp/null', document: (state) => (state.triggers as Record<string, unknown> | undefined)?.document },
+  terraform_data: { provider: (address) => address === 'terraform.io/builtin/terraform', document: (state) => dynamicValue(state.input)?.document },
+  // The null provider under any host and namespace: the Terraform Registry's, OpenTofu's, or a team's
+  // own mirror of it. Its type and the construct document its triggers hold decide, not where it came from.
+  null_resource: { provider: (address) => address.split('/').pop() === 'null', document: (state) => (state.triggers as Record<string, unknown> | undefined)?.document },
 };
 
 /** The kind of document each resource type takes over. */
@@ -43,7 +45,7 @@ export interface MoveSource {
 /** The document a bridge resource kept, checked to be one of the target type's kind. */
 export function documentFromBridge(source: MoveSource): ResourceDocument {
   const bridge = BRIDGE_TYPES[source.typeName];
-  if (!bridge || bridge.provider !== source.providerAddress) {
+  if (!bridge || !bridge.provider(source.providerAddress)) {
     throw new ReconcileError(
       `${source.targetTypeName} takes moves only from this package's bridge resources (terraform_data, null_resource), not from ${source.providerAddress} ${source.typeName}`,
       'move from the resource the construct was synthesized with before (movedFromBridge names it), or import the settings instead',

@@ -35,7 +35,18 @@ test('each bridge\'s state gives back the document, and each kind\'s state is th
   });
 });
 
+test.each([
+  ['the Terraform Registry', 'registry.terraform.io/hashicorp/null'],
+  ['OpenTofu\'s registry', 'registry.opentofu.org/hashicorp/null'],
+  ['a team\'s mirror under its own host', 'mirror.example.com/hashicorp/null'],
+  ['a team\'s mirror under its own host and namespace', 'registry.example.com:8443/platform/null'],
+])('a null_resource from the null provider of %s moves: the type and its document decide, not the host', (_, address) => {
+  expect(from('null_resource', nullResource(firewall), 'hosting_server_firewall', address)).toEqual(firewall);
+});
+
 test('a move from anything else, from a reboot record, or to another kind is refused, saying what to move', () => {
+  expect(() => from('null_resource', nullResource(firewall), 'hosting_server_firewall', 'registry.terraform.io/hashicorp/notnull')).toThrow('not from registry.terraform.io/hashicorp/notnull null_resource');
+  expect(() => from('terraform_data', terraformData(firewall), 'hosting_server_firewall', 'registry.example.com/hashicorp/terraform')).toThrow('not from registry.example.com/hashicorp/terraform terraform_data');
   expect(() => from('aws_instance', '{}', 'hosting_server_firewall', 'registry.terraform.io/hashicorp/aws')).toThrow('hosting_server_firewall takes moves only from this package\'s bridge resources (terraform_data, null_resource), not from registry.terraform.io/hashicorp/aws aws_instance');
   expect(() => from('terraform_data', JSON.stringify({ id: 'x', input: null, triggers_replace: { value: { reboot: 'abc' } } }), 'hosting_power_state')).toThrow(/holds no construct document: .*a PowerState's reboot record/);
   expect(() => from('terraform_data', terraformData(firewall), 'hosting_power_state')).toThrow('this terraform_data was synthesized for a firewall document (server vps_web_1), which hosting_power_state cannot take over');
