@@ -18,6 +18,7 @@ import { LISTENING_LINE } from '../cli/simulator-command';
 /** `<package>/lib/cli/main.js`, run as the `simulator` command. */
 const CLI_MAIN = join(__dirname, '..', 'cli', 'main.js');
 const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 10_000;
 
 export interface SimulatedAccountOptions {
   /**
@@ -125,13 +126,17 @@ export class SimulatedAccount {
     this.#control('DELETE', '/faults');
   }
 
-  /** Ends the simulator. */
+  /**
+   * Ends the simulator, and returns once its port refuses connections: a suite can start the next
+   * account on the same port right after.
+   */
   public stop(): void {
     try {
       process.kill(this.#pid, 'SIGTERM');
     } catch {
-      // Already ended.
+      return; // Already ended.
     }
+    waitUntilClosed(this.baseUrl);
   }
 
   /** One control request, synchronously: a short-lived node process does the HTTP. */
@@ -163,6 +168,18 @@ function waitForUrl(log: string): string {
     sleep(25);
   }
   throw new Error(`the simulated account did not start within ${START_TIMEOUT_MS / 1000} s: ${readFileSync(log, 'utf8').trim() || 'no output'}`);
+}
+
+/**
+ * Blocks until nothing listens at the URL's port any more. A short-lived node process polls it: the
+ * child ended here cannot be reaped while this thread blocks, so its pid says nothing.
+ */
+function waitUntilClosed(url: string): void {
+  const { hostname, port } = new URL(url);
+  const script = 'const net=require("node:net");const [h,p]=process.argv.slice(1);'
+    + 'const probe=()=>{const s=net.connect(Number(p),h);s.on("connect",()=>{s.destroy();setTimeout(probe,10)});s.on("error",()=>process.exit(0))};probe()';
+  const result = spawnSync(process.execPath, ['-e', script, hostname, port], { timeout: STOP_TIMEOUT_MS });
+  if (result.status !== 0) throw new Error(`the simulated account at ${url} still answered ${STOP_TIMEOUT_MS / 1000} s after stop()`);
 }
 
 /** Blocks the thread: the start is synchronous in every language. */

@@ -155,6 +155,25 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(pytest.output).toMatch(/\b1 passed\b/);
     expect(pytest.code).toBe(0);
 
+    // stop() returns once the port is closed: a connection right after is refused, and the next
+    // account starts on the same port.
+    const reuse = sh(py, ['-c', [
+      'import socket',
+      'from cdktf_server_hosting import testing',
+      'first = testing.SimulatedAccount.start()',
+      'port = int(first.base_url.split(":")[2].split("/")[0])',
+      'first.stop()',
+      'try:',
+      '    socket.create_connection(("127.0.0.1", port), timeout=2).close()',
+      '    print("still answering")',
+      'except ConnectionRefusedError:',
+      '    print("refused")',
+      'second = testing.SimulatedAccount.start(port=port)',
+      'print(second.base_url.endswith(f":{port}/api/v1"))',
+      'second.stop()',
+    ].join('\n')], { cwd: dir });
+    expect(reuse.stdout.trim().split('\n')).toEqual(['refused', 'True']);
+
     // A program that never calls stop(): its simulated account ends with it.
     const left = sh(py, ['-c', 'from cdktf_server_hosting import testing; print(testing.SimulatedAccount.start().base_url)'], { cwd: dir });
     expect(left.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
