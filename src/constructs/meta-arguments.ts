@@ -16,7 +16,19 @@ export function metaArgumentsOf(scope: IConstruct, props: HostingMetaArguments, 
   for (const name of ['count', 'forEach', 'lifecycle'] as const) {
     if (props[name] !== undefined) checkProviderBridge(scope, bridge, name, BRIDGE_WHY);
   }
+  checkIterator(scope, props.forEach);
   return { dependsOn: props.dependsOn, count: props.count, forEach: props.forEach, lifecycle: props.lifecycle };
+}
+
+/**
+ * `forEach` is typed as an iterator, but JavaScript (and a cast) can pass anything; cdktf would then
+ * fail deep inside its synth ("_getForEachExpression is not a function"), naming no construct.
+ */
+function checkIterator(scope: IConstruct, forEach: unknown): void {
+  if (forEach === undefined || typeof (forEach as { _getForEachExpression?: unknown })._getForEachExpression === 'function') return;
+  const type = Array.isArray(forEach) ? 'array' : typeof forEach;
+  const what = forEach === null ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  throw new ValidationError(scope, 'forEach', `must be a TerraformIterator (TerraformIterator.fromList(ids), or fromMap), not ${what}: wrap a list in TerraformIterator.fromList`);
 }
 
 /**

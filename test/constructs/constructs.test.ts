@@ -309,6 +309,19 @@ describe('cdktf\'s meta-arguments on every construct', () => {
     expect(Object.values(synth(s).data.hosting_server_firewall)[0]).toMatchObject({ for_each: expect.anything(), server_id: '${each.value}' });
   });
 
+  test.each([
+    ['a list', ['vps_a_1', 'vps_b_2'], 'an array'],
+    ['a plain object', { web: 'vps_a_1' }, 'an object'],
+    ['a string', 'vps_a_1', 'a string'],
+  ])('a forEach that is %s (JavaScript allows it) fails at synth naming the construct and prop, not inside cdktf', (_, forEach, what) => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    expect(() => new ServerFirewall(s, 'fw', { api, forEach: forEach as unknown as TerraformIterator, serverId: VPS, enabled: true })).toThrow(
+      `ServerFirewall at test/fw: forEach (for_each) must be a TerraformIterator (TerraformIterator.fromList(ids), or fromMap), not ${what}: wrap a list in TerraformIterator.fromList`,
+    );
+    expect(() => new DataHostingServerFirewall(s, 'data', { api, forEach: forEach as unknown as TerraformIterator, serverId: VPS })).toThrow('DataHostingServerFirewall at test/data: forEach (for_each) must be a TerraformIterator');
+  });
+
   test.each(['forEach', 'count', 'lifecycle'] as const)('%s with a bridge is refused at synth, naming the bridge that supports it', (name) => {
     const s = stack();
     const meta = { forEach: TerraformIterator.fromList(['vps_a_1']), count: 2, lifecycle: { preventDestroy: true } }[name];
