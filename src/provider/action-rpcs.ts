@@ -24,12 +24,12 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       const action = actionOf(req.action_type);
       const config = configOf(req);
       const invalid = action.validate(config);
-      return { diagnostics: invalid.length ? invalid : await action.plan(sessionOf(), config) };
+      return { diagnostics: invalid.length ? invalid : await action.plan(sessionOf('plan'), config) };
     },
     InvokeAction: async (req, emit) => {
       const action = actionOf(req.action_type);
       const config = configOf(req);
-      const session = sessionOf();
+      const session = sessionOf('apply');
       const base = session.context(`action:${action.typeName}:${randomUUID()}`, actionBudgetSeconds(config));
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });
       const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)) };

@@ -20,7 +20,7 @@ export function dataSourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): R
   return {
     ValidateDataResourceConfig: (req) => ({ diagnostics: dataSourceOf(req.type_name).validate(configOf(req)) }),
     ReadDataSource: async (req) => {
-      const session = sessionOf();
+      const session = sessionOf('plan');
       const warnings = () => session.warnings.map((w) => warningOf(scrub(w)));
       try {
         const state = await dataSourceOf(req.type_name).read(session, configOf(req));

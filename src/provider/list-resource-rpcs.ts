@@ -22,7 +22,7 @@ export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment):
     ValidateListResourceConfig: (req) => ({ diagnostics: validateListConfig(listOf(req.type_name), objectOf(req.config)) }),
     ListResource: async (req, emit) => {
       const list = listOf(req.type_name);
-      const session = sessionOf();
+      const session = sessionOf('query');
       try {
         for await (const found of listObjects(session, list, objectOf(req.config), req.include_resource_object === true, Number(req.limit ?? 0))) {
           emit({

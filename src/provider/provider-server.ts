@@ -10,7 +10,7 @@ import { LIST_RESOURCES } from './list-resources';
 import type { ProviderRpc } from './protocol';
 import { RESOURCES, resourceRpcs, type RpcHandler } from './resource-rpcs';
 import type { ObjectValue } from './resources/resource';
-import type { SessionFactory } from './session';
+import type { RunPhase, SessionFactory } from './session';
 import { decodeValue } from './values';
 
 export interface ProviderServerEnvironment extends ProviderEnvironment {
@@ -40,10 +40,10 @@ export function createProviderService(environment: ProviderServerEnvironment): P
   const log = (line: string) => environment.log(scrub(line));
   const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
   const rpcEnvironment = {
-    session: () => {
+    session: (phase: RunPhase) => {
       if (refused) throw refused;
       if (!sessions) throw new Error('the provider was not configured');
-      return sessions.forCall();
+      return sessions.forCall(phase);
     },
     scrub,
   };

@@ -7,7 +7,7 @@ import { ipSettingsResource } from './resources/ip-settings';
 import { powerStateResource } from './resources/power-state';
 import { warningOf, type ObjectValue, type ProviderResource } from './resources/resource';
 import { serverFirewallResource } from './resources/server-firewall';
-import type { ProviderSession } from './session';
+import type { ProviderSession, RunPhase } from './session';
 import { decodeValue, encodeValue, type Value } from './values';
 
 /** Every resource type the provider serves, by Terraform type name. */
@@ -28,8 +28,8 @@ type ResourceRpc = Extract<
 >;
 
 export interface RpcEnvironment {
-  /** The session of one RPC; throws when the provider was not configured. */
-  readonly session: () => ProviderSession;
+  /** The session of one RPC of a phase; throws when the provider was not configured. */
+  readonly session: (phase: RunPhase) => ProviderSession;
   /** Keeps the token out of every line. */
   readonly scrub: (text: string) => string;
 }
@@ -63,7 +63,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     ReadResource: async (req) => {
       const state = objectOf(req.current_state);
       if (!state) return { new_state: dynamic(null) };
-      const session = sessionOf();
+      const session = sessionOf('plan');
       try {
         const resource = resourceOf(req.type_name);
         const fresh = await resource.read(session, state, decodePrivate(req.private));
@@ -77,7 +77,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     PlanResourceChange: async (req) => {
       const proposed = objectOf(req.proposed_new_state);
       if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private };
-      const session = sessionOf();
+      const session = sessionOf('plan');
       try {
         const prior = objectOf(req.prior_state);
         const resource = resourceOf(req.type_name);
@@ -98,7 +98,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const prior = objectOf(req.prior_state);
       const planned = objectOf(req.planned_state);
       const priv = decodePrivate(req.planned_private);
-      const session = sessionOf();
+      const session = sessionOf('apply');
       // Whatever the outcome, this apply's keys are spent: the next apply never replays its answers.
       const after = encodePrivate(nextGeneration(priv));
       try {

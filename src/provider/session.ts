@@ -62,10 +62,14 @@ function createHandovers(): Handovers {
   };
 }
 
+/** What Terraform is doing when an RPC comes: a failure's hint says to run that again. */
+export type RunPhase = 'plan' | 'apply' | 'query';
+const RERUN: Record<RunPhase, string> = { plan: 'the plan', apply: 'the apply', query: 'the query' };
+
 /** The process-wide part: one client (one pacer), Terraform's stop, the shared reads. */
 export interface SessionFactory {
-  /** A session for one RPC, with its own warnings. */
-  forCall(): ProviderSession;
+  /** A session for one RPC of `phase`, with its own warnings. */
+  forCall(phase: RunPhase): ProviderSession;
 }
 
 export interface SessionOptions {
@@ -121,9 +125,13 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     options.log(`warning: ${line}`);
     warnings.push(line);
   };
-  const contextFor = (warnings: string[]) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
+  // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
+  // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
+  let phase: RunPhase = 'plan';
+  const contextFor = (warnings: string[], rerun = RERUN[phase]) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
     return {
+      rerun,
       client: options.client.withDeadline(deadlineAt),
       instanceId: keyNamespace,
       tokenEnvVar: options.tokenEnvVar,
@@ -135,7 +143,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     };
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
-  const readContext = () => contextFor([])('read', SETTINGS_RUN_SECONDS);
+  const readContext = () => contextFor([], RERUN[phase])('read', SETTINGS_RUN_SECONDS);
   const observedList = once(() => observeServers(readContext()));
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
@@ -146,10 +154,11 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const token = once(() => readTokenScopes(readContext()));
   const handovers = createHandovers();
   return {
-    forCall() {
+    forCall(callPhase) {
+      phase = callPhase;
       const warnings: string[] = [];
       return {
-        context: contextFor(warnings),
+        context: contextFor(warnings, RERUN[callPhase]),
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,

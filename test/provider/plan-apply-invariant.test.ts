@@ -28,12 +28,12 @@ const resolved = (config: ObjectValue, finalConfig: ObjectValue): ObjectValue =>
 
 /** Plans with `config` (unknowns included), then, as Terraform does at apply, again with every value known, and applies. */
 async function planAndApply(resource: ProviderResource, prior: ObjectValue | null, priv: object, config: ObjectValue, finalConfig: ObjectValue) {
-  const early = await resource.plan(sessions.forCall(), prior, config, priv);
+  const early = await resource.plan(sessions.forCall('plan'), prior, config, priv);
   expect(early.diagnostics ?? []).toEqual([]);
-  const late = await resource.plan(sessions.forCall(), prior, finalConfig, priv);
-  const applied = await resource.apply(sessions.forCall(), { prior, planned: late.planned, config: finalConfig, private: late.private });
+  const late = await resource.plan(sessions.forCall('plan'), prior, finalConfig, priv);
+  const applied = await resource.apply(sessions.forCall('apply'), { prior, planned: late.planned, config: finalConfig, private: late.private });
   // As ApplyResourceChange does after a power write: the run's server list no longer shows the account.
-  if (resource.changesServerList) sessions.forCall().forgetServerList();
+  if (resource.changesServerList) sessions.forCall('plan').forgetServerList();
   expect(applied.error).toBeUndefined();
   for (const [name, value] of known(early.planned)) expect([name, normalized(applied.state![name])]).toEqual([name, normalized(value)]);
   for (const [name, value] of known(late.planned)) expect([name, normalized(applied.state![name])]).toEqual([name, normalized(value)]);
@@ -42,7 +42,7 @@ async function planAndApply(resource: ProviderResource, prior: ObjectValue | nul
 
 async function roundTrip(resource: ProviderResource, first: ObjectValue, second: ObjectValue) {
   const created = await planAndApply(resource, null, {}, first, resolved(first, { ...first, ...FINAL }));
-  const refreshed = await resource.read(sessions.forCall(), created.state!, created.private);
+  const refreshed = await resource.read(sessions.forCall('plan'), created.state!, created.private);
   await planAndApply(resource, refreshed.state, refreshed.private, second, resolved(second, { ...second, ...FINAL }));
 }
 

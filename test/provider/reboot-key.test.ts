@@ -20,7 +20,7 @@ test('after an apply killed before it returned, new reboot triggers still reboot
   const sessions = createSession(options, new AbortController().signal);
   const priv = { instance: 'i-1', generation: 1 };
   const apply = (from: string, to: string) =>
-    powerStateResource.apply(sessions.forCall(), { prior: power(from), planned: power(to), config: power(to), private: priv });
+    powerStateResource.apply(sessions.forCall('apply'), { prior: power(from), planned: power(to), config: power(to), private: priv });
   expect((await apply('v1', 'v2')).error).toBeUndefined();
   // Killed: the generation in the private state never moved on; the triggers changed again.
   expect((await apply('v2', 'v3')).error).toBeUndefined();

@@ -1,0 +1,40 @@
+import { createServer } from 'node:net';
+import { HostingApiClient } from '../../src/api';
+import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { createSession } from '../../src/provider/session';
+import { ReconcileError } from '../../src/reconcile/reconcile-error';
+import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
+
+/*
+ * A failure that passes (the API unreachable, briefly unavailable) says to run again what the
+ * person was running: a refused connection during `terraform plan` says to run the plan again.
+ */
+
+/** A base URL nothing listens at: a port taken and released. */
+async function closedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/api/v1`;
+}
+
+const hintOf = (err: unknown) => (err instanceof ReconcileError ? err.hint : String(err));
+const firewall = {
+  id: null, server_id: IDS.vpsRunning, enabled: true, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null,
+};
+
+test('a refused connection while planning says to run the plan again; while applying, the apply', async () => {
+  let clock = 0;
+  const client = new HostingApiClient({ baseUrl: await closedBaseUrl(), token: 'hsim_unused', sleep: async (ms) => void (clock += ms), now: () => clock });
+  try {
+    const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: () => clock }, new AbortController().signal);
+    const planning = await serverFirewallResource.plan(sessions.forCall('plan'), null, firewall, {}).then(() => undefined, hintOf);
+    expect(planning).toBe('the API could not be reached; check HOSTING_API_URL and the network, then run the plan again.');
+    const applying = await serverFirewallResource.apply(sessions.forCall('apply'), { prior: null, planned: { ...firewall, id: IDS.vpsRunning }, config: firewall, private: {} })
+      .then((outcome) => hintOf(outcome.error), hintOf);
+    expect(applying).toBe('the API could not be reached; check HOSTING_API_URL and the network, then run the apply again.');
+  } finally {
+    await client.close();
+  }
+});
