@@ -12,9 +12,13 @@ const api = z.strictObject({
 const document = { version: z.literal(DOCUMENT_VERSION), api };
 // The same rules as the constructs' synth-time checks (src/constructs/validation.ts), so a value
 // that synthesizes is never refused at apply time, after the old bridge instance is gone.
-const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, 'must be a server id such as vps_ab_1 or ded_<uuid>'));
+// `abort`: a value that is no server id at all gets that one error, not also "must be a VPS".
+const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, { error: 'must be a server id such as vps_ab_1 or ded_<uuid>', abort: true }));
 const vpsId = serverId.check(z.startsWith('vps_', 'must be a VPS (vps_…): the firewall exists only for virtual servers'));
 const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated server (ded_…): IP settings exist only for dedicated servers'));
+/** One of `values`, refused in the provider's words: the value given and the ones allowed. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: (issue) => `${JSON.stringify(issue.input)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
 const seconds = z.number().check(z.positive(), z.refine(Number.isFinite, 'must be finite'));
 const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: seconds });
 
@@ -40,15 +44,15 @@ const SHAPES = {
       .strictObject({
         rdns: z.optional(z.string().check(z.regex(RDNS_PATTERN, 'must be one word without spaces or control characters'))),
         description: z.optional(z.string()),
-        protection: z.optional(z.strictObject({ layer4: z.enum(LAYER4_MODES), layer7: z.enum(LAYER7_MODES) })),
+        protection: z.optional(z.strictObject({ layer4: oneOf(LAYER4_MODES), layer7: oneOf(LAYER7_MODES) })),
       })
       .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),
   },
   power_state: {
     kind: z.literal('power_state'),
     serverId,
-    desired: z.strictObject({ state: z.enum(['running', 'stopped']) }),
-    stopMethod: z.enum(['shutdown', 'power_off']),
+    desired: z.strictObject({ state: oneOf(['running', 'stopped']) }),
+    stopMethod: oneOf(['shutdown', 'power_off']),
     forceStopFallback: z.boolean(),
     timeouts,
   },

@@ -66,10 +66,20 @@ describe('hosting_server_firewall validation: the constructs\' rules, naming the
     expect(diagnostics.map((d) => d.attribute?.steps[0].attribute_name)).toEqual(diagnostics.map(() => attribute));
   });
 
+  test('a malformed server id is one error, in the words of the attribute', () => {
+    expect(serverFirewallResource.validate(config({ server_id: 'web-1', enabled: true })).map((d) => d.summary)).toEqual(['invalid server_id: must be a server id such as vps_ab_1 or ded_<uuid>']);
+  });
+
   test('values not known yet are left for later', () => {
     expect(serverFirewallResource.validate(config({ server_id: UNKNOWN, enabled: true }))).toEqual([]);
     expect(serverFirewallResource.validate(config({ rulesets: [1, UNKNOWN] }))).toEqual([]);
   });
+});
+
+test('an invalid protection value names the member and the values allowed, in the provider\'s words', () => {
+  const config = { id: null, server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', rdns: null, description: null, protection: { layer4: 'always', layer7: 'off' }, on_destroy: null };
+  const diagnostics = ipSettingsResource.validate(config);
+  expect(diagnostics.map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([['protection', 'invalid protection.layer4: "always" is not one of "dynamic", "permanent"']]);
 });
 
 test('the provider version changes with the bundle, so a lock file never meets a changed package', () => {

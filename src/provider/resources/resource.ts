@@ -100,8 +100,14 @@ export function validateSpec(typeName: string, spec: unknown, attributeOf: (path
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => {
     const attribute = attributeOf(issue.path);
-    return errorAt(attribute, `invalid ${attribute ?? typeName}: ${issue.message}`);
+    return errorAt(attribute, `invalid ${memberOf(attribute, issue.path) ?? typeName}: ${issue.message}`);
   });
+}
+
+/** The attribute, or the member of an object attribute the problem is in (`protection.layer4`). */
+function memberOf(attribute: string | undefined, path: readonly PropertyKey[]): string | undefined {
+  const last = path.at(-1);
+  return attribute && path.length > 2 && typeof last === 'string' && last !== attribute ? `${attribute}.${last}` : attribute;
 }
 
 const ON_DESTROY_VALUES = ['retain', 'restore'];
