@@ -136,6 +136,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
     sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now,
     deadlineAt,
+    configuration: 'the stack',
   };
   try {
     const plan = await planResource(ctx, doc, { firstPlannedAt: env[HANDLER_ENV.firstPlannedAt], plannedAt: env[HANDLER_ENV.plannedAt] });

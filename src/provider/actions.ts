@@ -42,9 +42,9 @@ async function actionDiagnostics(
   const server = await session.serverDetail(config.server_id);
   const act = action(server.power);
   if (!act) return [];
-  const refused = await checkWrite(session, config.server_id, label, scopesForAction(act), act);
+  const refused = await checkWrite(session, config.server_id, label, scopesForAction(act), act, 'action');
   if (refused.length) return refused;
-  const refusal = actionRefusal(label, server, act);
+  const refusal = actionRefusal(label, server, act, 'action');
   return refusal ? [refusalAt(undefined, refusal)] : [];
 }
 

@@ -26,6 +26,12 @@ export interface ReconcileContext {
    * @default 'the apply'
    */
   readonly rerun?: string;
+  /**
+   * Where the person fixes a value, in their words: the bridges' handler serves cdktf stacks only;
+   * the provider serves HCL users too, who have a configuration.
+   * @default 'the configuration'
+   */
+  readonly configuration?: string;
 }
 
 /** What a kind's plan found; `apply` makes the writes that close the gap, from what was read. */
@@ -166,7 +172,9 @@ export async function explainApiError(ctx: ReconcileContext, what: string, err: 
   if (!(err instanceof HostingApiError)) throw err;
   const hint = err.code === 'unauthorized'
     ? `check that the token in the environment variable ${ctx.tokenEnvVar} is valid, not expired and not revoked.`
-    : (HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step').replace(/\bthe apply\b/g, ctx.rerun ?? 'the apply');
+    : (HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step')
+      .replace(/\bthe apply\b/g, ctx.rerun ?? 'the apply')
+      .replace(/\bthe configuration\b/g, ctx.configuration ?? 'the configuration');
   if (err.code === 'insufficient_scope' || err.code === 'unauthorized' || err.code === 'ip_not_allowed') {
     throw new ReconcileError(`${what} failed: ${err.detail}`, `${await describeToken(ctx, needed)} ${hint}`, err);
   }
@@ -180,7 +188,7 @@ const HINTS: Partial<Record<HostingErrorCode, string>> = {
   not_found: 'check the server id (and address) against GET /servers of this account.',
   action_unsupported: 'this server type or state does not support the change; see the message above.',
   service_locked: 'the service is suspended or locked; resolve it in the control panel first.',
-  validation_failed: 'fix the value named above in the stack.',
+  validation_failed: 'fix the value named above in the configuration.',
   rate_limited: 'the token\'s rate limit was exhausted for longer than the request deadline; lower Terraform\'s -parallelism or run again.',
   temporarily_unavailable: 'the API is briefly unavailable; run the apply again shortly.',
   deadline_exceeded: 'the API did not answer in time; run the apply again: completed writes are detected and not repeated.',

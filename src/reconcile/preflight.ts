@@ -12,6 +12,9 @@ export interface Refusal {
   readonly hint: string;
 }
 
+/** What the refusal is about, in Terraform's words: a resource, or an action (Terraform 1.14+). */
+export type ConfigElement = 'resource' | 'action';
+
 /** What the token may do, as GET /connect lists it. */
 export interface TokenScopes {
   readonly name: string;
@@ -19,12 +22,12 @@ export interface TokenScopes {
 }
 
 /** A write to a server shared with the account, or one the token's scopes do not allow. */
-export function writeRefusals(label: string, server: Server, token: TokenScopes | undefined, needed: readonly Scope[], what: string): Refusal[] {
+export function writeRefusals(label: string, server: Server, token: TokenScopes | undefined, needed: readonly Scope[], what: string, element: ConfigElement = 'resource'): Refusal[] {
   const refusals: Refusal[] = [];
   if (server.accessRole === 'secondary') {
     refusals.push({
       summary: `${label}: the server is shared with this account and is read-only for it, so ${what} would be refused (403 primary_owner_required); nothing was changed`,
-      hint: 'manage it from the owning account, or remove this resource',
+      hint: `manage it from the owning account, or remove this ${element}`,
     });
   }
   const missing = token ? needed.filter((scope) => !token.scopes.includes(scope)) : [];
@@ -57,12 +60,12 @@ export function foreignAddress(label: string, server: Server, ip: string): Refus
  * suspended, failed or terminated server refuses every action, and an active one what the API does
  * not offer this token.
  */
-export function actionRefusal(label: string, server: ServerDetail, action: PowerAction): Refusal | undefined {
+export function actionRefusal(label: string, server: ServerDetail, action: PowerAction, element: ConfigElement = 'resource'): Refusal | undefined {
   const busy = server.currentOperation !== null && !isFinalOperationStatus(server.currentOperation.status);
   if (server.status === 'suspended' || server.status === 'failed' || server.status === 'terminated') {
     return {
       summary: `${label}: the server is ${server.status}, and power actions are accepted only while it is active, so ${action} would be refused; nothing was changed`,
-      hint: server.status === 'terminated' ? 'remove this resource or point it at another server' : 'resolve the server\'s status in the control panel, then plan again',
+      hint: server.status === 'terminated' ? `remove this ${element} or point it at another server` : 'resolve the server\'s status in the control panel, then plan again',
     };
   }
   if (server.status !== 'active' || busy || server.power === 'unknown' || server.actions.includes(action)) return undefined;

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
-import { HostingApiClient } from '../../src/api';
+import { HostingApiClient, HostingApiError } from '../../src/api';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { createSession } from '../../src/provider/session';
+import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
 import { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 
@@ -37,4 +38,11 @@ test('a refused connection while planning says to run the plan again; while appl
   } finally {
     await client.close();
   }
+});
+
+test('a refused value is fixed in the configuration (the provider, read by HCL users too) or in the stack (the bridges\' handler)', async () => {
+  const refusal = new HostingApiError({ status: 400, code: 'validation_failed', detail: 'rdns is too long', method: 'PUT', path: '/servers/ded_x/ips/203.0.113.10' });
+  const hint = (configuration?: string) => explainApiError({ configuration } as unknown as ReconcileContext, 'ip settings', refusal, []).then(() => undefined, hintOf);
+  expect(await hint()).toBe('fix the value named above in the configuration.');
+  expect(await hint('the stack')).toBe('fix the value named above in the stack.');
 });

@@ -1,5 +1,6 @@
-import type { IpSettings, ServerDetail } from '../../src/api';
+import type { IpSettings, Server, ServerDetail } from '../../src/api';
 import { diffFirewall, diffIpSettings, isFirstCreation, powerActionFor, readiness, ReconcileError, resolveRulesets } from '../../src/reconcile';
+import { actionRefusal, writeRefusals } from '../../src/reconcile/preflight';
 
 describe('diffFirewall', () => {
   const actual = { enabled: false, rulesets: [2, 1] };
@@ -88,5 +89,15 @@ describe('power decisions', () => {
     expect(isFirstCreation({ firstPlannedAt: '2026-11-20T10:00:00Z', plannedAt: '2026-11-20T10:00:00Z' })).toBe(true);
     expect(isFirstCreation({ firstPlannedAt: '2026-11-20T10:00:00Z', plannedAt: '2026-11-21T09:00:00Z' })).toBe(false);
     expect(() => isFirstCreation({ plannedAt: '2026-11-21T09:00:00Z' })).toThrow(/did not pass the plan timestamps/);
+  });
+});
+
+describe('plan-time refusals speak of what the person wrote: a resource, or an action', () => {
+  const shared = { id: 'vps_web_1', accessRole: 'secondary', ipv4: [] } as unknown as Server;
+  const terminated = { status: 'terminated', power: 'off', currentOperation: null, actions: [] } as unknown as ServerDetail;
+
+  test.each(['resource', 'action'] as const)('for a %s', (element) => {
+    expect(writeRefusals('reboot vps_web_1', shared, undefined, [], 'reboot', element).map((r) => r.hint)).toEqual([`manage it from the owning account, or remove this ${element}`]);
+    expect(actionRefusal('reboot vps_web_1', terminated, 'reboot', element)?.hint).toBe(`remove this ${element} or point it at another server`);
   });
 });

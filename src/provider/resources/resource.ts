@@ -1,6 +1,6 @@
 import type { Scope } from '../../api/schemas';
 import type { ResourceDocument } from '../../contract/resource-document';
-import { writeRefusals, type Refusal } from '../../reconcile/preflight';
+import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { errorAt, type Diagnostic } from '../diagnostics';
@@ -154,11 +154,12 @@ export async function checkWrite(
   label: string,
   needed: readonly Scope[],
   what: string,
+  element: ConfigElement = 'resource',
 ): Promise<Diagnostic[]> {
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server) return [];
-  return writeRefusals(label, server, await session.token(), needed, what).map((r) => refusalAt(undefined, r));
+  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => refusalAt(undefined, r));
 }
 
 /** The attributes of `replacedBy` whose value the configuration changes. */
