@@ -32,7 +32,8 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       const session = sessionOf('apply');
       const base = session.context(`action:${action.typeName}:${randomUUID()}`, actionBudgetSeconds(config));
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });
-      const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)) };
+      // What the action was asked to do, done, is progress; a warning is kept for what was not asked (a reboot skipped).
+      const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)), done: progress };
       let failure: unknown;
       try {
         await action.invoke(ctx, config);

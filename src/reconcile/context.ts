@@ -16,6 +16,12 @@ export interface ReconcileContext {
    * whose outcome is unknown and not repeated, settings retained): a warning in Terraform's output.
    */
   readonly warn: (summary: string) => void;
+  /**
+   * An outcome that is just what was asked for (an action's reboot done). Where the run reports
+   * progress (an action), it goes there; elsewhere it is a warning, as Terraform shows nothing else.
+   * @default warn
+   */
+  readonly done?: (summary: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
   /** Monotonic milliseconds. */
   readonly now: () => number;

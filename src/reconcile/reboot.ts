@@ -81,7 +81,7 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
         if (after.power !== 'running') {
           throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${after.power}`, 'check the server in the control panel');
         }
-        ctx.warn(`${target.label}: rebooted (${action}), because ${because}`);
+        (ctx.done ?? ctx.warn)(`${target.label}: rebooted (${action}), because ${because}`);
         return;
       }
     }
