@@ -42,7 +42,7 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
   // Every row has four members: jest passes a shorter row's missing last argument as a done callback.
   test.each<[string, string, RegExp, string | undefined]>([
     ['a write to a shared server', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsShared}"\n  enabled   = false\n}`, /shared with this account and is read-only for it, so changing its firewall would be refused/, undefined],
-    ['a rule set id that does not exist', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  rulesets  = [1, 99]\n}`, /rule set 99 does not exist on this account/, undefined],
+    ['a rule set id that does not exist', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  rulesets  = [1, 99]\n}`, /rule set 99 does not exist on this account; nothing was changed\n\n(.|\n)*the account's rule sets are 1 \("web"\)/, undefined],
     ['an address that is not the server\'s', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "203.0.113.99"\n  rdns      = "a.example.com"\n}`, /203\.0\.113\.99 is not an address of server ded_/, undefined],
     ['a field not editable, on create', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "${IPS.locked}"\n  rdns      = "mine.example.com"\n}`, /rdns is not editable for this address/, undefined],
     ['a start of a suspended server', `resource "hosting_power_state" "x" {\n  server_id = "${IDS.vpsSuspended}"\n  state     = "running"\n}`, /the server is suspended, and power actions are accepted only while it is active, so start would be refused/, undefined],

@@ -139,6 +139,8 @@ describeWithTerraform('provider correctness end to end', () => {
     const plan = await ws.plan();
     expect(plan.code).toBe(1);
     expect(plan.output).toContain('server "vps_web_9" does not exist on this account');
+    // The closest ids it has, the likeliest typo first.
+    expect(plan.output).toMatch(/the closest are vps_web_1 \("web-1"\), vps_web_2/);
     expect(plan.output).toContain('with hosting_power_state.p');
   });
 

@@ -3,6 +3,7 @@ import { POWER_ACTIONS } from '../../api/schemas';
 import { observeServer } from '../../reconcile/observe';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { OPERATION, SERVER_MEMBERS } from '../api-members';
+import { closestNames, offered } from '../closest';
 import { errorAt } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
 import { oneOf, membersOf } from '../schema';
@@ -19,20 +20,10 @@ async function idByName(session: ProviderSession, name: string): Promise<string>
     : new ReconcileError(`hosting_server: ${matches.length} servers are named ${JSON.stringify(name)}: ${listed(matches)}`, 'select the server by id instead');
 }
 
-/** How many names a message offers at most: an account of hundreds is not listed in an error. */
-const MAX_CANDIDATES = 5;
-
-/** Names nearest to `wanted`: same text ignoring case first, then those sharing its start, then any, each in order. */
-function closestNames(wanted: string, names: readonly string[]): string[] {
-  const lower = wanted.toLowerCase();
-  const rank = (name: string) => (name.toLowerCase() === lower ? 0 : name.toLowerCase().startsWith(lower.slice(0, 3)) ? 1 : 2);
-  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1)).slice(0, MAX_CANDIDATES);
-}
-
 const nameHint = (total: number, candidates: readonly string[]) =>
   total === 0
     ? 'the account has no server'
-    : `names are matched exactly; ${total > candidates.length ? `of its ${total} servers, the closest are` : 'it has'} ${candidates.map((n) => JSON.stringify(n)).join(', ')} (the hosting_servers data source lists them all)`;
+    : `names are matched exactly; ${offered(total, 'servers', candidates.map((n) => JSON.stringify(n)))} (the hosting_servers data source lists them all)`;
 
 /** `hosting_server`: one server by id or by exact name, with the actions on offer and the operation in flight. */
 export const serverDataSource: ProviderDataSource = {

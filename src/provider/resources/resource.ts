@@ -1,6 +1,7 @@
 import type { Scope } from '../../api/schemas';
 import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
+import { closestIds, offered } from '../closest';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { errorAt, type Diagnostic } from '../diagnostics';
@@ -138,7 +139,10 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   const serverId = config.server_id;
   if (typeof serverId !== 'string' || (prior && prior.server_id === serverId)) return [];
   if (await session.listedServer(serverId)) return [];
-  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, 'use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed')];
+  const servers = (await session.serverList()).data;
+  const candidates = closestIds(serverId, servers.map((s) => s.id)).map((id) => `${id} (${JSON.stringify(servers.find((s) => s.id === id)!.name)})`);
+  const has = servers.length ? `${offered(servers.length, 'servers', candidates)}; ` : 'the account has no server; ';
+  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
 }
 
 /** A plan-time refusal as Terraform shows it, on the attribute whose value causes it. */

@@ -180,7 +180,11 @@ function changes(prior: ObjectValue, planned: ObjectValue): boolean {
 /** Rule set ids the account does not offer, from the run's one list of rule sets (names are checked as they resolve). */
 async function checkRulesetIds(session: ProviderSession, config: ObjectValue): Promise<Diagnostic[]> {
   if (!Array.isArray(config.rulesets) || !isKnown(config.rulesets) || config.rulesets.length === 0) return [];
-  const unknown = unknownRulesetIds(config.rulesets as number[], await session.rulesets());
+  const available = await session.rulesets();
+  const unknown = unknownRulesetIds(config.rulesets as number[], available);
   if (unknown.length === 0) return [];
-  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, 'use ids that GET /firewall/rulesets (or the hosting_firewall_rulesets data source) lists, or ruleset_names')];
+  const shown = available.slice(0, 10).map((r) => `${r.id} (${JSON.stringify(r.name)})`).join(', ');
+  const more = available.length > 10 ? ` and ${available.length - 10} more (the hosting_firewall_rulesets data source lists them)` : '';
+  const listed = available.length ? `the account's rule sets are ${shown}${more}` : 'the account has no rule set';
+  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names`)];
 }
