@@ -1,9 +1,9 @@
 import type { Scope } from '../../api/schemas';
 import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
-import { closestIds, offered } from '../closest';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
+import { closestIds, offered } from '../closest';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import type { PrivateState } from '../private-state';
 import type { schemaOf } from '../schema';
