@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { releaseSigner, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import {
-  mirrorInstructions, PLATFORMS, providerVersion, readProviderBundle, scriptPackage, standalonePackage,
+  executableName, mirrorInstructions, PLATFORMS, providerVersion, readProviderBundle, scriptPackage, standalonePackage,
   writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 import { registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
@@ -56,7 +56,10 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
     print(`Wrote ${what} to ${root}\n`);
   }
   if (options.standalone && pkg.files.has('darwin_arm64') && process.platform !== 'darwin') {
-    print('# darwin_arm64: macOS runs arm64 executables only when signed. Sign it once on the Mac, before `terraform init`:\n#   codesign --sign - <mirror>/…/darwin_arm64/terraform-provider-hosting_v*\n# (or run this command on a Mac, which signs it ad hoc itself).\n');
+    print(options.packed
+      // A packed mirror holds the executable inside a zip whose hash lock files record: it cannot be signed in place.
+      ? '# darwin_arm64: macOS runs arm64 executables only when signed, and this packed mirror holds it unsigned in a zip.\n#   Run this command on a Mac (it signs ad hoc) to publish darwin_arm64, or use an unpacked mirror and sign it there.\n'
+      : `# darwin_arm64: macOS runs arm64 executables only when signed. Sign it once on the Mac, before \`terraform init\`:\n#   codesign --sign - ${join(root, ...options.source.split('/'), version, 'darwin_arm64', executableName(version))}\n# (or run this command on a Mac, which signs it ad hoc itself).\n`);
   }
   print(mirrorInstructions(root, version, options.source));
 }

@@ -86,7 +86,7 @@ export const serverPowerAction: ProviderAction = {
     SERVER_ID,
     { name: 'state', type: 'string', required: true, description: '`running` or `stopped`.' },
     { name: 'hard', type: 'bool', optional: true, description: 'Stop by `power_off` (hardware, immediate) instead of `shutdown` (asks the operating system); default false. Needs `servers:control`.' },
-    { name: 'fallback', type: 'bool', optional: true, description: 'When a graceful shutdown fails, power off instead (as PowerState\'s `forceStopFallback`); default false.' },
+    { name: 'fallback', type: 'bool', optional: true, description: 'When a graceful shutdown fails, power off instead (as `force_stop_fallback` of `hosting_power_state`); default false.' },
   ]),
   validate(config) {
     const state = config.state;

@@ -135,9 +135,23 @@ function argumentParts(kind: Kind, type: DocumentedType, args: readonly WireAttr
   ];
 }
 
+/** Where each of the newer kinds is written, and the Terraform it needs. */
+const NEWER_KIND_NOTE: Partial<Record<Kind, string>> = {
+  'list-resource': '`list` blocks live in `*.tfquery.hcl` files, beside the configuration, and run with `terraform query` (Terraform 1.14 or newer); `-generate-config-out=FILE` writes a resource and an `import` block for each object found.',
+  'action': '`action` blocks live in the configuration (`*.tf`) and need Terraform 1.14 or newer; run one with `terraform apply -invoke=action.<type>.<name>`, or from a resource\'s `lifecycle { action_trigger { … } }`.',
+};
+
 /** List resources and actions take their arguments in a `config` block. */
 function configPart(kind: Kind, args: readonly WireAttribute[]): string[] {
-  return ['## Configuration', '', `Arguments of the ${kind === 'action' ? 'action' : 'list'} block's \`config\` block:`, '', ...(args.length ? args.map((a) => line(a, a.name)) : ['None.']), ''];
+  return [
+    '## Configuration',
+    '',
+    ...(NEWER_KIND_NOTE[kind] ? [NEWER_KIND_NOTE[kind], ''] : []),
+    `Arguments of the ${kind === 'action' ? 'action' : 'list'} block's \`config\` block:`,
+    '',
+    ...(args.length ? args.map((a) => line(a, a.name)) : ['None.']),
+    '',
+  ];
 }
 
 function identityPart(type: DocumentedType, intro: string): string[] {

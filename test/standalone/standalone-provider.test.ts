@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMirrorCommand } from '../../src/cli/provider-command';
 import { defaultCacheDir, standaloneExecutables } from '../../src/cli/standalone-executable';
@@ -123,4 +124,22 @@ describeWithTerraform('the standalone provider: terraform with no node on PATH',
     expect(sim.executed({ serverId: IDS.vdsRunning, kind: 'firewall' })).toHaveLength(1);
     expect((await run(['plan', '-input=false', '-no-color', '-detailed-exitcode'])).code).toBe(0);
   });
+});
+
+test('the darwin_arm64 signing hint names a file that exists in an unpacked mirror, and says what to do for a packed one', () => {
+  const root = mkdtempSync(join(tmpdir(), 'codesign-hint-'));
+  try {
+    const version = providerVersion(readProviderBundle());
+    let unpacked = '';
+    runMirrorCommand([join(root, 'unpacked'), '--standalone', '--platform', 'darwin_arm64'], (text) => (unpacked += text), () => undefined);
+    const file = join(root, 'unpacked', ...PROVIDER_SOURCE.split('/'), version, 'darwin_arm64', `terraform-provider-hosting_v${version}`);
+    expect(unpacked).toContain(`#   codesign --sign - ${file}\n`);
+    expect(existsSync(file)).toBe(true);
+    let packed = '';
+    runMirrorCommand([join(root, 'packed'), '--standalone', '--packed', '--platform', 'darwin_arm64'], (text) => (packed += text), () => undefined);
+    expect(packed).toContain('this packed mirror holds it unsigned in a zip');
+    expect(packed).not.toContain('codesign --sign');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

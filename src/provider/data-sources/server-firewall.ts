@@ -5,7 +5,7 @@ import { observeFirewall } from '../../reconcile/observe';
 export const serverFirewallDataSource: ProviderDataSource = {
   typeName: 'hosting_server_firewall',
   schema: dataSourceSchema('The firewall of one VPS as it is (GET /servers/{id}/firewall).', [
-    SERVER_ID_ARGUMENT,
+    { ...SERVER_ID_ARGUMENT, description: 'A VPS or VDS id as `hosting_servers` lists it (`vps_…`): the firewall exists only for virtual servers.' },
     { name: 'enabled', type: 'bool', computed: true, description: 'Whether the firewall is on.' },
     { name: 'rulesets', type: ['list', 'number'], computed: true, description: 'Ids of the rule sets that apply.' },
   ]),
