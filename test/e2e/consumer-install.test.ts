@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -115,15 +115,15 @@ describeWithTerraform('a user project installs the packed library', () => {
   });
 
   test('the testing guide\'s jest example runs in the project: the kit from the tarball starts an account; exactly one shutdown, nothing else written', () => {
-    for (const file of ['typescript/web-stack.ts', 'typescript/web-stack.test.ts', 'account.json']) copyFileSync(join(root, 'examples', 'testing', file), join(project, file.replace(/^typescript\//, '')));
-    // The stack's file type-checks strictly against the installed package; jest runs the test with this repository's jest and ts-jest.
+    for (const file of ['typescript/web-stack.ts', 'typescript/web-stack.test.ts', 'typescript/jest.config.js', 'account.json']) copyFileSync(join(root, 'examples', 'testing', file), join(project, file.replace(/^typescript\//, '')));
+    // The stack's file type-checks strictly against the installed package. jest runs with the guide's
+    // jest.config.js; jest and ts-jest are this repository's, as `npm install --save-dev` would add them.
     expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--esModuleInterop', '--types', 'node', 'web-stack.ts'], project)).toMatchObject({ code: 0, output: '' });
-    const config = {
-      rootDir: project,
-      testMatch: ['<rootDir>/web-stack.test.ts'],
-      transform: { '^.+\\.ts$': [require.resolve('ts-jest'), { diagnostics: false, tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true } }] },
-    };
-    const jest = run(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--coverage=false', '--config', JSON.stringify(config)], project);
+    for (const dev of ['ts-jest', '@types/jest']) {
+      mkdirSync(dirname(join(project, 'node_modules', dev)), { recursive: true });
+      if (!existsSync(join(project, 'node_modules', dev))) symlinkSync(join(root, 'node_modules', dev), join(project, 'node_modules', dev));
+    }
+    const jest = run(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--coverage=false', '--config', 'jest.config.js'], project);
     expect(jest.output).toMatch(/Tests:\s+1 passed, 1 total/);
     expect(jest.code).toBe(0);
   });
