@@ -15,7 +15,7 @@ const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
 const { Bridge, HostingApi, ServerFirewall } = require('../lib');
 const { defaultCacheDir, hostPlatform, NODE_RELEASE, standaloneExecutables } = require('../lib/cli/standalone-executable');
 const { readProviderBundle } = require('../lib/contract/provider-mirror');
-const { createServerCertificate } = require('../lib/provider/certificate');
+const { createServerCertificate } = require('../lib/provider/plugin/certificate');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
 
 const WINDOW_MS = 6_000;

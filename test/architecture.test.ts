@@ -55,6 +55,19 @@ test('the provider layer reaches down only: reconcile, api and contract, never t
   expect(offending).toEqual([]);
 });
 
+test('the testing kit starts the simulator through the command line, and imports nothing of the CLI', () => {
+  const offending = files.filter((f) => f.file.startsWith('testing/')).flatMap((f) => f.imports.filter((i) => i.startsWith('../cli/')).map((i) => `${f.file} -> ${i}`));
+  expect(offending).toEqual([]);
+});
+
+test('the provider keeps each kind family in a folder of its own, with its RPCs; the plugin plumbing in plugin/', () => {
+  const loose = files.filter((f) => /^provider\/[^/]+\.ts$/.test(f.file)).map((f) => f.file.slice('provider/'.length)).sort();
+  expect(loose).toEqual(['api-members.ts', 'closest.ts', 'configure.ts', 'diagnostics.ts', 'docs.ts', 'documented.ts', 'main.ts', 'schema.ts', 'server-filters.ts', 'session.ts']);
+  for (const family of ['resources', 'data-sources', 'list-resources', 'actions']) {
+    expect(files.filter((f) => f.file.startsWith(`provider/${family}/`)).map((f) => f.file.split('/').pop())).toEqual(expect.arrayContaining(['index.ts', 'rpcs.ts']));
+  }
+});
+
 test('only the seam imports cdktf (constructs/cdk.ts), so the CDK Terrain flavour changes one module', () => {
   const offending = files.filter((f) => f.file !== 'constructs/cdk.ts').flatMap((f) => f.imports.filter((i) => i === 'cdktf' || i.startsWith('cdktf/') || i.startsWith('@cdktf/')).map((i) => `${f.file} -> ${i}`));
   expect(offending).toEqual([]);

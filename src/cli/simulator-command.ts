@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { THIS_PACKAGE } from './this-package';
 import { seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
+import { LISTENING_LINE } from '../simulator/listening-line';
 
 export const SIMULATOR_USAGE = `${THIS_PACKAGE.name} simulator [--port N] [--host ADDRESS] [--account FILE]`;
 
 /** The first line the simulator prints, which `testing.SimulatedAccount` waits for: the URL follows it. */
-export const LISTENING_LINE = 'Hosting API simulator listening on ';
 
 export interface SimulatorCommandOptions {
   readonly port: number;

@@ -4,10 +4,10 @@ import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
+import { UNKNOWN } from './plugin/values';
 import type { ObjectValue } from './resources/resource';
 import { schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
-import { UNKNOWN } from './values';
 
 export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 

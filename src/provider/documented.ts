@@ -3,7 +3,7 @@ import { PROVIDER_SCHEMA } from './configure';
 import { DATA_SOURCES } from './data-sources';
 import type { DocsInput } from './docs';
 import { LIST_RESOURCES } from './list-resources';
-import { RESOURCES } from './resource-rpcs';
+import { RESOURCES } from './resources';
 
 /** Every type the provider serves, as the docs take them (docgen's scripts/provider-docs.js and the tests). */
 export function documentedTypes(): Omit<DocsInput, 'example' | 'providerGuide'> {

@@ -1,8 +1,8 @@
 // eslint-disable-next-line import/no-extraneous-dependencies -- bundled into assets/provider/provider.js; lib/ never loads it
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { createServerCertificate } from './certificate';
-import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
-import { createProviderService } from './provider-server';
+import { createServerCertificate } from './plugin/certificate';
+import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './plugin/protocol';
+import { createProviderService } from './plugin/provider-server';
 
 /*
  * Entry point of the bundled provider (assets/provider/provider.js), started by Terraform through

@@ -1,4 +1,4 @@
-import type { Value } from './values';
+import type { Value } from './plugin/values';
 import type { HostingApiClient } from '../api/client';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import type { ReconcileContext } from '../reconcile/context';

@@ -6,7 +6,7 @@ import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
 import { SCOPES } from '../api/schemas';
-import { LISTENING_LINE } from '../cli/simulator-command';
+import { LISTENING_LINE } from '../simulator/listening-line';
 
 /*
  * A simulated account for a team's own tests: the simulator in a process of its own (Python's jsii

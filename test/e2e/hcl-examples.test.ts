@@ -5,7 +5,7 @@ import { DATA_SOURCES } from '../../src/provider/data-sources';
 import { providerDocs } from '../../src/provider/docs';
 import { documentedTypes } from '../../src/provider/documented';
 import { LIST_RESOURCES } from '../../src/provider/list-resources';
-import { RESOURCES } from '../../src/provider/resource-rpcs';
+import { RESOURCES } from '../../src/provider/resources';
 import type { RunningSimulator } from '../../src/simulator';
 import { filesBelow } from '../helpers/files';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';

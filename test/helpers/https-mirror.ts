@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join, normalize } from 'node:path';
-import { createServerCertificate } from '../../src/provider/certificate';
+import { createServerCertificate } from '../../src/provider/plugin/certificate';
 
 export interface HttpsMirror {
   /** `https://localhost:<port>/`, for a `network_mirror` block. */

@@ -1,7 +1,7 @@
-import { identityData, identityFrom, identitySchema, importIdOf } from '../../src/provider/identity';
+import { decodeValue, UNKNOWN } from '../../src/provider/plugin/values';
+import { identityData, identityFrom, identitySchema, importIdOf } from '../../src/provider/resources/identity';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { decodeValue, UNKNOWN } from '../../src/provider/values';
 
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
 

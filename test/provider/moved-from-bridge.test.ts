@@ -1,6 +1,6 @@
 import { POWER_DEFAULTS, type ResourceDocument } from '../../src/contract/resource-document';
-import { documentFromBridge } from '../../src/provider/moved-from-bridge';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
+import { documentFromBridge } from '../../src/provider/resources/moved-from-bridge';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 

@@ -1,9 +1,9 @@
+import { UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ObjectValue, ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { createSession, type SessionFactory } from '../../src/provider/session';
-import { UNKNOWN, type Value } from '../../src/provider/values';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
 

@@ -1,18 +1,18 @@
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { providerVersion } from '../../src/contract/provider-mirror';
-import { createServerCertificate } from '../../src/provider/certificate';
 import { ddosRulesDataSource } from '../../src/provider/data-sources/ddos-rules';
 import { serverDataSource } from '../../src/provider/data-sources/server';
 import { serversDataSource } from '../../src/provider/data-sources/servers';
 import type { Diagnostic } from '../../src/provider/diagnostics';
-import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/private-state';
+import { createServerCertificate } from '../../src/provider/plugin/certificate';
+import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
+import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/resources/private-state';
 import type { ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
-import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/values';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 
 describe('the server certificate for go-plugin mutual TLS', () => {

@@ -3,7 +3,7 @@ import { ACCESS_ROLES, LAYER4_MODES, LAYER7_MODES, OPERATION_STATUSES, POWER_VAL
 import { DATA_SOURCES } from '../../src/provider/data-sources';
 import { providerDocs } from '../../src/provider/docs';
 import { documentedTypes } from '../../src/provider/documented';
-import { RESOURCES } from '../../src/provider/resource-rpcs';
+import { RESOURCES } from '../../src/provider/resources';
 import type { CtyType, Schema, WireAttribute } from '../../src/provider/schema';
 
 /** Terraform's rule (configschema.Object.ImpliedType): a nested attribute's value is an object, or a list of them. */

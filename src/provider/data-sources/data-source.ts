@@ -3,10 +3,10 @@ import type { ReconcileContext } from '../../reconcile/context';
 import type { Observed } from '../../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { errorAt, type Diagnostic } from '../diagnostics';
+import type { Value } from '../plugin/values';
 import type { ObjectValue } from '../resources/resource';
 import { schemaOf, type AttributeSpec } from '../schema';
 import type { ProviderSession } from '../session';
-import type { Value } from '../values';
 
 /** One data source of the provider: a read of the API, shown as attributes; never a write. */
 export interface ProviderDataSource {

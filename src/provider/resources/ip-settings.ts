@@ -9,10 +9,10 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from '../private-state';
+import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from './private-state';
+import { UNKNOWN, type Value } from '../plugin/values';
 import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
-import { UNKNOWN, type Value } from '../values';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
 

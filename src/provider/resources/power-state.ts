@@ -1,3 +1,4 @@
+import { checkServerExists, checkWrite, refusalAt, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
@@ -9,11 +10,10 @@ import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance } from '../private-state';
+import { keyNamespace, withInstance } from './private-state';
+import { UNKNOWN, type Value } from '../plugin/values';
 import { schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
-import { UNKNOWN, type Value } from '../values';
-import { checkServerExists, checkWrite, refusalAt, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
 

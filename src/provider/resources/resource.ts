@@ -5,10 +5,10 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { closestIds, offered } from '../closest';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import type { PrivateState } from '../private-state';
+import type { PrivateState } from './private-state';
+import { UNKNOWN, type Value } from '../plugin/values';
 import type { schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
-import { UNKNOWN, type Value } from '../values';
 
 /** A resource object as Terraform sends it: every schema attribute, null where unset. */
 export type ObjectValue = Record<string, Value>;

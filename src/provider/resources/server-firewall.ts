@@ -8,10 +8,10 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance, withRestoreValues } from '../private-state';
+import { keyNamespace, withInstance, withRestoreValues } from './private-state';
+import { UNKNOWN, type Value } from '../plugin/values';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
-import { UNKNOWN, type Value } from '../values';
 
 function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
   return { kind: 'firewall', serverId, desired };

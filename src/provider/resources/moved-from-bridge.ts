@@ -1,6 +1,6 @@
-import type { ResourceDocument } from '../contract/resource-document';
-import { ReconcileError } from '../reconcile/reconcile-error';
-import { parseResourceDocument } from '../reconcile/resource-document-schema';
+import type { ResourceDocument } from '../../contract/resource-document';
+import { ReconcileError } from '../../reconcile/reconcile-error';
+import { parseResourceDocument } from '../../reconcile/resource-document-schema';
 
 /*
  * `MoveResourceState` from the bridges (`moved { from = terraform_data.… to = hosting_… }`): a

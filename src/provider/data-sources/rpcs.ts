@@ -1,9 +1,9 @@
-import { DATA_SOURCES, type ProviderDataSource } from './data-sources';
-import { diagnosticOf } from './diagnostics';
-import type { ProviderRpc } from './protocol';
-import type { RpcEnvironment, RpcHandler } from './resource-rpcs';
-import { warningOf, type ObjectValue } from './resources/resource';
-import { decodeValue, encodeValue } from './values';
+import { DATA_SOURCES, type ProviderDataSource } from '.';
+import { diagnosticOf } from '../diagnostics';
+import type { ProviderRpc } from '../plugin/protocol';
+import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
+import { decodeValue, encodeValue } from '../plugin/values';
+import { warningOf, type ObjectValue } from '../resources/resource';
 
 type DataSourceRpc = Extract<ProviderRpc, 'ValidateDataResourceConfig' | 'ReadDataSource'>;
 

@@ -1,38 +1,21 @@
-import { diagnosticOf, type Diagnostic } from './diagnostics';
+import { RESOURCES } from '.';
+import { diagnosticOf, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
-import type { ProviderRpc } from './protocol';
-import { ipSettingsResource } from './resources/ip-settings';
-import { powerStateResource } from './resources/power-state';
-import { warningOf, type ObjectValue, type ProviderResource } from './resources/resource';
-import { serverFirewallResource } from './resources/server-firewall';
-import type { ProviderSession, RunPhase } from './session';
-import { decodeValue, encodeValue, type Value } from './values';
-
-/** Every resource type the provider serves, by Terraform type name. */
-export const RESOURCES: ReadonlyMap<string, ProviderResource> = new Map(
-  [serverFirewallResource, ipSettingsResource, powerStateResource].map((r) => [r.typeName, r]),
-);
+import { warningOf, type ObjectValue, type ProviderResource } from './resource';
+import type { ProviderRpc } from '../plugin/protocol';
+import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
+import { decodeValue, encodeValue, type Value } from '../plugin/values';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
 
-type Request = Record<string, any>;
-/** One RPC; a streaming one (ListResource) sends its events through `emit`. */
-export type RpcHandler = (request: Request, emit: (event: object) => void) => Promise<object> | object;
 type ResourceRpc = Extract<
   ProviderRpc,
   | 'ValidateResourceConfig' | 'UpgradeResourceState' | 'ReadResource' | 'PlanResourceChange' | 'ApplyResourceChange' | 'ImportResourceState' | 'MoveResourceState'
   | 'GetResourceIdentitySchemas' | 'UpgradeResourceIdentity'
 >;
-
-export interface RpcEnvironment {
-  /** The session of one RPC of a phase; throws when the provider was not configured. */
-  readonly session: (phase: RunPhase) => ProviderSession;
-  /** Keeps the token out of every line. */
-  readonly scrub: (text: string) => string;
-}
 
 export function resourceOf(typeName: string): ProviderResource {
   const resource = RESOURCES.get(typeName);

@@ -1,5 +1,5 @@
-import type { ObjectValue, ProviderResource } from './resources/resource';
-import { decodeValue, encodeValue, UNKNOWN, type Value } from './values';
+import type { ObjectValue, ProviderResource } from './resource';
+import { decodeValue, encodeValue, UNKNOWN, type Value } from '../plugin/values';
 
 /*
  * Resource identity (Terraform 1.12+): the values that name a resource's remote object, apart from

@@ -1,16 +1,18 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { actionRpcs } from './action-rpcs';
-import { ACTIONS } from './actions';
-import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from './configure';
-import { dataSourceRpcs } from './data-source-rpcs';
-import { DATA_SOURCES } from './data-sources';
-import { diagnosticOf } from './diagnostics';
-import { listResourceRpcs } from './list-resource-rpcs';
-import { LIST_RESOURCES } from './list-resources';
+import { ACTIONS } from '../actions';
+import { actionRpcs } from '../actions/rpcs';
+import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from '../configure';
+import { DATA_SOURCES } from '../data-sources';
 import type { ProviderRpc } from './protocol';
-import { RESOURCES, resourceRpcs, type RpcHandler } from './resource-rpcs';
-import type { ObjectValue } from './resources/resource';
-import type { RunPhase, SessionFactory } from './session';
+import { dataSourceRpcs } from '../data-sources/rpcs';
+import { diagnosticOf } from '../diagnostics';
+import { LIST_RESOURCES } from '../list-resources';
+import { listResourceRpcs } from '../list-resources/rpcs';
+import { RESOURCES } from '../resources';
+import type { RpcHandler } from './rpc';
+import type { ObjectValue } from '../resources/resource';
+import { resourceRpcs } from '../resources/rpcs';
+import type { RunPhase, SessionFactory } from '../session';
 import { decodeValue } from './values';
 
 export interface ProviderServerEnvironment extends ProviderEnvironment {

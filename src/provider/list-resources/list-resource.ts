@@ -1,14 +1,11 @@
-import { errorAt } from './diagnostics';
-import { importIdOf } from './identity';
-import { withInstance } from './private-state';
-import type { Server } from '../api/schemas';
-import { ipSettingsResource } from './resources/ip-settings';
-import { powerStateResource } from './resources/power-state';
-import type { ObjectValue, ProviderResource } from './resources/resource';
-import { serverFirewallResource } from './resources/server-firewall';
-import { schemaOf } from './schema';
-import { filterProblems, SERVER_FILTER_ATTRIBUTES, selectsServer } from './server-filters';
-import type { ProviderSession } from './session';
+import type { Server } from '../../api/schemas';
+import { errorAt } from '../diagnostics';
+import { importIdOf } from '../resources/identity';
+import { withInstance } from '../resources/private-state';
+import type { ObjectValue, ProviderResource } from '../resources/resource';
+import { schemaOf } from '../schema';
+import { filterProblems, SERVER_FILTER_ATTRIBUTES, selectsServer } from '../server-filters';
+import type { ProviderSession } from '../session';
 
 /*
  * List resources (Terraform 1.14+, `terraform query`): per managed type, the objects of the account
@@ -32,43 +29,12 @@ export interface ProviderListResource {
   entries(servers: readonly Server[]): ListEntry[];
 }
 
-const label = (server: Server) => `${server.name} (${server.id})`;
-const own = (servers: readonly Server[]) => servers.filter((s) => s.accessRole === 'primary');
+export const label = (server: Server) => `${server.name} (${server.id})`;
+/** The servers the account can change: shared ones are never listed. */
+export const own = (servers: readonly Server[]) => servers.filter((s) => s.accessRole === 'primary');
 
-const listSchema = (what: string) =>
+export const listSchema = (what: string) =>
   schemaOf(`${what} Filters select servers as \`hosting_servers\` does; shared servers are never listed (the account cannot change them).`, SERVER_FILTER_ATTRIBUTES);
-
-export const LIST_RESOURCES: ReadonlyMap<string, ProviderListResource> = new Map([
-  serverFirewallList(),
-  ipSettingsList(),
-  powerStateList(),
-].map((list) => [list.resource.typeName, list]));
-
-function serverFirewallList(): ProviderListResource {
-  return {
-    resource: serverFirewallResource,
-    schema: listSchema('The firewall of every VPS and VDS of the account.'),
-    entries: (servers) => own(servers).filter((s) => s.type !== 'dedicated').map((s) => ({ identity: { server_id: s.id }, displayName: label(s) })),
-  };
-}
-
-function ipSettingsList(): ProviderListResource {
-  return {
-    resource: ipSettingsResource,
-    schema: listSchema('The settings of every IPv4 address of the account\'s dedicated servers.'),
-    entries: (servers) => own(servers)
-      .filter((s) => s.type === 'dedicated')
-      .flatMap((s) => s.ipv4.map((ip) => ({ identity: { server_id: s.id, ip }, displayName: `${ip} of ${label(s)}` }))),
-  };
-}
-
-function powerStateList(): ProviderListResource {
-  return {
-    resource: powerStateResource,
-    schema: listSchema('The power of every active server of the account (one that is not active takes no power action, so it is not listed).'),
-    entries: (servers) => own(servers).filter((s) => s.status === 'active' && s.power !== 'unknown').map((s) => ({ identity: { server_id: s.id }, displayName: label(s) })),
-  };
-}
 
 export function validateListConfig(list: ProviderListResource, filters: ObjectValue) {
   const shared = filters.access_role === 'secondary'

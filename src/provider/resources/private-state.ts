@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { Value } from './values';
+import type { Value } from '../plugin/values';
 
 /**
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIONS, actionBudgetSeconds, type ProviderAction } from './actions';
-import { diagnosticOf } from './diagnostics';
-import type { ProviderRpc } from './protocol';
-import type { RpcEnvironment, RpcHandler } from './resource-rpcs';
-import { warningOf, type ObjectValue } from './resources/resource';
-import { decodeValue } from './values';
+import { ACTION_BUDGET_SECONDS, ACTIONS, type ProviderAction } from '.';
+import { diagnosticOf } from '../diagnostics';
+import type { ProviderRpc } from '../plugin/protocol';
+import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
+import { decodeValue } from '../plugin/values';
+import { warningOf, type ObjectValue } from '../resources/resource';
 
 type ActionRpc = Extract<ProviderRpc, 'ValidateActionConfig' | 'PlanAction' | 'InvokeAction'>;
 
@@ -30,7 +30,7 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       const action = actionOf(req.action_type);
       const config = configOf(req);
       const session = sessionOf('apply');
-      const base = session.context(`action:${action.typeName}:${randomUUID()}`, actionBudgetSeconds(config));
+      const base = session.context(`action:${action.typeName}:${randomUUID()}`, ACTION_BUDGET_SECONDS);
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });
       // What the action was asked to do, done, is progress; a warning is kept for what was not asked (a reboot skipped).
       const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)), done: progress };

@@ -1,10 +1,11 @@
-import { diagnosticOf } from './diagnostics';
-import { identityData } from './identity';
-import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type ProviderListResource } from './list-resources';
-import type { ProviderRpc } from './protocol';
-import { resourceOf, type RpcEnvironment, type RpcHandler } from './resource-rpcs';
-import { warningOf, type ObjectValue } from './resources/resource';
-import { decodeValue, encodeValue } from './values';
+import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type ProviderListResource } from '.';
+import { diagnosticOf } from '../diagnostics';
+import type { ProviderRpc } from '../plugin/protocol';
+import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
+import { decodeValue, encodeValue } from '../plugin/values';
+import { identityData } from '../resources/identity';
+import { warningOf, type ObjectValue } from '../resources/resource';
+import { resourceOf } from '../resources/rpcs';
 
 type ListRpc = Extract<ProviderRpc, 'ValidateListResourceConfig' | 'ListResource' | 'GenerateResourceConfig'>;
 
