@@ -223,6 +223,15 @@ project.tasks.tryFind('docgen')?.exec('node scripts/account-file-schema.js');
 
 addWorkflows(project);
 
+// `npx projen release` bumps, builds and unbumps, leaving the work tree as it was. A manual trigger
+// would also commit a changelog, tag and push (publish:git): the release workflow tags by creating
+// the GitHub release instead, after both registries took the packages.
+const releaseTask = project.tasks.tryFind('release')!;
+releaseTask.reset('rm -fr dist');
+for (const step of ['bump', 'build', 'unbump']) releaseTask.spawn(project.tasks.tryFind(step)!);
+releaseTask.exec('git diff --ignore-space-at-eol --exit-code');
+project.tasks.removeTask('publish:git');
+
 project.addTask('demo', {
   description: 'Simulator + example stack + a real terraform apply, a no-op apply, drift, repair and destroy',
   exec: 'node scripts/demo.js',

@@ -118,6 +118,13 @@ describe('reproducible: the same commit gives the same bytes', () => {
   }, 600_000);
 });
 
+test('npx projen release leaves the repository as it was: no commit, tag or push (the release workflow tags through the GitHub release)', () => {
+  const tasks = (JSON.parse(readFileSync(join(REPO, '.projen', 'tasks.json'), 'utf8')) as { tasks: Record<string, { env?: object; steps?: object[] }> }).tasks;
+  expect(tasks.release.env).toEqual({ RELEASE: 'true' });
+  expect(tasks.release.steps).toEqual([{ exec: 'rm -fr dist' }, { spawn: 'bump' }, { spawn: 'build' }, { spawn: 'unbump' }, { exec: 'git diff --ignore-space-at-eol --exit-code' }]);
+  expect(JSON.stringify(tasks)).not.toMatch(/git push|release\/tag-version|publish:git/);
+});
+
 describe('the version a release takes', () => {
   test('after tag v1.4.1, a fix: commit releases 1.4.2 with a changelog section; unbump leaves the work tree as it was', () => {
     const clone = mkdtempSync(join(tmpdir(), 'release-bump-'));
