@@ -151,8 +151,8 @@ const STANDALONE_CACHE = { CDKTF_SERVER_HOSTING_CACHE_DIR: 'node_modules/.cache/
  * A jest suite that `npm test` leaves out (testPathIgnorePatterns) and the package step runs after
  * the build it needs. The path comes first: jest's array options take a path after them as a value.
  */
-const packageStepSuite = (name: string, dir: string, description: string, env: Record<string, string> = {}) =>
-  project.addTask(name, { description, exec: `jest ${dir} --coverage=false --testPathIgnorePatterns=/node_modules/`, env });
+const packageStepSuite = (name: string, dir: string, description: string, env: Record<string, string> = {}, jestOptions = '') =>
+  project.addTask(name, { description, exec: `jest ${dir} --coverage=false --testPathIgnorePatterns=/node_modules/${jestOptions}`, env });
 const packageStandalone = project.addTask('package:standalone', {
   description: 'Build the standalone provider for linux and darwin (amd64, arm64) into dist/standalone, a packed mirror',
   exec: 'node scripts/build-standalone.js dist/standalone',
@@ -184,8 +184,12 @@ const testPython = packageStepSuite('test:python', 'test/python',
 
 // What the registries and GitHub check on upload (npm publish --dry-run, twine check --strict,
 // actionlint, zizmor), and the version a release takes from a tag and a fix: commit.
+// Users' installs of the built packages too (npm, the cdktn flavour): about 110 s in `npm test`,
+// most of it packing and building what the package step has just built. In band: the
+// reproducibility test rebuilds the tarballs the install tests read.
 const testRelease = packageStepSuite('test:release', 'test/release',
-  'The workflows (actionlint, zizmor), both tarballs (npm publish --dry-run), both wheels (twine check --strict), the provider release files, the version bump');
+  'The workflows (actionlint, zizmor), both tarballs (npm publish --dry-run, installed into fresh projects), both wheels (twine check --strict), the provider release files, the version bump',
+  {}, ' --runInBand');
 
 // The suites users depend on, on the Node lines they run (22 and 24; this machine runs 20): the
 // provider's end-to-end core and the Python users' path, each under npm's binary of Node's build.
