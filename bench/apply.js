@@ -139,7 +139,7 @@ async function startupBench() {
   const line = (xs) => `median ${median(xs).toFixed(0)} ms (range ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
   console.log(`\nprovider start-up to the handshake line, 9 runs each (target <= 250 ms):`);
   console.log(`  script (node ${process.version} on the bundle): ${line(runs.script)}`);
-  if (standalone) console.log(`  standalone ${host} (Node ${NODE_RELEASE} with V8 code cache): ${line(runs.standalone)}; ratio ${(median(runs.standalone) / median(runs.script)).toFixed(2)}x`);
+  if (standalone) console.log(`  standalone ${host} (Node ${NODE_RELEASE}, no V8 code cache: reproducible): ${line(runs.standalone)}; ratio ${(median(runs.standalone) / median(runs.script)).toFixed(2)}x`);
   else console.log(`  standalone: no executable for ${process.platform}/${process.arch}`);
   console.log(`  bare node: ${median(runs.bare).toFixed(0)} ms`);
 }
