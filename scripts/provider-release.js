@@ -7,10 +7,10 @@
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { releaseSigner, SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } = require('../lib/cli/release-signing');
+const { releaseSigner, signedRelease, SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } = require('../lib/cli/release-signing');
 const { defaultCacheDir, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
 const { PLATFORMS, providerVersion, readProviderBundle, standalonePackage } = require('../lib/contract/provider-mirror');
-const { providerRelease, shasumsName, withSignature } = require('../lib/contract/provider-release');
+const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');
 
 const sourceDateEpoch = () => process.env.SOURCE_DATE_EPOCH
@@ -33,7 +33,7 @@ async function main(out) {
     sourceDateEpoch: sourceDateEpoch(),
   });
   const release = providerRelease(standalonePackage(version, executables), new Map([[`terraform-provider-hosting_${version}_sbom.cdx.json`, Buffer.from(sbom)]]));
-  const files = signer ? withSignature(release, await signer.sign(release.files.get(shasumsName(version)))).files : release.files;
+  const { files } = signer ? await signedRelease(release, signer) : release;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const [name, data] of files) writeFileSync(join(out, name), data);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { releaseSigner, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
+import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
@@ -9,7 +9,7 @@ import {
   writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 import { registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
-import { providerRelease, shasumsName, withSignature } from '../contract/provider-release';
+import { providerRelease } from '../contract/provider-release';
 
 export const PROVIDER_USAGE = [
   `${THIS_PACKAGE.name} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
@@ -79,8 +79,7 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
   const version = providerVersion(bundle);
   const platforms = options.platforms.length ? options.platforms : PLATFORMS;
   const release = providerRelease(standalonePackage(version, standaloneExecutables(bundle, platforms, { cacheDir: defaultCacheDir(), log })));
-  const signed = withSignature(release, await signer.sign(release.files.get(shasumsName(version))!));
-  writeProviderRegistry(root, signed, address, signer);
+  writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
   print(`Wrote the hosting provider ${version} (standalone executables with Node ${NODE_RELEASE}; ${platforms.join(', ')}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
   print(registryInstructions(address, version));
 }

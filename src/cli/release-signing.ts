@@ -1,4 +1,5 @@
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
+import { shasumsName, withSignature, type ProviderRelease } from '../contract/provider-release';
 
 // The package's types describe its ES module; the CommonJS build it also ships has the same API.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,6 +44,11 @@ export async function releaseSigner(armoredKey: string, passphrase: string | und
       return Buffer.from(await openpgp.sign({ message, signingKeys: unlocked, detached: true, format: 'binary' }));
     },
   };
+}
+
+/** The release with its SHA256SUMS signed: what Terraform checks before it installs an archive. */
+export async function signedRelease(release: ProviderRelease, signer: ReleaseSigner): Promise<ProviderRelease> {
+  return withSignature(release, await signer.sign(release.files.get(shasumsName(release.version))!));
 }
 
 async function readKey(armoredKey: string, source: string): Promise<OpenPgp.PrivateKey> {

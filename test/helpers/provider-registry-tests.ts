@@ -5,7 +5,7 @@ import { serveOverHttps, type HttpsMirror } from './https-mirror';
 import { SENTINEL_TOKEN } from './mock-api';
 import { packageAtVersion } from './package-at-version';
 import { simulatorWithSentinel } from './simulator';
-import { TERRAFORM_RC, TerraformWorkspace } from './terraform';
+import { firewallHcl, TERRAFORM_RC, TerraformWorkspace } from './terraform';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 
 /*
@@ -69,15 +69,7 @@ terraform {
     }
   }
 }
-provider "hosting" {
-  base_url = "${sim.baseUrl}"
-}
-resource "hosting_server_firewall" "web" {
-  server_id = "${IDS.vpsRunning}"
-  enabled   = true
-  rulesets  = [1]
-}
-`;
+${firewallHcl(sim.baseUrl)}`;
     mkdirSync(ws.stackDir, { recursive: true });
     writeFileSync(join(ws.stackDir, 'main.tf'), hcl);
   });

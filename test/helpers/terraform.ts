@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { runMirrorCommand } from '../../src/cli/provider-command';
+import { SEED_SERVER_IDS } from '../../src/simulator';
 
 /** The project's own CLI configuration: no checkpoint, nothing from the network. */
 export const TERRAFORM_RC = join(__dirname, '..', 'e2e', 'terraform.rc');
@@ -35,6 +36,17 @@ export function describeWithTerraform(name: string, body: () => void): void {
   console.warn(`SKIPPED: "${name}" needs terraform on PATH; it was not found`);
   describe.skip(name, body);
 }
+
+/** The provider block for a simulator and one firewall: the HCL the provider-install suites apply first. */
+export const firewallHcl = (baseUrl: string) => `provider "hosting" {
+  base_url = "${baseUrl}"
+}
+resource "hosting_server_firewall" "web" {
+  server_id = "${SEED_SERVER_IDS.vpsRunning}"
+  enabled   = true
+  rulesets  = [1]
+}
+`;
 
 /** A folder with a link to the terraform found on PATH, and nothing else. */
 export function pathWithTerraformOnly(root: string): string {

@@ -6,7 +6,7 @@ import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { TerraformWorkspace } from '../helpers/terraform';
+import { firewallHcl, TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
 
@@ -35,15 +35,7 @@ function suiteOn(path: () => string, hcl: (sim: RunningSimulator) => string, set
 }
 
 const HCL = (sim: RunningSimulator) => `
-provider "hosting" {
-  base_url = "${sim.baseUrl}"
-}
-resource "hosting_server_firewall" "web" {
-  server_id = "${IDS.vpsRunning}"
-  enabled   = true
-  rulesets  = [1]
-}
-resource "hosting_ip_settings" "www" {
+${firewallHcl(sim.baseUrl)}resource "hosting_ip_settings" "www" {
   server_id = "${IDS.dedicated}"
   ip        = "${IPS.secondary}"
   rdns      = "www.example.com"

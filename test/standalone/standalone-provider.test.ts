@@ -11,7 +11,7 @@ import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulat
 import { serveOverHttps } from '../helpers/https-mirror';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, pathWithTerraformOnly, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, firewallHcl, pathWithTerraformOnly, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
 
 /*
  * The standalone provider where Terraform runs without Node: every terraform below runs with a PATH
@@ -23,15 +23,7 @@ import { describeWithTerraform, pathWithTerraformOnly, TERRAFORM_RC, TerraformWo
 const STANDALONE = ['--standalone', '--platform', 'linux_amd64'];
 
 const HCL = (sim: RunningSimulator) => `
-provider "hosting" {
-  base_url = "${sim.baseUrl}"
-}
-resource "hosting_server_firewall" "web" {
-  server_id = "${IDS.vpsRunning}"
-  enabled   = true
-  rulesets  = [1]
-}
-data "hosting_server" "web" {
+${firewallHcl(sim.baseUrl)}data "hosting_server" "web" {
   id = "${IDS.vpsRunning}"
 }
 output "power" {
