@@ -128,7 +128,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
-  const contextFor = (warnings: string[], rerun = RERUN[phase]) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
+  const contextFor = (warnings: string[], rerun: string) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
     return {
       rerun,
