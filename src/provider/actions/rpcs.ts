@@ -33,7 +33,8 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       const base = session.context(`action:${action.typeName}:${randomUUID()}`, ACTION_BUDGET_SECONDS);
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });
       // What the action was asked to do, done, is progress; a warning is kept for what was not asked (a reboot skipped).
-      const ctx = { ...base, log: (line: string) => (base.log(line), progress(line)), done: progress };
+      const log = (line: string) => (base.log(line), progress(line));
+      const ctx = { ...base, log, done: log };
       let failure: unknown;
       try {
         await action.invoke(ctx, config);
