@@ -10,10 +10,11 @@ import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/val
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/resources/private-state';
-import type { ProviderResource } from '../../src/provider/resources/resource';
+import { checkServerExists, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
+import { HOSTILE_TEXT } from '../helpers/hostile-account';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
   test('a self-signed P-256 certificate for localhost that node parses and verifies', () => {
@@ -222,4 +223,16 @@ describe('data sources: arguments checked at validate time, naming the attribute
     expect(serversDataSource.validate({ type: 'vps', status: 'active', name: 'whatever' })).toEqual([]);
     expect(serversDataSource.validate({ type: UNKNOWN, status: null, name: null })).toEqual([]);
   });
+});
+
+test('a server id the account does not have: the closest ids come with their names as quoted text, hostile ones included', async () => {
+  const servers = [{ id: 'vps_web_1', name: HOSTILE_TEXT }, { id: 'vps_db_1', name: 'db' }];
+  const session = {
+    listedServer: async () => undefined,
+    serverList: async () => ({ data: servers, observedAt: null, stale: false }),
+  } as unknown as ProviderSession;
+  const [diagnostic] = await checkServerExists(session, null, { server_id: 'vps_web_9' });
+  expect(diagnostic.summary).toBe('server "vps_web_9" does not exist on this account');
+  expect(diagnostic.detail).toContain(`it has vps_web_1 (${JSON.stringify(HOSTILE_TEXT)}), vps_db_1 ("db"); use an id`);
+  expect(diagnostic.detail).not.toContain('\n\tline 2');
 });
