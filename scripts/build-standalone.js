@@ -5,15 +5,15 @@
 const { statSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { defaultCacheDir, standaloneExecutables, NODE_RELEASE } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, standalonePackage, writePackedProviderMirror } = require('../lib/contract/provider-mirror');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, standalonePackage, writePackedProviderMirror } = require('../lib/contract/provider-mirror');
 
 const out = resolve(process.argv[2] ?? 'dist/standalone');
 const started = Date.now();
-const bundle = readProviderBundle();
-const executables = standaloneExecutables(bundle, PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
+const version = providerVersion(readProviderBundle());
+const executables = standaloneExecutables(readStandaloneBundle(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
 const built = Date.now();
-const zips = writePackedProviderMirror(out, standalonePackage(providerVersion(bundle), executables));
+const zips = writePackedProviderMirror(out, standalonePackage(version, executables));
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-console.log(`standalone provider ${providerVersion(bundle)} (Node ${NODE_RELEASE}) in ${out}:`);
+console.log(`standalone provider ${version} (Node ${NODE_RELEASE}) in ${out}:`);
 PLATFORMS.forEach((platform, i) => console.log(`  ${platform}: ${mb(executables.get(platform).length)} executable, ${mb(statSync(zips[i]).size)} zipped`));
 console.log(`  executables ${((built - started) / 1000).toFixed(1)} s (cached ones are read, not built), archives ${((Date.now() - built) / 1000).toFixed(1)} s`);

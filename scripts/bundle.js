@@ -1,15 +1,22 @@
 // Bundles one program into a self-contained file that plain `node` runs where Terraform runs, with
-// no node_modules: the reconcile handler (Terraform's local-exec runs it per resource) or the
-// Terraform provider (written into each synthesized stack). Usage: node scripts/bundle.js <handler|provider>
+// no node_modules: the reconcile handler (Terraform's local-exec runs it per resource), the
+// Terraform provider (written into each synthesized stack), or the program inside each standalone
+// executable (the provider, and the command-line tool when run by hand).
+// Usage: node scripts/bundle.js <handler|provider|standalone>
 // Also a module: bundleInputs(target) lists the files a bundle is made of (the provider's SBOM).
+// Each bundle carries the package's name and version: one file has no package.json beside it.
 const { build } = require('esbuild');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const TARGETS = {
   handler: { entry: join(root, 'src', 'handler', 'main.ts'), outfile: join(root, 'assets', 'handler', 'index.js') },
   provider: { entry: join(root, 'src', 'provider', 'main.ts'), outfile: join(root, 'assets', 'provider', 'provider.js') },
+  standalone: { entry: join(root, 'src', 'cli', 'executable-main.ts'), outfile: join(root, 'assets', 'standalone', 'standalone.js') },
 };
+
+const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Swaps the bare `undici` import (not its subpaths) for the slim entry both programs need. */
 const slimUndici = {
@@ -31,6 +38,7 @@ const options = (target) => ({
   metafile: true,
   logLevel: 'warning',
   plugins: [slimUndici],
+  define: { EMBEDDED_PACKAGE_MANIFEST: JSON.stringify({ name, version }) },
 });
 
 /** The source files (relative to the repository) the bundle of `name` is made of, built in memory. */

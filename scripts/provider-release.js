@@ -9,7 +9,7 @@ const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { releaseSigner, signedRelease, SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } = require('../lib/cli/release-signing');
 const { defaultCacheDir, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, standalonePackage } = require('../lib/contract/provider-mirror');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, standalonePackage } = require('../lib/contract/provider-mirror');
 const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');
 
@@ -23,9 +23,8 @@ async function main(out) {
     throw new Error(`a release is signed: set ${SIGNING_KEY_VARIABLE} to the ASCII-armoured private key (and ${SIGNING_PASSPHRASE_VARIABLE} to its passphrase, if it has one); RELEASING.md says how`);
   }
   const signer = key ? await releaseSigner(key, process.env[SIGNING_PASSPHRASE_VARIABLE], SIGNING_KEY_VARIABLE) : undefined;
-  const bundle = readProviderBundle();
-  const version = providerVersion(bundle);
-  const executables = standaloneExecutables(bundle, PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
+  const version = providerVersion(readProviderBundle());
+  const executables = standaloneExecutables(readStandaloneBundle(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
   const sbom = await providerSbom({
     version,
     executables,

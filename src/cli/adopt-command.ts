@@ -12,7 +12,7 @@ import { readIpSettings } from '../reconcile/ip-settings';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerList } from '../reconcile/servers';
 
-export const ADOPT_USAGE = `${THIS_PACKAGE.name} adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]`;
+export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]`;
 
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
@@ -105,7 +105,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now,
     deadlineAt: Number.POSITIVE_INFINITY,
-    rerun: `${THIS_PACKAGE.name} adopt`,
+    rerun: `${THIS_PACKAGE.command} adopt`,
   };
   try {
     const adoption = adoptionOf(await readAccount(ctx, io.stderr));

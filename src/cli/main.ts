@@ -30,13 +30,29 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-const USAGE = `usage: ${Object.values(COMMANDS).map((c) => c.usage).join('\n       ')}`;
+const USAGE = [
+  `usage: ${Object.values(COMMANDS).map((c) => c.usage).join('\n       ')}`,
+  `       ${THIS_PACKAGE.command} --version`,
+  // Run by hand, the executable must say why it is not serving Terraform.
+  ...(THIS_PACKAGE.standalone ? ['Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.'] : []),
+].join('\n');
 const isHelp = (arg: string) => arg === 'help' || arg === '--help' || arg === '-h';
+
+/** The package and version; for the standalone executable also its platform and the Node inside. */
+function versionLine(): string {
+  const build = THIS_PACKAGE.version === '0.0.0' ? ' (a development build)' : '';
+  const inside = THIS_PACKAGE.standalone ? `; the standalone provider executable for ${process.platform}/${process.arch}, Node ${process.versions.node} inside` : '';
+  return `${THIS_PACKAGE.name} ${THIS_PACKAGE.version}${build}${inside}`;
+}
 
 /** Entry point of the package's command (`cdktf-server-hosting`, or `cdktn-server-hosting`). */
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
+  if (name === '--version' || name === 'version') {
+    process.stdout.write(`${versionLine()}\n`);
+    return 0;
+  }
   if (name !== undefined && isHelp(name)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -53,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(args);
   } catch (err) {
-    process.stderr.write(`${THIS_PACKAGE.name}: ${(err as Error).message}\n`);
+    process.stderr.write(`${THIS_PACKAGE.command}: ${(err as Error).message}\n`);
     return 1;
   }
 }

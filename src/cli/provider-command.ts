@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { providerBuilds } from './provider-builds';
 import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
-import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from './standalone-executable';
+import { NODE_RELEASE } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import {
-  executableName, mirrorInstructions, PLATFORMS, providerVersion, readProviderBundle, scriptPackage, standalonePackage,
-  writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
+  executableName, mirrorInstructions, PLATFORMS, writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 import { registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
 import { providerRelease } from '../contract/provider-release';
 
 export const PROVIDER_USAGE = [
-  `${THIS_PACKAGE.name} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
-  `${THIS_PACKAGE.name} provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE [--platform OS_ARCH]...`,
+  `${THIS_PACKAGE.command} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
+  `${THIS_PACKAGE.command} provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE [--platform OS_ARCH]...`,
 ].join('\n       ');
 
 const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
@@ -39,14 +39,13 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
   const options = parseProviderArgs(args);
   const root = resolve(options.directory);
   if (options.host || options.namespace || options.signingKey) throw new Error('--host, --namespace and --signing-key belong to "provider registry"');
-  if (options.platforms.length && !options.standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
-  const bundle = readProviderBundle();
-  const version = providerVersion(bundle);
-  const platforms = options.platforms.length ? options.platforms : PLATFORMS;
-  const pkg = options.standalone
-    ? standalonePackage(version, standaloneExecutables(bundle, platforms, { cacheDir: defaultCacheDir(), log }))
-    : scriptPackage(bundle, version);
-  const what = `the hosting provider ${version} (${describe(pkg, options.standalone)})`;
+  const builds = providerBuilds();
+  // The standalone executable has no script provider to write: it writes itself.
+  const standalone = options.standalone || !builds.script;
+  if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
+  const { version } = builds;
+  const pkg = standalone ? builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log) : builds.script!();
+  const what = `the hosting provider ${version} (${describe(pkg, standalone)})`;
   if (options.packed) {
     const zips = writePackedProviderMirror(root, pkg, options.source);
     print(`Wrote ${what} as ${zips.length} zip archives with index.json and ${version}.json to ${root}\n`);
@@ -55,7 +54,7 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
     writeProviderMirror(root, pkg, options.source);
     print(`Wrote ${what} to ${root}\n`);
   }
-  if (options.standalone && pkg.files.has('darwin_arm64') && process.platform !== 'darwin') {
+  if (standalone && pkg.files.has('darwin_arm64') && process.platform !== 'darwin') {
     print(options.packed
       // A packed mirror holds the executable inside a zip whose hash lock files record: it cannot be signed in place.
       ? '# darwin_arm64: macOS runs arm64 executables only when signed, and this packed mirror holds it unsigned in a zip.\n#   Run this command on a Mac (it signs ad hoc) to publish darwin_arm64, or use an unpacked mirror and sign it there.\n'
@@ -75,12 +74,11 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
   const address = registryAddress(options);
   if (!options.signingKey) throw new Error('--signing-key FILE is required: Terraform installs nothing from a registry that is not signed (an ASCII-armoured OpenPGP private key)');
   const signer = await releaseSigner(readKeyFile(options.signingKey), process.env[SIGNING_PASSPHRASE_VARIABLE], options.signingKey);
-  const bundle = readProviderBundle();
-  const version = providerVersion(bundle);
-  const platforms = options.platforms.length ? options.platforms : PLATFORMS;
-  const release = providerRelease(standalonePackage(version, standaloneExecutables(bundle, platforms, { cacheDir: defaultCacheDir(), log })));
-  writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
-  print(`Wrote the hosting provider ${version} (standalone executables with Node ${NODE_RELEASE}; ${platforms.join(', ')}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
+  const builds = providerBuilds();
+  const { version } = builds;
+  const pkg = builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log);
+  writeProviderRegistry(root, await signedRelease(providerRelease(pkg), signer), address, signer);
+  print(`Wrote the hosting provider ${version} (${describe(pkg, true)}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
   print(registryInstructions(address, version));
 }
 

@@ -3,7 +3,7 @@ import { THIS_PACKAGE } from './this-package';
 import { seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
-export const SIMULATOR_USAGE = `${THIS_PACKAGE.name} simulator [--port N] [--host ADDRESS] [--account FILE]`;
+export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--account FILE]`;
 
 /** The first line the simulator prints, which `testing.SimulatedAccount` waits for: the URL follows it. */
 

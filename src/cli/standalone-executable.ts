@@ -32,8 +32,12 @@ const NODE_BINARIES: Record<Platform, { readonly npmPackage: string; readonly in
 /** The npm package and release of the Node binary inside a platform's executable (for the release's SBOM). */
 export const nodeBinaryPackage = (platform: Platform) => ({ npmPackage: NODE_BINARIES[platform].npmPackage, release: NODE_RELEASE });
 
-/** Node's fuse for SEA (`NODE_SEA_FUSE_` and a fixed hash): postject flips it so the binary runs the blob. */
-const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/**
+ * Node's fuse for SEA (`NODE_SEA_FUSE_` and a fixed hash): postject flips it so the binary runs the
+ * blob. Joined at run time: the executable's own program holds this module, and postject refuses a
+ * binary in which the fuse's text occurs twice (esbuild would fold a `+` of two literals back into one).
+ */
+const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
 
 export interface StandaloneBuild {
   /** Where Node binaries and built executables are kept between runs. */

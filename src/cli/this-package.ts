@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename } from 'node:path';
+import { isSea } from 'node:sea';
+import { packageManifest } from '../contract/package-manifest';
 
 /**
  * The flavour this package was built as, from its own name: `cdktf-server-hosting`, or
  * `cdktn-server-hosting` for CDK Terrain. Its commands and the programs `adopt` writes use it.
+ * `command` is what a user types: the package's command, or the standalone executable's own file
+ * name when run by hand (an HCL team has that executable and nothing else).
  */
-export const THIS_PACKAGE: { readonly name: string; readonly cdk: 'cdktf' | 'cdktn' } = (() => {
-  const name = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
-  return { name, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf' };
+export const THIS_PACKAGE: { readonly name: string; readonly version: string; readonly cdk: 'cdktf' | 'cdktn'; readonly command: string; readonly standalone: boolean } = (() => {
+  const { name, version } = packageManifest();
+  const standalone = isSea();
+  return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command: standalone ? basename(process.execPath) : name, standalone };
 })();

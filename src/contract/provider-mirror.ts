@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageManifest } from './package-manifest';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from './provider-address';
 import { zipArchive, type ZipEntry } from './zip-archive';
 
@@ -15,6 +16,7 @@ import { zipArchive, type ZipEntry } from './zip-archive';
 
 /** The provider bundle, found by file path (never imported): `<package>/assets/provider/provider.js`. */
 export const PROVIDER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
+const STANDALONE_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'standalone', 'standalone.js');
 
 /** The platforms a mirror serves, in Terraform's `<os>_<arch>` names. */
 export const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'] as const;
@@ -26,9 +28,6 @@ export interface ProviderPackage {
   readonly files: ReadonlyMap<Platform, readonly ZipEntry[]>;
 }
 
-/** The package's own manifest, found by file path: `<package>/package.json`. */
-const PACKAGE_JSON_PATH = join(__dirname, '..', '..', 'package.json');
-
 /**
  * The provider's version is the package's, so `~>` constraints and upgrades work as users expect. A
  * development build (version `0.0.0`, never released) is `0.0.<first 28 bits of the bundle's
@@ -36,20 +35,27 @@ const PACKAGE_JSON_PATH = join(__dirname, '..', '..', 'package.json');
  * unchanged version would fail every later plan. Not a pre-release suffix: Terraform never selects
  * a pre-release for a configuration that names no exact version (an adopted main.tf, say).
  */
-export function providerVersion(bundle: Buffer, packageVersion = readPackageVersion()): string {
+export function providerVersion(bundle: Buffer, packageVersion = packageManifest().version): string {
   if (packageVersion !== '0.0.0') return packageVersion;
   return `0.0.${parseInt(createHash('sha256').update(bundle).digest('hex').slice(0, 7), 16)}`;
 }
 
-function readPackageVersion(): string {
-  return (JSON.parse(readFileSync(PACKAGE_JSON_PATH, 'utf8')) as { version: string }).version;
+export function readProviderBundle(): Buffer {
+  return readBundle(PROVIDER_BUNDLE_PATH, 'provider');
 }
 
-export function readProviderBundle(): Buffer {
-  if (!existsSync(PROVIDER_BUNDLE_PATH)) {
-    throw new Error(`The provider bundle is missing at ${PROVIDER_BUNDLE_PATH}; build it with "npx projen bundle:provider" (installed packages ship it)`);
-  }
-  return readFileSync(PROVIDER_BUNDLE_PATH);
+/**
+ * The program inside each standalone executable: the provider when Terraform starts it, the
+ * package's command-line tool when run by hand. Its version is the provider bundle's, which a
+ * development build takes from the provider's own code alone.
+ */
+export function readStandaloneBundle(): Buffer {
+  return readBundle(STANDALONE_BUNDLE_PATH, 'standalone');
+}
+
+function readBundle(path: string, name: string): Buffer {
+  if (!existsSync(path)) throw new Error(`The ${name} bundle is missing at ${path}; build it with "npx projen bundle:${name}" (installed packages ship it)`);
+  return readFileSync(path);
 }
 
 /**

@@ -16,8 +16,13 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
     expect(written.err).toBe('');
+  });
+
+  test.each(['--version', 'version'])('%s prints the package and its version', async (arg) => {
+    expect(await main([arg])).toBe(0);
+    expect(written.out).toBe('cdktf-server-hosting 0.0.0 (a development build)\n');
   });
 
   test.each([['provider', 'mirror', '--help'], ['adopt', '-h'], ['simulator', '--port', '1', '--help']])('%s … --help prints that command\'s usage and does nothing else', async (...argv) => {

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A CI job with terraform and the provider's standalone executable on PATH, and no Node: the
+# simulated account, the provider installed from the executable itself, terraform test, then drift,
+# a fault and a narrower token through the simulator's control surface.
+# Run beside main.tf: ./terraform-only-ci.sh ../account.json
+set -euo pipefail
+account_file=$1
+work=$(mktemp -d)
+port=${SIMULATOR_PORT:-8787}
+api=http://127.0.0.1:$port/api/v1
+control=http://127.0.0.1:$port/__simulator
+
+# The simulated account, in the background for the whole job.
+terraform-provider-hosting simulator --account "$account_file" --port "$port" > "$work/simulator.log" &
+simulator=$!
+trap 'kill "$simulator"' EXIT
+until curl -fsS "$control/state" > /dev/null 2>&1; do sleep 0.2; done
+
+# The provider: the executable writes itself into a filesystem mirror, and prints the CLI configuration.
+terraform-provider-hosting provider mirror "$work/mirror" > "$work/mirror.txt"
+sed -n '/^provider_installation {/,/^}/p' "$work/mirror.txt" > "$work/terraform.rc"
+export TF_CLI_CONFIG_FILE=$work/terraform.rc TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+export TF_VAR_hosting_api_url=$api HOSTING_API_TOKEN=hsim_ci_valid_only_in_the_simulator
+
+terraform init -input=false
+terraform test
+
+# Drift: web-2's firewall switched off out of band, as the control panel would; the plan shows it.
+terraform apply -auto-approve -input=false
+curl -fsS -o /dev/null -X PATCH "$control/servers/vps_web_2" -d '{"firewall":{"enabled":false}}'
+status=0
+terraform plan -input=false -detailed-exitcode || status=$?
+test "$status" -eq 2
+
+# A fault: the repair's first firewall write answers 503 once; the provider retries, the apply succeeds.
+curl -fsS -o /dev/null -X POST "$control/faults" -d '{"endpoint":"PUT /servers/{serverId}/firewall","times":1,"effect":{"type":"error","status":503}}'
+terraform apply -auto-approve -input=false
+curl -fsS "$control/requests" | grep -q '"status":503'  # the fault did fire
+curl -fsS -o /dev/null -X DELETE "$control/faults"
+
+# A narrower token: with servers:read alone, the plan fails and names the scope it lacks.
+secret=$(curl -fsS -X POST "$control/tokens" -d '{"scopes":["servers:read"]}' | sed 's/.*"secret":"\([^"]*\)".*/\1/')
+if HOSTING_API_TOKEN=$secret terraform plan -input=false > "$work/narrow.txt" 2>&1; then
+  echo "the plan should have failed with a servers:read token" >&2
+  exit 1
+fi
+grep 'needs the scope network:read' "$work/narrow.txt"

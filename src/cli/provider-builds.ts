@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { defaultCacheDir, hostPlatform, standaloneExecutables } from './standalone-executable';
+import { THIS_PACKAGE } from './this-package';
+import {
+  PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, scriptPackage, standalonePackage, type Platform, type ProviderPackage,
+} from '../contract/provider-mirror';
+
+/** The provider packages `provider mirror` and `provider registry` can write, and their version. */
+export interface ProviderBuilds {
+  readonly version: string;
+  /** The platforms written when none is named. */
+  readonly platforms: readonly Platform[];
+  /** The script provider (node runs it); absent where only the standalone executable is at hand. */
+  readonly script?: () => ProviderPackage;
+  readonly standalone: (platforms: readonly Platform[], log: (line: string) => void) => ProviderPackage;
+}
+
+/** The npm package's bundles, or, run by hand as the standalone executable, that executable itself. */
+export function providerBuilds(): ProviderBuilds {
+  return THIS_PACKAGE.standalone ? thisExecutable() : packagedBundles();
+}
+
+function packagedBundles(): ProviderBuilds {
+  const bundle = readProviderBundle();
+  const version = providerVersion(bundle);
+  return {
+    version,
+    platforms: PLATFORMS,
+    script: () => scriptPackage(bundle, version),
+    standalone: (platforms, log) =>
+      standalonePackage(version, standaloneExecutables(readStandaloneBundle(), platforms, { cacheDir: defaultCacheDir(), log })),
+  };
+}
+
+/**
+ * The executable writes only itself: it carries no Node binary for another platform. A release's
+ * version is the package's; a development build's comes from the executable's own bytes.
+ */
+function thisExecutable(): ProviderBuilds {
+  const host = hostPlatform()!;
+  const executable = readFileSync(process.execPath);
+  const version = providerVersion(executable);
+  return {
+    version,
+    platforms: [host],
+    standalone: (platforms) => {
+      const others = platforms.filter((platform) => platform !== host);
+      if (others.length) {
+        throw new Error(`--platform ${others.join(', ')}: this executable is the ${host} provider and writes only itself; run the executable of that platform, `
+          + `or "npx ${THIS_PACKAGE.name} provider mirror <directory> --standalone", which builds every platform`);
+      }
+      return standalonePackage(version, new Map([[host, executable]]));
+    },
+  };
+}

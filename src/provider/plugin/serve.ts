@@ -1,0 +1,54 @@
+// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into the provider and standalone bundles; lib/ never loads it
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { createServerCertificate } from './certificate';
+import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
+import { createProviderService } from './provider-server';
+
+/*
+ * The provider as Terraform starts it through go-plugin: serve gRPC over mutual TLS on loopback,
+ * print the one handshake line on stdout, log to stderr, and exit on Shutdown or when Terraform
+ * goes away. Never reads stdin: go-plugin hands the plugin Terraform's own.
+ */
+
+const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
+const MAGIC_COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
+
+/** go-plugin's magic cookie: set only when Terraform starts the plugin. */
+export const startedByTerraform = (env: NodeJS.ProcessEnv) => env[MAGIC_COOKIE_KEY] === MAGIC_COOKIE;
+
+export function serveTerraform(): void {
+  const clientCert = process.env.PLUGIN_CLIENT_CERT;
+  if (!clientCert) {
+    process.stderr.write('PLUGIN_CLIENT_CERT is not set: this provider only serves Terraform over mutual TLS.\n');
+    process.exit(1);
+  }
+  // SIGINT reaches the whole process group on Ctrl-C; Terraform asks for a stop through StopProvider.
+  process.on('SIGINT', () => undefined);
+
+  const certificate = createServerCertificate();
+  const server = new Server();
+  const shutdown = () => server.tryShutdown(() => process.exit(0));
+  const { provider, controller } = createProviderService({
+    env: process.env,
+    // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
+    log: (line) => process.stderr.write(`[INFO] ${line}\n`),
+    shutdown,
+  });
+  server.addService(PROVIDER_SERVICE, provider);
+  server.addService(CONTROLLER_SERVICE, controller);
+  const keyPair = { private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) };
+  const credentials = ServerCredentials.createSsl(Buffer.from(clientCert), [keyPair], true);
+  server.bindAsync('127.0.0.1:0', credentials, (err, port) => {
+    if (err) {
+      process.stderr.write(`the provider could not listen on 127.0.0.1: ${err.message}\n`);
+      process.exit(1);
+    }
+    const cert = certificate.der.toString('base64').replace(/=+$/, '');
+    process.stdout.write(`1|6|tcp|127.0.0.1:${port}|grpc|${cert}\n`);
+  });
+  // Terraform gone (killed, say) without a Shutdown: do not linger.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1_000).unref();
+}

@@ -1,0 +1,126 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
+import { readStandaloneBundle } from '../../src/contract/provider-mirror';
+import { LISTENING_LINE } from '../../src/simulator/listening-line';
+import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
+
+/*
+ * An HCL team with terraform and the standalone executable, and nothing else: the executable is
+ * their simulator, their adopt, and their provider (installed from a mirror it writes of itself).
+ * Every command below runs with a PATH of those two files (the CI script adds the shell tools it
+ * uses). Runs in the package step, after the executables are built into the shared cache.
+ */
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples', 'testing');
+const EXECUTABLE = 'terraform-provider-hosting';
+
+interface Run {
+  readonly code: number;
+  readonly output: string;
+}
+
+describeWithTerraform('an HCL team with terraform and the standalone executable alone on PATH', () => {
+  let root: string;
+  let bin: string;
+  const simulators: ChildProcess[] = [];
+
+  /** `command` with a PATH of terraform and the executable, in `cwd`. */
+  const run = (command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}) => new Promise<Run>((resolve) => {
+    const child = spawn(command, args, { cwd, env: { PATH: bin, HOME: root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', ...env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+
+  /** `simulator …` from the executable, in the background: its printed URL and the rest of its first lines. */
+  const startSimulator = (args: readonly string[]) => new Promise<{ baseUrl: string; printed: string }>((resolve, reject) => {
+    const child = spawn(EXECUTABLE, ['simulator', '--port', '0', ...args], { env: { PATH: bin } });
+    simulators.push(child);
+    let printed = '';
+    child.stdout.on('data', (d: Buffer) => {
+      printed += d;
+      if (printed.includes('Press Ctrl-C to stop.')) resolve({ baseUrl: printed.split(LISTENING_LINE)[1].split('\n')[0], printed });
+    });
+    child.on('exit', (code) => reject(new Error(`the simulator ended (exit ${code}): ${printed}`)));
+  });
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'terraform-only-team-'));
+    bin = pathWithTerraformOnly(root);
+    const executables = standaloneExecutables(readStandaloneBundle(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
+    writeFileSync(join(bin, EXECUTABLE), executables.get('linux_amd64')!, { mode: 0o755 });
+  });
+  afterAll(() => {
+    simulators.forEach((child) => child.kill());
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the executable run by hand answers --version and --help, with no node on PATH', async () => {
+    expect(spawnSync('node', ['--version'], { env: { PATH: bin } }).error).toMatchObject({ code: 'ENOENT' });
+    const version = await run(EXECUTABLE, ['--version'], root);
+    expect(version.output).toMatch(new RegExp(`^cdktf-server-hosting \\S+.*; the standalone provider executable for linux/x64, Node ${NODE_RELEASE} inside\\n$`));
+    expect(version.code).toBe(0);
+    const help = await run(EXECUTABLE, ['--help'], root);
+    for (const usage of ['simulator [--port N]', 'adopt --language typescript|python|hcl', 'provider mirror <directory>', 'provider registry <directory>']) {
+      expect(help.output).toContain(`${EXECUTABLE} ${usage}`);
+    }
+    expect(help.output).toContain('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.');
+    const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
+    expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
+    expect(other.code).toBe(1);
+  });
+
+  test('adopts the simulated account: the first plan only imports, the apply writes nothing, the next plan is clean', async () => {
+    const { baseUrl, printed } = await startSimulator([]);
+    const token = /^ {2}full +(\S+)$/m.exec(printed)![1];
+    const dir = join(root, 'adopted');
+    mkdirSync(dir);
+    const env = { HOSTING_API_URL: baseUrl, HOSTING_API_TOKEN: token };
+    const adopt = await run(EXECUTABLE, ['adopt', '--language', 'hcl', '--out', 'main.tf'], dir, env);
+    expect(adopt.output).toContain('resources to import, written to main.tf');
+    expect(adopt.code).toBe(0);
+    const imports = Number(/(\d+) resources to import/.exec(adopt.output)![1]);
+
+    const mirror = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'mirror')], dir);
+    expect(mirror.output).toContain('(standalone executables with Node 22.23.2, no Node needed; linux_amd64)');
+    expect(mirror.code).toBe(0);
+    const rc = join(root, 'terraform.rc');
+    writeFileSync(rc, /^provider_installation \{\n[\s\S]*?^\}$/m.exec(mirror.output)![0]);
+    const tf = (...args: string[]) => run('terraform', [...args, '-input=false', '-no-color'], dir, { ...env, TF_CLI_CONFIG_FILE: rc });
+
+    expect((await tf('init')).code).toBe(0);
+    const plan = await tf('plan');
+    expect(plan.output).toContain(`Plan: ${imports} to import, 0 to add, 0 to change, 0 to destroy.`);
+    const apply = await tf('apply', '-auto-approve');
+    expect(apply.output).toContain(`Apply complete! Resources: ${imports} imported, 0 added, 0 changed, 0 destroyed.`);
+    expect(await (await fetch(`${new URL(baseUrl).origin}/__simulator/executed`)).json()).toEqual([]);
+    const clean = await tf('plan', '-detailed-exitcode');
+    expect(clean.output).toContain('No changes.');
+    expect(clean.code).toBe(0);
+  });
+
+  test('the testing guide\'s Terraform-only CI script passes: terraform test, drift, a fault, a narrower token', async () => {
+    const dir = join(root, 'testing');
+    cpSync(EXAMPLES, dir, { recursive: true });
+    const tools = join(root, 'shell-tools');
+    mkdirSync(tools);
+    const found = (name: string) => (process.env.PATH ?? '').split(delimiter).map((d) => join(d, name)).find((file) => spawnSync('test', ['-x', file]).status === 0)!;
+    for (const name of ['bash', 'curl', 'sed', 'grep', 'mktemp', 'sleep', 'kill', 'test', 'cat']) {
+      const file = found(name);
+      if (file) symlinkSync(realpathSync(file), join(tools, name));
+    }
+    const script = await run('bash', ['terraform-only-ci.sh', '../account.json'], join(dir, 'hcl'), { PATH: `${bin}${delimiter}${tools}`, SIMULATOR_PORT: '18791' });
+    // eslint-disable-next-line no-control-regex -- the script keeps terraform's colours, as a CI log shows them
+    const output = script.output.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(output).toContain('Success! 2 passed, 0 failed.');
+    expect(output).toMatch(/~ enabled\s+= false -> true/);
+    expect(output).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
+    expect(output).toContain('firewall vps_web_2: reading failed: this request needs the scope network:read');
+    expect(script.code).toBe(0);
+    expect(readFileSync(join(dir, 'hcl', 'terraform.tfstate'), 'utf8')).not.toContain('hsim_');
+  });
+});
