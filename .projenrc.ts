@@ -49,15 +49,17 @@ const project = new cdk.JsiiProject({
   // wherever the CLI does, gpg or not.
   bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6'],
   // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
-  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10'],
+  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65'],
 
   jestOptions: {
     jestVersion: '^30',
     jestConfig: {
       // End-to-end suites start Terraform processes; the budget lives in each test, not here.
       testTimeout: 120_000,
-      // Four suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release).
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/', '<rootDir>/test/release/'],
+      // Five suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard).
+      testPathIgnorePatterns: [
+        '/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/', '<rootDir>/test/release/', '<rootDir>/test/dashboard/',
+      ],
     },
   },
 
@@ -197,6 +199,23 @@ const testRelease = packageStepSuite('test:release', 'test/release',
   'The workflows (actionlint, zizmor), both tarballs (npm publish --dry-run, installed into fresh projects), both wheels (twine check --strict), the provider release files, the version bump',
   {}, ' --runInBand');
 
+// The simulator's live page in a real browser: Debian's chromium (installed by browser:install,
+// which needs root or sudo; without chromium the suite skips visibly, and fails under CI=true),
+// driven by playwright-core. In the package step: installing chromium on a fresh machine takes
+// about a minute, which `npm test` has no room for.
+const browserInstall = project.addTask('browser:install', {
+  description: 'Install Debian\'s chromium for the browser tests, if it is missing (apt-get, as root or through sudo)',
+  exec: 'bash scripts/install-chromium.sh',
+});
+const testDashboard = packageStepSuite('test:dashboard', 'test/dashboard',
+  'The simulator\'s live page in chromium: the seed account, a terraform apply followed live, a 429 on the budget chart, hostile text, no secrets');
+testDashboard.prependSpawn(browserInstall);
+// Screenshots of the live page for the docs: a task of its own, since tests never change tracked files.
+project.addTask('docs:screenshots', {
+  description: 'Screenshot the simulator\'s live page (light and dark) into docs/images/ after a scripted run',
+  exec: 'node scripts/dashboard-screenshots.js docs/images',
+});
+
 // The suites users depend on, on the Node lines they run (22 and 24; this machine runs 20): the
 // provider's end-to-end core and the Python users' path, each under npm's binary of Node's build.
 const testNodeLines = project.addTask('test:node-lines', {
@@ -218,6 +237,7 @@ if (packageAll) {
   packageAll.spawn(testStandalone);
   packageAll.spawn(testNewerTerraform);
   packageAll.spawn(testRelease);
+  packageAll.spawn(testDashboard);
   packageAll.spawn(testNodeLines);
   project.packageTask.reset();
   project.packageTask.spawn(packageAll);

@@ -70,6 +70,11 @@ export class FaultInjector {
     this.rules = [];
   }
 
+  /** The rules in force, with how many times each may still fire (null: no limit). */
+  public list(): Array<{ readonly id: number; readonly rule: FaultRule; readonly remaining: number | null }> {
+    return this.rules.map((r) => ({ id: r.id, rule: r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null }));
+  }
+
   /** The effects for this request; counts down `times` of each rule that fires. */
   public take(method: string, template: string, serverId: string | undefined): FaultEffect[] {
     const effects: FaultEffect[] = [];

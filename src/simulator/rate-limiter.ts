@@ -18,7 +18,29 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 export interface Budget {
   readonly key: string;
   readonly limit: number;
+  /** How the dashboard names it: the token's name, never its secret. */
+  readonly label: string;
 }
+
+/** One fixed window of one budget, as the dashboard draws it. */
+export interface BudgetWindow {
+  readonly start: number;
+  /** Requests counted against the budget. */
+  readonly count: number;
+  /** Requests refused with a 429 because this budget was spent. */
+  readonly refused: number;
+}
+
+/** A budget's recent windows, oldest first, the current one last. */
+export interface BudgetHistory {
+  readonly key: string;
+  readonly label: string;
+  readonly limit: number;
+  readonly windows: readonly BudgetWindow[];
+}
+
+/** Windows kept per budget for the dashboard: the current one and those before it. */
+const HISTORY_WINDOWS = 30;
 
 export interface RateLimitVerdict {
   readonly allowed: boolean;
@@ -35,7 +57,8 @@ export interface RateLimitVerdict {
  * spends nothing, so a client that waits for `Retry-After` gets through.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, MutableWindow>();
+  private readonly history = new Map<string, { budget: Budget; windows: MutableWindow[] }>();
 
   constructor(private readonly windowMs: number) {}
 
@@ -43,6 +66,7 @@ export class RateLimiter {
     const states = this.states(budgets, now);
     const exceeded = states.filter((s) => s.window.count >= s.budget.limit);
     if (exceeded.length > 0) {
+      for (const s of exceeded) s.window.refused += 1;
       const longest = exceeded.reduce((a, b) => (b.resetMs > a.resetMs ? b : a));
       const resetSeconds = Math.max(1, Math.ceil(longest.resetMs / 1000));
       return { allowed: false, limit: longest.budget.limit, remaining: 0, resetSeconds, retryAfterSeconds: resetSeconds };
@@ -57,21 +81,42 @@ export class RateLimiter {
     return { allowed: states.every((s) => s.window.count < s.budget.limit), ...tightest(states) };
   }
 
+  /** Every budget used so far, with its recent windows: what the dashboard's budget chart draws. */
+  public budgets(): BudgetHistory[] {
+    return [...this.history.values()].map(({ budget, windows }) => ({
+      key: budget.key, label: budget.label, limit: budget.limit, windows: windows.map((w) => ({ ...w })),
+    }));
+  }
+
   private states(budgets: readonly Budget[], now: number): WindowState[] {
     return budgets.map((budget) => {
       let window = this.windows.get(budget.key);
       if (!window || now >= window.start + this.windowMs) {
-        window = { start: now, count: 0 };
+        window = { start: now, count: 0, refused: 0 };
         this.windows.set(budget.key, window);
+        this.remember(budget, window);
       }
       return { budget, window, resetMs: window.start + this.windowMs - now };
     });
   }
+
+  private remember(budget: Budget, window: MutableWindow): void {
+    const entry = this.history.get(budget.key) ?? { budget, windows: [] };
+    entry.windows.push(window);
+    if (entry.windows.length > HISTORY_WINDOWS) entry.windows.shift();
+    this.history.set(budget.key, entry);
+  }
+}
+
+interface MutableWindow {
+  start: number;
+  count: number;
+  refused: number;
 }
 
 interface WindowState {
   readonly budget: Budget;
-  readonly window: { start: number; count: number };
+  readonly window: MutableWindow;
   readonly resetMs: number;
 }
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { driftChangeSchema, faultRuleSchema, newTokenSchema, parseControlBody } from './control-bodies';
+import { dashboardServers, DashboardStream } from './dashboard';
+import { DASHBOARD_CSS, DASHBOARD_HTML, DASHBOARD_ICON, DASHBOARD_SCRIPT } from './dashboard-page';
 import { fail, matchEndpoint, type EndpointContext, type ErrorReply, type Reply } from './endpoints';
 import { FaultInjector, type FaultEffect, type FaultRule } from './faults';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store';
@@ -40,6 +42,8 @@ export interface RequestLogEntry {
   readonly idempotencyKey?: string;
   /** True when the connection was closed without an answer (the `drop_response` fault). */
   readonly dropped: boolean;
+  /** The Retry-After the answer carried (a 429, or a fault's 503), in seconds. */
+  readonly retryAfterSeconds?: number;
   readonly faults: readonly string[];
   readonly at: number;
 }
@@ -49,6 +53,8 @@ export interface RunningSimulator {
   readonly baseUrl: string;
   /** The control surface for tests and the demo, outside the API. */
   readonly controlUrl: string;
+  /** The live page of the account, its requests, rate budgets and faults: `<controlUrl>/`. */
+  readonly dashboardUrl: string;
   /** Seeded token secrets by token name. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly state: SimulatorState;
@@ -78,6 +84,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const lastGood = new Map<string, { data: unknown; observedAt: string; observedAtMs: number }>();
   const requests: RequestLogEntry[] = [];
   let mintedTokens = 0;
+  const dashboard = new DashboardStream({
+    view: () => {
+      state.settle();
+      const servers = dashboardServers(state.allServers(), state.rulesets);
+      return { servers, faults: faults.list(), budgets: limiter.budgets(), windowMs: limits.windowMs, now: now() };
+    },
+    requests,
+    executed: state.executed,
+  });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -95,12 +110,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const url = new URL(req.url ?? '/', 'http://simulator');
     const method = (req.method ?? 'GET').toUpperCase();
     if (url.pathname.startsWith(CONTROL_PREFIX)) {
-      return control(method, url.pathname.slice(CONTROL_PREFIX.length), await readBody(req), res);
+      const path = url.pathname.slice(CONTROL_PREFIX.length);
+      if (method === 'GET' && servePage(path, res)) return;
+      control(method, path, await readBody(req), res);
+      if (method !== 'GET') dashboard.changed();
+      return;
     }
     const apiPath = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : undefined;
     const at = now();
     const seen: { tokenName?: string; endpoint?: string; serverId?: string; faults: string[] } = { faults: [] };
-    const record = (status: number, code: string | undefined, flags: { replayed?: boolean; dropped?: boolean } = {}) =>
+    const record = (status: number, code: string | undefined, flags: { replayed?: boolean; dropped?: boolean } = {}) => {
+      const retryAfter = res.getHeader('retry-after');
       requests.push({
         requestId,
         method,
@@ -112,7 +132,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         dropped: !!flags.dropped,
         at,
         idempotencyKey: headerValue(req.headers['idempotency-key']),
+        ...(retryAfter !== undefined && { retryAfterSeconds: Number(retryAfter) }),
       });
+      dashboard.changed();
+    };
     const send = (reply: Reply, extra: { headers?: Record<string, string>; meta?: object } = {}) => {
       const body = 'error' in reply ? errorBody(reply.error, requestId) : JSON.stringify({ data: reply.data, ...(extra.meta && { meta: extra.meta }) });
       const status = 'error' in reply ? reply.error.status : reply.status;
@@ -134,8 +157,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     seen.tokenName = token.name;
     const budgets: Budget[] = [
-      { key: `token:${token.id}`, limit: limits.requestsPerToken },
-      { key: `account:${token.accountId}`, limit: limits.requestsPerAccount },
+      { key: `token:${token.id}`, limit: limits.requestsPerToken, label: `token ${token.name}` },
+      { key: `account:${token.accountId}`, limit: limits.requestsPerAccount, label: `account ${token.accountId}` },
     ];
     const sourceIp = normalizeIp(req.socket.remoteAddress ?? '');
     if (token.allowlist && !token.allowlist.includes(sourceIp)) {
@@ -151,7 +174,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const key = req.headers['idempotency-key'];
     const isReplay = typeof key === 'string' && idempotency.wouldReplay(token.id, key, fingerprint(method, url, body), now());
     if (match?.endpoint.isAction && !isReplay) {
-      budgets.push({ key: `actions:${token.id}`, limit: limits.actionsPerToken });
+      budgets.push({ key: `actions:${token.id}`, limit: limits.actionsPerToken, label: `actions of token ${token.name}` });
     }
     const verdict = limiter.check(budgets, now());
     const rateHeaders = rateLimitHeaders(verdict);
@@ -285,6 +308,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return token && !token.revoked && token.expiresAt > now() ? token : undefined;
   }
 
+  /** The live page's files and its event stream; false for any other control path. */
+  function servePage(path: string, res: ServerResponse): boolean {
+    if (path === '') {
+      // The page's files are named relative to it, so it lives at the folder's address.
+      res.writeHead(308, { location: `${CONTROL_PREFIX}/` }).end();
+      return true;
+    }
+    if (path === '/events') {
+      dashboard.watch(res);
+      return true;
+    }
+    const file = DASHBOARD_FILES[path];
+    if (!file) return false;
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': PAGE_POLICY });
+    res.end(file.body);
+    return true;
+  }
+
   function control(method: string, path: string, body: string, res: ServerResponse): void {
     const json = (status: number, data: unknown) => writeResponse(res, { status, body: JSON.stringify(data) });
     const input = parseJsonBody(body) as Record<string, unknown> | undefined;
@@ -338,9 +379,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tokens: Object.fromEntries(seed.tokens.map((t) => [t.name, t.secret])),
     state,
     requests,
-    addFault: (rule) => faults.add(rule),
-    clearFaults: () => faults.clear(),
-    drift: (serverId, change) => state.drift(serverId, change),
+    dashboardUrl: `${origin}${CONTROL_PREFIX}/`,
+    addFault: (rule) => {
+      const id = faults.add(rule);
+      dashboard.changed();
+      return id;
+    },
+    clearFaults: () => {
+      faults.clear();
+      dashboard.changed();
+    },
+    drift: (serverId, change) => {
+      state.drift(serverId, change);
+      dashboard.changed();
+    },
     executed: (filter = {}) =>
       state.executed.filter((w) => (!filter.serverId || w.serverId === filter.serverId) && (!filter.kind || w.kind === filter.kind)),
     setOperationDelays: (delays) => {
@@ -352,6 +404,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }),
   };
 }
+
+/** The page may load its own script, style and events, and nothing else: no inline script, no other origin. */
+const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const DASHBOARD_FILES: Record<string, { readonly type: string; readonly body: string }> = {
+  '/': { type: 'text/html; charset=utf-8', body: DASHBOARD_HTML },
+  '/dashboard.js': { type: 'text/javascript; charset=utf-8', body: DASHBOARD_SCRIPT },
+  '/dashboard.css': { type: 'text/css; charset=utf-8', body: DASHBOARD_CSS },
+  '/favicon.svg': { type: 'image/svg+xml', body: DASHBOARD_ICON },
+};
 
 const INVALID_JSON = Symbol('invalid JSON');
 
@@ -427,7 +489,9 @@ function injectedResponse(effect: Extract<FaultEffect, { type: 'error' }>, reque
 
 function writeResponse(res: ServerResponse, response: StoredResponse, headers: Record<string, string> = {}): void {
   const isJson = response.body.startsWith('{') || response.body.startsWith('[');
-  res.writeHead(response.status, { 'content-type': isJson ? 'application/json' : 'text/plain', ...headers });
+  // Set one by one, not through writeHead, so the request log can read Retry-After back.
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(response.status, { 'content-type': isJson ? 'application/json' : 'text/plain' });
   res.end(response.body);
 }
 

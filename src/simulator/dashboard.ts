@@ -1,0 +1,107 @@
+import type { ServerResponse } from 'node:http';
+import type { FaultRule } from './faults';
+import type { BudgetHistory } from './rate-limiter';
+import type { RequestLogEntry } from './simulator';
+import type { ExecutedWrite, ServerRecord } from './state';
+import type { Ruleset } from '../api/schemas';
+
+/*
+ * The live page's data, and the server-sent events that carry it. The page gets the whole view on
+ * connecting and, at most every UPDATE_DELAY_MS while requests arrive, the account and budgets again
+ * with only the requests and writes it has not seen. Only names and token names travel: never a
+ * token's secret.
+ */
+
+/** One dedicated address's settings as the page shows them. */
+export interface DashboardAddress {
+  readonly address: string;
+  readonly rdns: string | null;
+  readonly description: string | null;
+  readonly protection: string;
+}
+
+/** One server as the page shows it. */
+export interface DashboardServer {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string;
+  readonly status: string;
+  readonly power: string;
+  readonly accessRole: string;
+  readonly firewall?: { readonly enabled: boolean; readonly rulesets: ReadonlyArray<{ readonly id: number; readonly name?: string }> };
+  readonly addresses: ReadonlyArray<DashboardAddress>;
+}
+
+export interface DashboardView {
+  readonly servers: readonly DashboardServer[];
+  readonly faults: ReadonlyArray<{ readonly id: number; readonly rule: FaultRule; readonly remaining: number | null }>;
+  readonly budgets: readonly BudgetHistory[];
+  readonly windowMs: number;
+  readonly now: number;
+}
+
+/** What the page's view is made of, read when an update is sent. */
+export interface DashboardSources {
+  readonly view: () => DashboardView;
+  readonly requests: readonly RequestLogEntry[];
+  readonly executed: readonly ExecutedWrite[];
+}
+
+/** Each server's columns on the page, rule sets by name as well as id. */
+export function dashboardServers(records: readonly ServerRecord[], rulesets: readonly Ruleset[]): DashboardServer[] {
+  const rulesetName = new Map(rulesets.map((r) => [r.id, r.name]));
+  return records.map(({ server, firewall, ipSettings }) => ({
+    id: server.id,
+    name: server.name,
+    type: server.type,
+    status: server.status,
+    power: server.power,
+    accessRole: server.accessRole,
+    firewall: firewall && { enabled: firewall.enabled, rulesets: firewall.rulesets.map((id) => ({ id, name: rulesetName.get(id) })) },
+    addresses: [...ipSettings.values()].map((ip) => ({
+      address: ip.address,
+      rdns: ip.rdns,
+      description: ip.description,
+      protection: ip.protection ? `layer 4 ${ip.protection.layer4}, layer 7 ${ip.protection.layer7}` : 'none',
+    })),
+  }));
+}
+
+const UPDATE_DELAY_MS = 50;
+
+/** The pages watching: each gets the view, and the requests and writes it has not had yet. */
+export class DashboardStream {
+  private readonly watchers = new Set<{ res: ServerResponse; requests: number; executed: number }>();
+  private pending?: NodeJS.Timeout;
+
+  constructor(private readonly sources: DashboardSources) {}
+
+  /** Answers `GET /__simulator/events`: the stream stays open until the page goes. */
+  public watch(res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    const watcher = { res, requests: 0, executed: 0 };
+    this.watchers.add(watcher);
+    res.on('close', () => this.watchers.delete(watcher));
+    this.send(watcher, this.sources.view());
+  }
+
+  /** Something changed: the pages hear of it shortly, once for a burst of requests. */
+  public changed(): void {
+    if (this.pending || this.watchers.size === 0) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      const view = this.sources.view();
+      for (const watcher of this.watchers) this.send(watcher, view);
+    }, UPDATE_DELAY_MS);
+    this.pending.unref();
+  }
+
+  private send(watcher: { res: ServerResponse; requests: number; executed: number }, view: DashboardView): void {
+    const { requests, executed } = this.sources;
+    const update = { ...view, requests: requests.slice(watcher.requests), executed: executed.slice(watcher.executed) };
+    watcher.requests = requests.length;
+    watcher.executed = executed.length;
+    // One line of JSON: JSON.stringify escapes every newline, so no text from the account can end the event.
+    watcher.res.write(`event: update\ndata: ${JSON.stringify(update)}\n\n`);
+  }
+}
