@@ -1,7 +1,8 @@
 // The README's first command (npm run demo): builds what it needs, starts the simulator on
 // 127.0.0.1, synthesizes examples/typescript, and drives the real terraform through the package's
 // provider: apply, a no-op apply, drift shown by `terraform plan`, its repair by a plain apply, and
-// destroy. Exits 0 when all went as shown.
+// destroy. Exits 0 when all went as shown. The simulator's live page shows each step as it happens;
+// `npm run demo -- --keep` leaves the simulator running afterwards, until Ctrl-C.
 const { spawnSync, spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -52,7 +53,8 @@ async function main() {
   step(2, 'Starting the Hosting API simulator on 127.0.0.1');
   const { startSimulator } = require('../lib/simulator');
   const sim = await startSimulator({ operationDelays: { queuedMs: 300, runningMs: 900 } });
-  say(`   base URL: ${sim.baseUrl}`);
+  say(`   base URL:  ${sim.baseUrl}`);
+  say(`   live page: ${sim.dashboardUrl} (open it in a browser to watch every request and change below)`);
   say('   token:    the seeded "full" token, passed only through HOSTING_API_TOKEN');
 
   const work = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-demo-'));
@@ -131,10 +133,18 @@ async function main() {
     if ((await terraform(stackDir, env, ['destroy', '-auto-approve', '-input=false', '-no-color'])).code !== 0) fail('terraform destroy failed');
     say(`   vps_web_1 firewall after destroy: ${JSON.stringify(server('vps_web_1').firewall)}`);
   } finally {
-    await sim.close();
     rmSync(work, { recursive: true, force: true });
   }
+  if (process.argv.includes('--keep')) {
+    step(12, `The demo went as shown. The simulator keeps running: ${sim.dashboardUrl} (Ctrl-C stops it)`);
+    await new Promise((resolve) => process.once('SIGINT', resolve));
+    await sim.close();
+    return;
+  }
+  await sim.close();
   step(12, 'Simulator stopped. The demo went as shown.');
+  say('   To look at the live page afterwards: npm run demo -- --keep (the simulator stays up until Ctrl-C),');
+  say('   or node bin/cdktf-server-hosting simulator, which prints its address.');
 }
 
 main().catch((err) => fail(err.stack ?? String(err)));

@@ -47,6 +47,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const sim = await startSimulator({ port: options.port, host: options.host, seed });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
+  print(`Live page, to watch in a browser: ${sim.dashboardUrl}`);
   print('Control surface (docs/guides/simulator.md, "The simulator by hand"):');
   print(`  GET    ${sim.controlUrl}/state            every server, firewall and address`);
   print(`  GET    ${sim.controlUrl}/requests         every request received`);

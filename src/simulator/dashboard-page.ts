@@ -26,7 +26,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <h1>Hosting API simulator</h1>
   <p id="connection" role="status" aria-live="polite">Connecting…</p>
   <nav aria-label="Sections">
-    <a href="#account">Account</a> <a href="#timeline">Requests</a> <a href="#budget">Rate budget</a> <a href="#faults">Faults</a>
+    <a href="#account">Account</a> <a href="#budget">Rate budget</a> <a href="#faults">Faults</a> <a href="#timeline">Requests</a>
   </nav>
 </header>
 <main>
@@ -40,16 +40,6 @@ export const DASHBOARD_HTML = `<!doctype html>
     <table id="addresses">
       <caption>Dedicated addresses</caption>
       <thead><tr><th scope="col">Server</th><th scope="col">Address</th><th scope="col">Reverse DNS</th><th scope="col">Description</th><th scope="col">DDoS protection</th><th scope="col">Changed</th></tr></thead>
-      <tbody></tbody>
-    </table>
-  </section>
-  <section id="timeline" aria-labelledby="timeline-heading">
-    <h2 id="timeline-heading">Requests</h2>
-    <p><label for="server-filter">Server</label>
-      <select id="server-filter"><option value="">All servers</option></select></p>
-    <table id="requests">
-      <caption>Every request, newest first, with the writes and actions it carried out</caption>
-      <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Token</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Idempotency key</th><th scope="col">Replay</th><th scope="col">Retry-After</th><th scope="col">Carried out</th></tr></thead>
       <tbody></tbody>
     </table>
   </section>
@@ -67,6 +57,16 @@ export const DASHBOARD_HTML = `<!doctype html>
       <tbody></tbody>
     </table>
     <p><button type="button" id="clear-faults">Clear all fault rules</button> <span id="clear-result" role="status"></span></p>
+  </section>
+  <section id="timeline" aria-labelledby="timeline-heading">
+    <h2 id="timeline-heading">Requests</h2>
+    <p><label for="server-filter">Server</label>
+      <select id="server-filter"><option value="">All servers</option></select></p>
+    <table id="requests">
+      <caption>Every request, newest first, with the writes and actions it carried out</caption>
+      <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Token</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Idempotency key</th><th scope="col">Replay</th><th scope="col">Retry-After</th><th scope="col">Carried out</th></tr></thead>
+      <tbody></tbody>
+    </table>
   </section>
 </main>
 </body>

@@ -78,12 +78,18 @@ export class SimulatedAccount {
   public readonly baseUrl: string;
   /** A token with every scope, for `HOSTING_API_TOKEN`. */
   public readonly token: string;
+  /**
+   * The account's live page, to open in a browser while a test runs (or is paused): its servers,
+   * every request with what it carried out, the rate budget per window and the fault rules in force.
+   */
+  public readonly dashboardUrl: string;
   readonly #controlUrl: string;
   readonly #pid: number;
 
   private constructor(baseUrl: string, pid: number) {
     this.baseUrl = baseUrl;
     this.#controlUrl = baseUrl.replace(/\/api\/v1$/, '/__simulator');
+    this.dashboardUrl = `${this.#controlUrl}/`;
     this.#pid = pid;
     this.token = this.tokenWithScopes([...SCOPES]);
   }

@@ -49,7 +49,7 @@ describeWithBrowser('the simulator\'s live page, in chromium', () => {
     expect(await web1.locator('td').allInnerTexts()).toEqual(['web-1', IDS.vpsRunning, 'vps', 'active', 'running', 'primary', 'disabled; rule sets: none', '']);
     expect(await text(page, '#addresses')).toContain('metal-1.example.com');
     expect(await text(page, '#addresses')).toContain('primary');
-    expect(await page.locator('main section h2').allInnerTexts()).toEqual(['Account', 'Requests', 'Rate budget', 'Fault rules in force']);
+    expect(await page.locator('main section h2').allInnerTexts()).toEqual(['Account', 'Rate budget', 'Fault rules in force', 'Requests']);
     expect(await page.locator('#servers thead th[scope=col]').count()).toBe(8);
     const origin = new URL(sim.dashboardUrl).origin;
     expect(fetched.filter((url) => new URL(url).origin !== origin)).toEqual([]);

@@ -170,9 +170,12 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       '    print("refused")',
       'second = testing.SimulatedAccount.start(port=port)',
       'print(second.base_url.endswith(f":{port}/api/v1"))',
+      // The live page, for a browser while a test runs.
+      'import urllib.request',
+      'print(second.dashboard_url, "<title>Hosting API simulator</title>" in urllib.request.urlopen(second.dashboard_url).read().decode())',
       'second.stop()',
     ].join('\n')], { cwd: dir });
-    expect(reuse.stdout.trim().split('\n')).toEqual(['refused', 'True']);
+    expect(reuse.stdout.trim().split('\n')).toEqual(['refused', 'True', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/__simulator\/ True$/)]);
 
     // A program that never calls stop(): its simulated account ends with it.
     const left = sh(py, ['-c', 'from cdktf_server_hosting import testing; print(testing.SimulatedAccount.start().base_url)'], { cwd: dir });

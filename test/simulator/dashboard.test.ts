@@ -1,0 +1,82 @@
+import { dashboardServers } from '../../src/simulator/dashboard';
+import { DASHBOARD_SCRIPT } from '../../src/simulator/dashboard-page';
+import { RateLimiter } from '../../src/simulator/rate-limiter';
+import { SEED_SERVER_IDS as IDS, type ServerRecord } from '../../src/simulator';
+import { useSimulator } from '../helpers/simulator';
+
+/*
+ * The live page's data and files without a browser (test/dashboard drives chromium): the budget
+ * history, the server rows, the files and their policy, Retry-After in the log, the event stream.
+ */
+
+test('the rate limiter keeps each budget\'s windows, counted and refused, the last 30', () => {
+  const limiter = new RateLimiter(1_000);
+  const budget = { key: 'token:t1', limit: 2, label: 'token ci' };
+  for (let i = 0; i < 3; i++) limiter.check([budget], 0);
+  limiter.check([budget], 1_000);
+  expect(limiter.budgets()).toEqual([{ key: 'token:t1', label: 'token ci', limit: 2, windows: [{ start: 0, count: 2, refused: 1 }, { start: 1_000, count: 1, refused: 0 }] }]);
+  for (let w = 2; w < 40; w++) limiter.check([budget], w * 1_000);
+  const { windows } = limiter.budgets()[0];
+  expect(windows).toHaveLength(30);
+  expect(windows[29].start).toBe(39_000);
+});
+
+test('a server row names its rule sets and sums up each address\'s protection', () => {
+  const record = {
+    accountId: 1,
+    server: { id: 'vps_a', name: 'a', type: 'vps', status: 'active', power: 'running', accessRole: 'primary' },
+    firewall: { enabled: true, rulesets: [1, 9] },
+    ipSettings: new Map([['203.0.113.1', { address: '203.0.113.1', rdns: null, description: '<b>x</b>', protection: { layer4: 'dynamic', layer7: 'off' }, editable: {} }]]),
+    bootCount: 0,
+  } as unknown as ServerRecord;
+  expect(dashboardServers([record], [{ id: 1, name: 'web' }])).toEqual([{
+    id: 'vps_a',
+    name: 'a',
+    type: 'vps',
+    status: 'active',
+    power: 'running',
+    accessRole: 'primary',
+    firewall: { enabled: true, rulesets: [{ id: 1, name: 'web' }, { id: 9, name: undefined }] },
+    addresses: [{ address: '203.0.113.1', rdns: null, description: '<b>x</b>', protection: 'layer 4 dynamic, layer 7 off' }],
+  }]);
+});
+
+test('the page\'s script is the function\'s own text, never instrumented, and parses', () => {
+  expect(DASHBOARD_SCRIPT).not.toMatch(/cov_|__coverage__/);
+  expect(() => new Function(DASHBOARD_SCRIPT)).not.toThrow();
+});
+
+describe('served by the simulator', () => {
+  const t = useSimulator({ limits: { requestsPerToken: 1 } });
+
+  test('at /__simulator/, with its own files under a policy that allows nothing else', async () => {
+    const bare = await fetch(t.sim.controlUrl, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/__simulator/']);
+    expect(t.sim.dashboardUrl).toBe(`${t.sim.controlUrl}/`);
+    for (const [file, type] of [['', 'text/html'], ['dashboard.js', 'text/javascript'], ['dashboard.css', 'text/css'], ['favicon.svg', 'image/svg+xml']]) {
+      const answer = await fetch(`${t.sim.dashboardUrl}${file}`);
+      expect([file, answer.status, answer.headers.get('content-type')?.split(';')[0]]).toEqual([file, 200, type]);
+      expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    }
+    expect(t.sim.requests).toEqual([]);
+  });
+
+  test('a 429 is logged with its Retry-After; the event stream carries it, by token name, never a secret', async () => {
+    await t.raw('GET', '/servers');
+    const refused = await t.raw('GET', `/servers/${IDS.vpsRunning}`);
+    expect(refused.status).toBe(429);
+    expect(t.sim.requests.map((r) => [r.status, r.retryAfterSeconds])).toEqual([[200, undefined], [429, Number(refused.headers.get('retry-after'))]]);
+
+    const controller = new AbortController();
+    const stream = await fetch(`${t.sim.controlUrl}/events`, { signal: controller.signal });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const { value } = await stream.body!.getReader().read();
+    controller.abort();
+    const event = new TextDecoder().decode(value);
+    expect(event).toMatch(/^event: update\ndata: \{.*\}\n\n$/);
+    const update = JSON.parse(event.slice(event.indexOf('data: ') + 6));
+    expect(update.requests.map((r: { tokenName: string; status: number }) => `${r.tokenName} ${r.status}`)).toEqual(['full 200', 'full 429']);
+    expect(update.budgets.find((b: { label: string }) => b.label === 'token full').windows[0]).toEqual({ start: expect.any(Number), count: 1, refused: 1 });
+    for (const secret of Object.values(t.sim.tokens)) expect(event).not.toContain(secret);
+  });
+});
