@@ -1,7 +1,7 @@
+import { SEED_SERVER_IDS as IDS, type ServerRecord } from '../../src/simulator';
 import { dashboardServers } from '../../src/simulator/dashboard';
 import { DASHBOARD_SCRIPT } from '../../src/simulator/dashboard-page';
 import { RateLimiter } from '../../src/simulator/rate-limiter';
-import { SEED_SERVER_IDS as IDS, type ServerRecord } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
 
 /*
