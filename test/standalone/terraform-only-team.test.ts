@@ -2,10 +2,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { readStandaloneBundle } from '../../src/contract/provider-mirror';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
 import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openpgp = require('openpgp') as typeof OpenPgp;
 
 /*
  * An HCL team with terraform and the standalone executable, and nothing else: the executable is
@@ -72,6 +76,22 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
     expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
     expect(other.code).toBe(1);
+  });
+
+  test('writes itself as a signed registry folder: its own platform, the zip holding exactly this executable', async () => {
+    const { privateKey } = await openpgp.generateKey({ type: 'ecc', curve: 'ed25519Legacy', userIDs: [{ name: 'hosting releases' }], format: 'armored' });
+    writeFileSync(join(root, 'release-key.asc'), privateKey);
+    const registry = join(root, 'registry');
+    const written = await run(EXECUTABLE, ['provider', 'registry', registry, '--host', 'registry.example.com', '--namespace', 'platform', '--signing-key', 'release-key.asc'], root);
+    expect(written.output).toMatch(/^Wrote the hosting provider (\S+) \(standalone executables with Node 22\.23\.2, no Node needed; linux_amd64\) to the registry in /);
+    expect(written.code).toBe(0);
+    const version = /provider (\S+) \(/.exec(written.output)![1];
+    const releases = join(registry, 'releases', 'platform', 'hosting', version);
+    const zip = join(releases, `terraform-provider-hosting_${version}_linux_amd64.zip`);
+    const inside = spawnSync('unzip', ['-p', zip], { maxBuffer: 512 * 1024 * 1024 }).stdout;
+    expect(inside.equals(readFileSync(join(bin, EXECUTABLE)))).toBe(true);
+    const sums = readFileSync(join(releases, `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
+    expect(sums.trim().split('\n').map((line) => line.split('  ')[1])).toEqual([`terraform-provider-hosting_${version}_linux_amd64.zip`, `terraform-provider-hosting_${version}_manifest.json`]);
   });
 
   test('adopts the simulated account: the first plan only imports, the apply writes nothing, the next plan is clean', async () => {
