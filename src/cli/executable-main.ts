@@ -1,4 +1,3 @@
-import { main } from './main';
 import { serveTerraform, startedByTerraform } from '../provider/plugin/serve';
 
 /*
@@ -9,5 +8,10 @@ import { serveTerraform, startedByTerraform } from '../provider/plugin/serve';
 if (startedByTerraform(process.env)) {
   serveTerraform();
 } else {
+  // Required here, not imported: the bundle then runs the command-line tool's modules (OpenPGP, the
+  // simulator, adopt) only when run by hand, and Terraform, which starts the provider several times
+  // a run, waits for none of them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { main } = require('./main') as typeof import('./main');
   void main(process.argv.slice(2)).then((code) => process.exit(code));
 }
