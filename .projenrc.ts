@@ -113,10 +113,10 @@ const bundleProvider = project.addTask('bundle:provider', {
   description: 'Bundle the Terraform provider into assets/provider/provider.js',
   exec: 'node scripts/bundle.js provider',
 });
-// The program inside each standalone executable: the provider, and the command-line tool run by hand.
+// The programs inside each standalone executable: the provider, and the command-line tool run by hand.
 const bundleStandalone = project.addTask('bundle:standalone', {
-  description: 'Bundle the standalone executable\'s program (provider and command-line tool) into assets/standalone/standalone.js',
-  exec: 'node scripts/bundle.js standalone',
+  description: 'Bundle the standalone executable\'s programs into assets/standalone/: standalone.js (the provider) and cli.js (the command-line tool)',
+  exec: 'node scripts/bundle.js standalone standalone-cli',
 });
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
 // Tests run the bundles as Terraform would, so they need fresh ones too.

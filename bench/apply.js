@@ -14,7 +14,7 @@ const { join } = require('node:path');
 const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
 const { Bridge, HostingApi, ServerFirewall } = require('../lib');
 const { defaultCacheDir, hostPlatform, NODE_RELEASE, standaloneExecutables } = require('../lib/cli/standalone-executable');
-const { readStandaloneBundle } = require('../lib/contract/provider-mirror');
+const { readStandaloneProgram } = require('../lib/contract/provider-mirror');
 const { createServerCertificate } = require('../lib/provider/plugin/certificate');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
 
@@ -150,7 +150,7 @@ function standaloneExecutablePath(platform) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-standalone-'));
   const file = join(dir, 'provider');
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(file, standaloneExecutables(readStandaloneBundle(), [platform], { cacheDir, log: console.log }).get(platform), { mode: 0o755 });
+  writeFileSync(file, standaloneExecutables(readStandaloneProgram(), [platform], { cacheDir, log: console.log }).get(platform), { mode: 0o755 });
   return file;
 }
 

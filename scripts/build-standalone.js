@@ -5,12 +5,12 @@
 const { statSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { defaultCacheDir, standaloneExecutables, NODE_RELEASE } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, standalonePackage, writePackedProviderMirror } = require('../lib/contract/provider-mirror');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage, writePackedProviderMirror } = require('../lib/contract/provider-mirror');
 
 const out = resolve(process.argv[2] ?? 'dist/standalone');
 const started = Date.now();
 const version = providerVersion(readProviderBundle());
-const executables = standaloneExecutables(readStandaloneBundle(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
+const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
 const built = Date.now();
 const zips = writePackedProviderMirror(out, standalonePackage(version, executables));
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;

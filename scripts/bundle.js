@@ -1,8 +1,8 @@
 // Bundles one program into a self-contained file that plain `node` runs where Terraform runs, with
 // no node_modules: the reconcile handler (Terraform's local-exec runs it per resource), the
-// Terraform provider (written into each synthesized stack), or the program inside each standalone
-// executable (the provider, and the command-line tool when run by hand).
-// Usage: node scripts/bundle.js <handler|provider|standalone>
+// Terraform provider (written into each synthesized stack), or the two inside each standalone
+// executable: its main program (the provider) and the command-line tool it runs when run by hand.
+// Usage: node scripts/bundle.js <handler|provider|standalone|standalone-cli>...
 // Also a module: bundleInputs(target) lists the files a bundle is made of (the provider's SBOM).
 // Each bundle carries the package's name and version: one file has no package.json beside it.
 const { build } = require('esbuild');
@@ -14,6 +14,7 @@ const TARGETS = {
   handler: { entry: join(root, 'src', 'handler', 'main.ts'), outfile: join(root, 'assets', 'handler', 'index.js') },
   provider: { entry: join(root, 'src', 'provider', 'main.ts'), outfile: join(root, 'assets', 'provider', 'provider.js') },
   standalone: { entry: join(root, 'src', 'cli', 'executable-main.ts'), outfile: join(root, 'assets', 'standalone', 'standalone.js') },
+  'standalone-cli': { entry: join(root, 'src', 'cli', 'run.ts'), outfile: join(root, 'assets', 'standalone', 'cli.js') },
 };
 
 const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -49,15 +50,16 @@ async function bundleInputs(name) {
 module.exports = { bundleInputs };
 
 if (require.main === module) {
-  const target = TARGETS[process.argv[2]];
-  if (!target) {
-    process.stderr.write(`usage: node scripts/bundle.js <${Object.keys(TARGETS).join('|')}>\n`);
+  const names = process.argv.slice(2);
+  if (names.length === 0 || !names.every((name) => TARGETS[name])) {
+    process.stderr.write(`usage: node scripts/bundle.js <${Object.keys(TARGETS).join('|')}>...\n`);
     process.exit(64);
   }
-  build(options(target)).then((result) => {
-    const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((name) => name.endsWith('.js'))].bytes;
-    process.stdout.write(`${process.argv[2]} bundle: ${target.outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
-  }, (err) => {
+  Promise.all(names.map(async (name) => {
+    const result = await build(options(TARGETS[name]));
+    const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((file) => file.endsWith('.js'))].bytes;
+    process.stdout.write(`${name} bundle: ${TARGETS[name].outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+  })).catch((err) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   });

@@ -7,7 +7,7 @@ const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const outputs = ['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'assets/standalone/standalone.js'].map((f) => join(root, f));
+const outputs = ['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'assets/standalone/standalone.js', 'assets/standalone/cli.js'].map((f) => join(root, f));
 
 const newestSource = (dir) =>
   readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {

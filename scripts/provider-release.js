@@ -9,7 +9,7 @@ const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { releaseSigner, signedRelease, SIGNING_KEY_VARIABLE, SIGNING_PASSPHRASE_VARIABLE } = require('../lib/cli/release-signing');
 const { defaultCacheDir, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, standalonePackage } = require('../lib/contract/provider-mirror');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } = require('../lib/contract/provider-mirror');
 const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');
 
@@ -24,7 +24,7 @@ async function main(out) {
   }
   const signer = key ? await releaseSigner(key, process.env[SIGNING_PASSPHRASE_VARIABLE], SIGNING_KEY_VARIABLE) : undefined;
   const version = providerVersion(readProviderBundle());
-  const executables = standaloneExecutables(readStandaloneBundle(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
+  const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) });
   const sbom = await providerSbom({
     version,
     executables,

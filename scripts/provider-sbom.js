@@ -1,7 +1,7 @@
 // The CycloneDX SBOM of the standalone provider: what each executable contains, which is Node (the
 // npm package of that platform's binary, with the executable's own hash) and the npm packages
-// esbuild put into the program it runs, the standalone bundle (from the bundle's own metafile, so a
-// package the bundle leaves out is not listed). Written with OWASP's @cyclonedx/cyclonedx-library; its timestamp is the
+// esbuild put into the programs it runs, the standalone bundles (from their own metafiles, so a
+// package the bundles leave out is not listed). Written with OWASP's @cyclonedx/cyclonedx-library; its timestamp is the
 // commit's and its serial number a hash of its content, so the same commit gives the same file.
 const { createHash } = require('node:crypto');
 const { existsSync, readFileSync } = require('node:fs');
@@ -15,10 +15,11 @@ const builder = new CDX.Contrib.FromNodePackageJson.Builders.ComponentBuilder(
   new CDX.Contrib.License.Factories.LicenseFactory(),
 );
 
-/** The package.json of each npm package with a file in the standalone bundle. */
+/** The package.json of each npm package with a file in the standalone bundles. */
 async function bundledPackages() {
   const manifests = new Map();
-  for (const input of await bundleInputs('standalone')) {
+  const inputs = new Set([...await bundleInputs('standalone'), ...await bundleInputs('standalone-cli')]);
+  for (const input of inputs) {
     const parts = input.split(sep);
     const at = parts.lastIndexOf('node_modules');
     if (at < 0) continue;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { defaultCacheDir, hostPlatform, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import {
-  PLATFORMS, providerVersion, readProviderBundle, readStandaloneBundle, scriptPackage, standalonePackage, type Platform, type ProviderPackage,
+  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standalonePackage, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 
 /** The provider packages `provider mirror` and `provider registry` can write, and their version. */
@@ -28,7 +28,7 @@ function packagedBundles(): ProviderBuilds {
     platforms: PLATFORMS,
     script: () => scriptPackage(bundle, version),
     standalone: (platforms, log) =>
-      standalonePackage(version, standaloneExecutables(readStandaloneBundle(), platforms, { cacheDir: defaultCacheDir(), log })),
+      standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, { cacheDir: defaultCacheDir(), log })),
   };
 }
 

@@ -4,7 +4,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
-import type { Platform } from '../contract/provider-mirror';
+import { CLI_ASSET } from './standalone-assets';
+import type { Platform, StandaloneProgram } from '../contract/provider-mirror';
 
 /*
  * The provider as one executable per platform, for places that run Terraform without Node: a
@@ -58,22 +59,23 @@ export function hostPlatform(): Platform | undefined {
   return os && arch ? (`${os}_${arch}` as Platform) : undefined;
 }
 
-/** The standalone executable of `bundle` for each platform, built once and then read from the cache. */
-export function standaloneExecutables(bundle: Buffer, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
-  const key = `${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}-node${NODE_RELEASE}-reproducible`;
+/** The standalone executable of `program` for each platform, built once and then read from the cache. */
+export function standaloneExecutables(program: StandaloneProgram, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
+  const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).digest('hex');
+  const key = `${hash.slice(0, 16)}-node${NODE_RELEASE}-reproducible`;
   return new Map(platforms.map((platform) => {
     const file = join(build.cacheDir, 'standalone', key, platform, 'terraform-provider-hosting');
-    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(bundle, platform, tmp, build));
+    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(program, platform, tmp, build));
     return [platform, readFileSync(file)];
   }));
 }
 
-function buildExecutable(bundle: Buffer, platform: Platform, out: string, build: StandaloneBuild): void {
+function buildExecutable(program: StandaloneProgram, platform: Platform, out: string, build: StandaloneBuild): void {
   const host = hostPlatform();
   if (!host) throw new Error(`standalone executables are built on linux or macOS (amd64 or arm64), not ${process.platform}/${process.arch}`);
   const started = Date.now();
   // The blob is made by the Node release it runs in, so by this machine's binary of that release.
-  const blob = seaBlob(bundle, nodeBinary(host, build));
+  const blob = seaBlob(program, nodeBinary(host, build));
   const binary = readFileSync(nodeBinary(platform, build));
   // A Mach-O's signature no longer matches once the blob is in: it goes first (postject's own advice).
   const unsigned = platform.startsWith('darwin') ? unsign(binary) : null;
@@ -121,11 +123,12 @@ export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: s
   return file;
 }
 
-function seaBlob(bundle: Buffer, node: string): Buffer {
+function seaBlob(program: StandaloneProgram, node: string): Buffer {
   const work = mkdtempSync(join(tmpdir(), 'hosting-sea-'));
   try {
-    writeFileSync(join(work, 'provider.js'), bundle);
-    const config = { main: 'provider.js', output: 'sea.blob', disableExperimentalSEAWarning: true, useCodeCache: false };
+    writeFileSync(join(work, 'provider.js'), program.main);
+    writeFileSync(join(work, CLI_ASSET), program.cli);
+    const config = { main: 'provider.js', output: 'sea.blob', disableExperimentalSEAWarning: true, useCodeCache: false, assets: { [CLI_ASSET]: CLI_ASSET } };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
     // Run inside the work folder (so the blob records no build path): a relative cache path would not resolve there.
     run(resolve(node), ['--experimental-sea-config', 'sea-config.json'], work);
@@ -147,11 +150,18 @@ function inject(executable: string, blob: Buffer, macho: boolean): void {
   }
 }
 
-/** The executable runs the provider: without Terraform's handshake variables it says what it needs, and exits. */
+/**
+ * The executable runs the provider (without Terraform's handshake variables it says what it needs,
+ * and exits) and, run by hand, the command-line tool from its asset.
+ */
 function smokeTest(executable: string): void {
   const result = spawnSync(executable, [], { env: { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2' }, encoding: 'utf8', timeout: 30_000 });
   if (!`${result.stdout}${result.stderr}`.includes('PLUGIN_CLIENT_CERT')) {
     throw new Error(`the built executable ${executable} does not run the provider (exit ${result.status}): ${result.stderr || result.stdout}`);
+  }
+  const byHand = spawnSync(executable, ['--version'], { env: {}, encoding: 'utf8', timeout: 30_000 });
+  if (byHand.status !== 0 || !byHand.stdout.includes('the standalone provider executable')) {
+    throw new Error(`the built executable ${executable} does not run the command-line tool (exit ${byHand.status}): ${byHand.stderr || byHand.stdout}`);
   }
 }
 

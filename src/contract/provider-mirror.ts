@@ -16,7 +16,7 @@ import { zipArchive, type ZipEntry } from './zip-archive';
 
 /** The provider bundle, found by file path (never imported): `<package>/assets/provider/provider.js`. */
 export const PROVIDER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
-const STANDALONE_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'standalone', 'standalone.js');
+const STANDALONE_DIR = join(__dirname, '..', '..', 'assets', 'standalone');
 
 /** The platforms a mirror serves, in Terraform's `<os>_<arch>` names. */
 export const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'] as const;
@@ -45,12 +45,17 @@ export function readProviderBundle(): Buffer {
 }
 
 /**
- * The program inside each standalone executable: the provider when Terraform starts it, the
- * package's command-line tool when run by hand. Its version is the provider bundle's, which a
- * development build takes from the provider's own code alone.
+ * What each standalone executable runs: `main`, the provider when Terraform starts it, and `cli`,
+ * the package's command-line tool, which `main` reads from the executable only when run by hand.
  */
-export function readStandaloneBundle(): Buffer {
-  return readBundle(STANDALONE_BUNDLE_PATH, 'standalone');
+export interface StandaloneProgram {
+  readonly main: Buffer;
+  readonly cli: Buffer;
+}
+
+/** The standalone executable's bundles. Its version is the provider bundle's, which a development build takes from the provider's code alone. */
+export function readStandaloneProgram(): StandaloneProgram {
+  return { main: readBundle(join(STANDALONE_DIR, 'standalone.js'), 'standalone'), cli: readBundle(join(STANDALONE_DIR, 'cli.js'), 'standalone') };
 }
 
 function readBundle(path: string, name: string): Buffer {

@@ -6,7 +6,7 @@ import { runMirrorCommand } from '../../src/cli/provider-command';
 import { defaultCacheDir, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { HostingApi, ServerFirewall } from '../../src/constructs';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
-import { packageHash1, providerVersion, readProviderBundle, readStandaloneBundle, standalonePackage } from '../../src/contract/provider-mirror';
+import { packageHash1, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } from '../../src/contract/provider-mirror';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { serveOverHttps } from '../helpers/https-mirror';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
@@ -89,7 +89,7 @@ describeWithTerraform('the standalone provider: terraform with no node on PATH',
       const init = await run(['init', '-input=false', '-no-color']);
       expect(init.code).toBe(0);
       // The lock file records the hash of the executable installed, not of the script package.
-      const executable = standaloneExecutables(readStandaloneBundle(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
+      const executable = standaloneExecutables(readStandaloneProgram(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
       const version = providerVersion(readProviderBundle());
       expect(readFileSync(join(ws.stackDir, '.terraform.lock.hcl'), 'utf8')).toContain(packageHash1(standalonePackage(version, executable).files.get('linux_amd64')!));
       const plan = await run(['plan', '-input=false', '-no-color']);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
-import { readStandaloneBundle } from '../../src/contract/provider-mirror';
+import { readStandaloneProgram } from '../../src/contract/provider-mirror';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
 import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
 
@@ -55,7 +55,7 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'terraform-only-team-'));
     bin = pathWithTerraformOnly(root);
-    const executables = standaloneExecutables(readStandaloneBundle(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
+    const executables = standaloneExecutables(readStandaloneProgram(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
     writeFileSync(join(bin, EXECUTABLE), executables.get('linux_amd64')!, { mode: 0o755 });
   });
   afterAll(() => {
