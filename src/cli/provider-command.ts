@@ -40,11 +40,12 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
   const root = resolve(options.directory);
   if (options.host || options.namespace || options.signingKey) throw new Error('--host, --namespace and --signing-key belong to "provider registry"');
   const builds = providerBuilds();
-  // The standalone executable has no script provider to write: it writes itself.
-  const standalone = options.standalone || !builds.script;
+  // The standalone executable has no script provider to write (builds.script): it writes itself.
+  const script = options.standalone ? undefined : builds.script;
+  const standalone = !script;
   if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
   const { version } = builds;
-  const pkg = standalone ? builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log) : builds.script!();
+  const pkg = script ? script() : builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log);
   const what = `the hosting provider ${version} (${describe(pkg, standalone)})`;
   if (options.packed) {
     const zips = writePackedProviderMirror(root, pkg, options.source);
