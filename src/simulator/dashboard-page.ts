@@ -102,11 +102,9 @@ button { font: inherit; padding: 0.3rem 0.8rem; }
 
 /** The page's script. Served as the text of this function: it runs in the browser and uses nothing outside it. */
 export function dashboardScript(): void {
-  const requestRows = new Map();
   const serverRows = new Map();
   const addressRows = new Map();
   const seen = new Map();
-  const requests = [];
   let first = true;
 
   const $ = (id) => document.getElementById(id);
@@ -178,15 +176,7 @@ export function dashboardScript(): void {
       cell(row, request.idempotencyKey, 'key');
       cell(row, request.replayed ? 'replayed' : '');
       cell(row, request.retryAfterSeconds === undefined ? '' : `${request.retryAfterSeconds} s`);
-      cell(row, '', 'carried-out');
-      requestRows.set(request.requestId, row);
-      requests.push(request);
-    }
-    for (const write of view.executed) {
-      // The write a request carried out: the latest successful, first-time write request to that server before it.
-      const by = requests.filter((r) => r.method !== 'GET' && r.serverId === write.serverId && r.status < 300 && !r.replayed && r.at <= write.at).pop();
-      const row = by && requestRows.get(by.requestId);
-      if (row) row.cells[8].textContent = [row.cells[8].textContent, `${write.kind}: ${write.detail}`].filter(Boolean).join('; ');
+      cell(row, (request.carriedOut ?? []).join('; '), 'carried-out');
     }
     applyFilter();
   }
@@ -266,8 +256,7 @@ export function dashboardScript(): void {
 
   function reset() {
     for (const id of ['servers', 'addresses', 'requests']) $(id).tBodies[0].replaceChildren();
-    for (const map of [requestRows, serverRows, addressRows, seen]) map.clear();
-    requests.length = 0;
+    for (const map of [serverRows, addressRows, seen]) map.clear();
     $('server-filter').replaceChildren($('server-filter').options[0]);
     first = true;
   }

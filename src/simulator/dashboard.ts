@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { FaultRule } from './faults';
 import type { BudgetHistory } from './rate-limiter';
 import type { RequestLogEntry } from './simulator';
-import type { ExecutedWrite, ServerRecord } from './state';
+import type { ServerRecord } from './state';
 import type { Ruleset } from '../api/schemas';
 
 /*
  * The live page's data, and the server-sent events that carry it. The page gets the whole view on
  * connecting and, at most every UPDATE_DELAY_MS while requests arrive, the account and budgets again
- * with only the requests and writes it has not seen. Only names and token names travel: never a
- * token's secret.
+ * with only the requests it has not seen (each with the writes it carried out). Only names and
+ * token names travel: never a token's secret.
  */
 
 /** One dedicated address's settings as the page shows them. */
@@ -44,7 +44,6 @@ export interface DashboardView {
 export interface DashboardSources {
   readonly view: () => DashboardView;
   readonly requests: readonly RequestLogEntry[];
-  readonly executed: readonly ExecutedWrite[];
 }
 
 /** Each server's columns on the page, rule sets by name as well as id. */
@@ -69,9 +68,15 @@ export function dashboardServers(records: readonly ServerRecord[], rulesets: rea
 
 const UPDATE_DELAY_MS = 50;
 
-/** The pages watching: each gets the view, and the requests and writes it has not had yet. */
+interface Watcher {
+  readonly res: ServerResponse;
+  /** How many of the requests it has had. */
+  sent: number;
+}
+
+/** The pages watching: each gets the view, and the requests it has not had yet. */
 export class DashboardStream {
-  private readonly watchers = new Set<{ res: ServerResponse; requests: number; executed: number }>();
+  private readonly watchers = new Set<Watcher>();
   private pending?: NodeJS.Timeout;
 
   constructor(private readonly sources: DashboardSources) {}
@@ -79,7 +84,7 @@ export class DashboardStream {
   /** Answers `GET /__simulator/events`: the stream stays open until the page goes. */
   public watch(res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    const watcher = { res, requests: 0, executed: 0 };
+    const watcher: Watcher = { res, sent: 0 };
     this.watchers.add(watcher);
     res.on('close', () => this.watchers.delete(watcher));
     this.send(watcher, this.sources.view());
@@ -96,11 +101,10 @@ export class DashboardStream {
     this.pending.unref();
   }
 
-  private send(watcher: { res: ServerResponse; requests: number; executed: number }, view: DashboardView): void {
-    const { requests, executed } = this.sources;
-    const update = { ...view, requests: requests.slice(watcher.requests), executed: executed.slice(watcher.executed) };
-    watcher.requests = requests.length;
-    watcher.executed = executed.length;
+  private send(watcher: Watcher, view: DashboardView): void {
+    const { requests } = this.sources;
+    const update = { ...view, requests: requests.slice(watcher.sent) };
+    watcher.sent = requests.length;
     // One line of JSON: JSON.stringify escapes every newline, so no text from the account can end the event.
     watcher.res.write(`event: update\ndata: ${JSON.stringify(update)}\n\n`);
   }

@@ -44,6 +44,8 @@ export interface RequestLogEntry {
   readonly dropped: boolean;
   /** The Retry-After the answer carried (a 429, or a fault's 503), in seconds. */
   readonly retryAfterSeconds?: number;
+  /** The writes and actions this request carried out (`kind: detail`), when it carried any out. */
+  readonly carriedOut?: readonly string[];
   readonly faults: readonly string[];
   readonly at: number;
 }
@@ -91,7 +93,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return { servers, faults: faults.list(), budgets: limiter.budgets(), windowMs: limits.windowMs, now: now() };
     },
     requests,
-    executed: state.executed,
   });
 
   const server = createServer((req, res) => {
@@ -118,7 +119,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const apiPath = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : undefined;
     const at = now();
-    const seen: { tokenName?: string; endpoint?: string; serverId?: string; faults: string[] } = { faults: [] };
+    const seen: { tokenName?: string; endpoint?: string; serverId?: string; faults: string[]; carriedOut?: string[] } = { faults: [] };
     const record = (status: number, code: string | undefined, flags: { replayed?: boolean; dropped?: boolean } = {}) => {
       const retryAfter = res.getHeader('retry-after');
       requests.push({
@@ -278,7 +279,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     let stored: StoredResponse;
     try {
       await latency();
-      const reply = bodyJson === INVALID_JSON ? fail(400, 'validation_failed', 'the body is not valid JSON', [{ path: 'body', message: 'invalid JSON' }]) : endpoint.handle(ctx);
+      const reply = bodyJson === INVALID_JSON ? fail(400, 'validation_failed', 'the body is not valid JSON', [{ path: 'body', message: 'invalid JSON' }]) : handleWrite(ctx);
       stored = injectedError ? injectedResponse(injectedError, requestId) : toStored(reply, requestId);
     } catch (err) {
       idempotency.abandon(token.id, key);
@@ -293,6 +294,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     writeResponse(res, stored, injectedError?.retryAfterSeconds !== undefined ? { ...rateHeaders, 'retry-after': String(injectedError.retryAfterSeconds) } : rateHeaders);
     record(stored.status, parseCode(stored.body));
+
+    /** The endpoint's answer; synchronous, so what it appends to the executed writes is this request's alone. */
+    function handleWrite(context: EndpointContext): Reply {
+      const before = state.executed.length;
+      const reply = endpoint.handle(context);
+      const writes = state.executed.slice(before);
+      if (writes.length) seen.carriedOut = writes.map((w) => `${w.kind}: ${w.detail}`);
+      return reply;
+    }
 
     function sendInjectedError(effect: Extract<FaultEffect, { type: 'error' }>, headers: Record<string, string>) {
       const response = injectedResponse(effect, requestId);

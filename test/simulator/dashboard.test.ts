@@ -80,3 +80,19 @@ describe('served by the simulator', () => {
     for (const secret of Object.values(t.sim.tokens)) expect(event).not.toContain(secret);
   });
 });
+
+describe('the request log', () => {
+  const t = useSimulator();
+
+  test('names the write each request carried out; a replay carried out none', async () => {
+    const write = { body: { enabled: true, rulesets: [1] }, key: 'dashboard-test-firewall-1' };
+    expect((await t.raw('PUT', `/servers/${IDS.vpsRunning}/firewall`, write)).status).toBe(200);
+    expect((await t.raw('PUT', `/servers/${IDS.vpsRunning}/firewall`, write)).status).toBe(200);
+    await t.raw('GET', `/servers/${IDS.vpsRunning}/firewall`);
+    expect(t.sim.requests.map((r) => [r.method, r.replayed, r.carriedOut])).toEqual([
+      ['PUT', false, ['firewall: {"enabled":true,"rulesets":[1]}']],
+      ['PUT', true, undefined],
+      ['GET', false, undefined],
+    ]);
+  });
+});
