@@ -62,8 +62,9 @@ export const DASHBOARD_HTML = `<!doctype html>
     <h2 id="timeline-heading">Requests</h2>
     <p><label for="server-filter">Server</label>
       <select id="server-filter"><option value="">All servers</option></select></p>
+    <p id="request-count" role="status"></p>
     <table id="requests">
-      <caption>Every request, newest first, with the writes and actions it carried out</caption>
+      <caption>Requests, newest first, with the writes and actions each carried out</caption>
       <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Token</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Idempotency key</th><th scope="col">Replay</th><th scope="col">Retry-After</th><th scope="col">Carried out</th></tr></thead>
       <tbody></tbody>
     </table>
@@ -178,6 +179,10 @@ export function dashboardScript(): void {
       cell(row, request.retryAfterSeconds === undefined ? '' : `${request.retryAfterSeconds} s`);
       cell(row, (request.carriedOut ?? []).join('; '), 'carried-out');
     }
+    while (body.rows.length > view.requestRows) body.deleteRow(-1);
+    $('request-count').textContent = view.requestCount > body.rows.length
+      ? `The newest ${body.rows.length} of ${view.requestCount} requests; GET /__simulator/requests answers with all of them.`
+      : `${view.requestCount} ${view.requestCount === 1 ? 'request' : 'requests'}.`;
     applyFilter();
   }
 

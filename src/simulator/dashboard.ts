@@ -8,7 +8,8 @@ import type { Ruleset } from '../api/schemas';
 /*
  * The live page's data, and the server-sent events that carry it. The page gets the whole view on
  * connecting and, at most every UPDATE_DELAY_MS while requests arrive, the account and budgets again
- * with only the requests it has not seen (each with the writes it carried out). Only names and
+ * with only the requests it has not seen (each with the writes it carried out; the newest
+ * DASHBOARD_REQUEST_ROWS at most). Only names and
  * token names travel: never a token's secret.
  */
 
@@ -68,6 +69,13 @@ export function dashboardServers(records: readonly ServerRecord[], rulesets: rea
 
 const UPDATE_DELAY_MS = 50;
 
+/**
+ * The newest requests the page holds. A simulator left running for a day logs without end; the
+ * page (and a page opened late) gets only these, and says how many there are in all.
+ * `GET /__simulator/requests` keeps answering with every one.
+ */
+export const DASHBOARD_REQUEST_ROWS = 500;
+
 interface Watcher {
   readonly res: ServerResponse;
   /** How many of the requests it has had. */
@@ -103,7 +111,8 @@ export class DashboardStream {
 
   private send(watcher: Watcher, view: DashboardView): void {
     const { requests } = this.sources;
-    const update = { ...view, requests: requests.slice(watcher.sent) };
+    const unsent = requests.slice(Math.max(watcher.sent, requests.length - DASHBOARD_REQUEST_ROWS));
+    const update = { ...view, requests: unsent, requestCount: requests.length, requestRows: DASHBOARD_REQUEST_ROWS };
     watcher.sent = requests.length;
     // One line of JSON: JSON.stringify escapes every newline, so no text from the account can end the event.
     watcher.res.write(`event: update\ndata: ${JSON.stringify(update)}\n\n`);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { DASHBOARD_REQUEST_ROWS } from '../../src/simulator/dashboard';
 import { describeWithBrowser, launchChromium } from '../helpers/browser';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -138,6 +139,21 @@ describeWithBrowser('the simulator\'s live page, in chromium', () => {
       expect(events).not.toContain(secret);
     }
     await page.close();
+  });
+
+  test('a simulator with more requests than the page holds: the newest rows, and how many there are in all', async () => {
+    const sim = await simulator();
+    const page = await open(sim);
+    const total = DASHBOARD_REQUEST_ROWS + 20;
+    // Without a token: refused before any budget counts them, so the limits do not slow this down.
+    for (let i = 0; i < total; i++) await fetch(`${sim.baseUrl}/servers?n=${i}`);
+    await page.waitForFunction((n) => document.getElementById('request-count')!.textContent!.includes(`of ${n} `), total);
+    expect(await page.locator('#requests tbody tr').count()).toBe(DASHBOARD_REQUEST_ROWS);
+    expect(await page.locator('#requests tbody tr').first().locator('td.path').innerText()).toBe(`/servers?n=${total - 1}`);
+    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of ${total} requests; GET /__simulator/requests answers with all of them.`);
+    const late = await open(sim);
+    expect(await late.locator('#requests tbody tr').count()).toBe(DASHBOARD_REQUEST_ROWS);
+    await Promise.all([page.close(), late.close()]);
   });
 
   test('the fault rules in force, cleared from the keyboard; the page changes nothing else', async () => {

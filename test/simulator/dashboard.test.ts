@@ -1,5 +1,6 @@
-import { SEED_SERVER_IDS as IDS, type ServerRecord } from '../../src/simulator';
-import { dashboardServers } from '../../src/simulator/dashboard';
+import type { ServerResponse } from 'node:http';
+import { SEED_SERVER_IDS as IDS, type RequestLogEntry, type ServerRecord } from '../../src/simulator';
+import { DASHBOARD_REQUEST_ROWS, DashboardStream, dashboardServers } from '../../src/simulator/dashboard';
 import { DASHBOARD_SCRIPT } from '../../src/simulator/dashboard-page';
 import { RateLimiter } from '../../src/simulator/rate-limiter';
 import { useSimulator } from '../helpers/simulator';
@@ -39,6 +40,28 @@ test('a server row names its rule sets and sums up each address\'s protection', 
     firewall: { enabled: true, rulesets: [{ id: 1, name: 'web' }, { id: 9, name: undefined }] },
     addresses: [{ address: '203.0.113.1', rdns: null, description: '<b>x</b>', protection: 'layer 4 dynamic, layer 7 off' }],
   }]);
+});
+
+test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most, with how many there are in all', async () => {
+  const requests = Array.from({ length: DASHBOARD_REQUEST_ROWS + 100 }, (_, i) => ({ requestId: `req_${i}` }) as RequestLogEntry);
+  const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
+  const stream = new DashboardStream({ view: () => view, requests });
+  const events: Array<{ requests: RequestLogEntry[]; requestCount: number; requestRows: number }> = [];
+  const res = { writeHead: () => res, on: () => res, write: (text: string) => events.push(JSON.parse(text.split('data: ')[1])) };
+  const updated = () => new Promise<void>((resolve) => {
+    stream.changed();
+    setTimeout(resolve, 100);
+  });
+  stream.watch(res as unknown as ServerResponse);
+  expect(events[0].requests.map((r) => r.requestId)).toEqual(requests.slice(100).map((r) => r.requestId));
+  expect([events[0].requestCount, events[0].requestRows]).toEqual([DASHBOARD_REQUEST_ROWS + 100, DASHBOARD_REQUEST_ROWS]);
+  requests.push({ requestId: 'req_next' } as RequestLogEntry);
+  await updated();
+  expect(events[1].requests.map((r) => r.requestId)).toEqual(['req_next']);
+  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 1; i++) requests.push({ requestId: `req_burst_${i}` } as RequestLogEntry);
+  await updated();
+  expect(events[2].requests).toHaveLength(DASHBOARD_REQUEST_ROWS);
+  expect(events[2].requests[0].requestId).toBe('req_burst_1');
 });
 
 test('the page\'s script is the function\'s own text, never instrumented, and parses', () => {
