@@ -12,28 +12,37 @@ import { readIpSettings } from '../reconcile/ip-settings';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerList } from '../reconcile/servers';
 
-export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--out FILE] [--token-env-var NAME]`;
+export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]`;
+
+/** Which CDK a TypeScript or Python program imports: cdktf and this library's cdktf flavour, or CDK Terrain and its flavour. */
+export type AdoptCdk = 'cdktf' | 'cdktn';
 
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
+  /** @default the flavour of the package running adopt (the standalone executable is cdktf's) */
+  readonly cdk: AdoptCdk;
   readonly out?: string;
   readonly tokenEnvVar: string;
 }
 
 export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
-  const options: { language?: AdoptLanguage; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
+  const options: { language?: AdoptLanguage; cdk?: AdoptCdk; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].split('=', 2);
     const value = inline ?? args[++i];
     if (flag === '--language' && (value === 'typescript' || value === 'python' || value === 'hcl')) options.language = value;
     else if (flag === '--language') throw new Error(`--language ${value === undefined ? 'needs a value' : `${JSON.stringify(value)} is not a language adopt writes`}: use typescript, python or hcl`);
+    else if (flag === '--cdk' && (value === 'cdktf' || value === 'cdktn')) options.cdk = value;
+    else if (flag === '--cdk') throw new Error(`--cdk ${value === undefined ? 'needs a value' : `${JSON.stringify(value)} is not a CDK adopt writes for`}: use cdktf or cdktn (CDK Terrain)`);
     else if (flag === '--out' && value) options.out = value;
     else if (flag === '--token-env-var' && value && isTokenVariableName(value)) options.tokenEnvVar = value;
     else if (flag === '--token-env-var') throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
     else throw new Error(`unknown or invalid option "${flag}"; usage: ${ADOPT_USAGE}`);
   }
   if (!options.language) throw new Error(`--language is required; usage: ${ADOPT_USAGE}`);
-  return { ...options, language: options.language };
+  // An HCL configuration imports no CDK: a --cdk there is a mistake about what is being written.
+  if (options.language === 'hcl' && options.cdk) throw new Error('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
+  return { ...options, language: options.language, cdk: options.cdk ?? THIS_PACKAGE.cdk };
 }
 
 export interface AdoptIo {
@@ -112,7 +121,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     const program = render(options.language, adoption, {
       baseUrl: printableUrl(baseUrl),
       tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
-      packages: { cdk: THIS_PACKAGE.cdk, library: THIS_PACKAGE.name },
+      packages: { cdk: options.cdk, library: `${options.cdk}-server-hosting` },
     });
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);

@@ -16,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
     expect(written.err).toBe('');
   });
 
@@ -34,6 +34,15 @@ describe('the cdktf-server-hosting command', () => {
   test('adopt --language py says the value is wrong', async () => {
     expect(await main(['adopt', '--language', 'py'])).toBe(1);
     expect(written.err).toBe('cdktf-server-hosting: --language "py" is not a language adopt writes: use typescript, python or hcl\n');
+  });
+
+  test.each([
+    [['--language', 'typescript', '--cdk', 'cdk8s'], '--cdk "cdk8s" is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)'],
+    [['--language', 'python', '--cdk'], '--cdk needs a value: use cdktf or cdktn (CDK Terrain)'],
+    [['--language', 'hcl', '--cdk', 'cdktn'], '--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out'],
+  ])('adopt %j is refused before anything is read', async (args, message) => {
+    expect(await main(['adopt', ...args])).toBe(1);
+    expect(written.err).toBe(`cdktf-server-hosting: ${message}\n`);
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {

@@ -104,6 +104,10 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(adopt.output).toContain('resources to import, written to main.tf');
     expect(adopt.code).toBe(0);
     const imports = Number(/(\d+) resources to import/.exec(adopt.output)![1]);
+    // A CDK Terrain team adopts from the same executable: its program imports cdktn and this library's cdktn flavour.
+    const terrain = await run(EXECUTABLE, ['adopt', '--language', 'python', '--cdk', 'cdktn'], dir, env);
+    expect(terrain.output).toMatch(/^from cdktn import App, TerraformStack$[^]*^from cdktn_server_hosting import \($/m);
+    expect(terrain.code).toBe(0);
 
     const mirror = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'mirror')], dir);
     expect(mirror.output).toContain('(standalone executables with Node 22.23.2, no Node needed; linux_amd64)');
