@@ -9,8 +9,7 @@ import type { Ruleset } from '../api/schemas';
  * The live page's data, and the server-sent events that carry it. The page gets the whole view on
  * connecting and, at most every UPDATE_DELAY_MS while requests arrive, the account and budgets again
  * with only the requests it has not seen (each with the writes it carried out; the newest
- * DASHBOARD_REQUEST_ROWS at most). Only names and
- * token names travel: never a token's secret.
+ * DASHBOARD_REQUEST_ROWS at most). Only names and token names travel: never a token's secret.
  */
 
 /** One dedicated address's settings as the page shows them. */
