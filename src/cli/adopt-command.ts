@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
-import { THIS_PACKAGE } from './this-package';
+import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
@@ -14,19 +14,16 @@ import { readServerList } from '../reconcile/servers';
 
 export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]`;
 
-/** Which CDK a TypeScript or Python program imports: cdktf and this library's cdktf flavour, or CDK Terrain and its flavour. */
-export type AdoptCdk = 'cdktf' | 'cdktn';
-
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
-  /** @default the flavour of the package running adopt (the standalone executable is cdktf's) */
-  readonly cdk: AdoptCdk;
+  /** The CDK a TypeScript or Python program imports; without --cdk, the flavour running adopt (the standalone executable is cdktf's). */
+  readonly cdk: CdkFlavour;
   readonly out?: string;
   readonly tokenEnvVar: string;
 }
 
 export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
-  const options: { language?: AdoptLanguage; cdk?: AdoptCdk; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
+  const options: { language?: AdoptLanguage; cdk?: CdkFlavour; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].split('=', 2);
     const value = inline ?? args[++i];
@@ -121,7 +118,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     const program = render(options.language, adoption, {
       baseUrl: printableUrl(baseUrl),
       tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
-      packages: { cdk: options.cdk, library: `${options.cdk}-server-hosting` },
+      cdk: options.cdk,
     });
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);

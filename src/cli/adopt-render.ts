@@ -1,4 +1,5 @@
 import { commentLine, hclString, quotedString } from './code-literals';
+import type { CdkFlavour } from './this-package';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { PROVIDER_SOURCE } from '../contract/provider-address';
 
@@ -113,11 +114,11 @@ export interface RenderOptions {
   /** The NAME of the token's variable, when not the default. */
   readonly tokenEnvVar?: string;
   /**
-   * The packages a program imports: cdktf's, or CDK Terrain's for that flavour (npm names; Python
-   * imports the same with underscores).
-   * @default { cdk: 'cdktf', library: 'cdktf-server-hosting' }
+   * The CDK a program imports, with this library's flavour for it (`cdktn` and
+   * `cdktn-server-hosting` for CDK Terrain; Python imports the same with underscores).
+   * @default 'cdktf'
    */
-  readonly packages?: { readonly cdk: string; readonly library: string };
+  readonly cdk?: CdkFlavour;
 }
 
 export function render(language: AdoptLanguage, adoption: Adoption, options: RenderOptions): string {
@@ -131,7 +132,7 @@ export function render(language: AdoptLanguage, adoption: Adoption, options: Ren
   }
 }
 
-const packagesOf = (options: RenderOptions) => options.packages ?? { cdk: 'cdktf', library: 'cdktf-server-hosting' };
+const packagesOf = ({ cdk = 'cdktf' }: RenderOptions) => ({ cdk, library: `${cdk}-server-hosting` });
 
 /** The comment lines a program starts with; text from the API in them is escaped to one line each. */
 const header = (adoption: Adoption, options: RenderOptions, comment: string) => [

@@ -70,7 +70,7 @@ describe('adopt, the pure part', () => {
     // The constructs keep a plain string literal themselves, so TypeScript and Python carry the text as it is.
     expect(render('typescript', adoption, {})).toContain('description: "costs ${5} a %{month}",');
     expect(render('python', adoption, { tokenEnvVar: 'STAGING_TOKEN' })).toContain('api = HostingApi(self, "hosting", token_env_var="STAGING_TOKEN")');
-    const terrain = render('typescript', adoption, { packages: { cdk: 'cdktn', library: 'cdktn-server-hosting' } });
+    const terrain = render('typescript', adoption, { cdk: 'cdktn' });
     expect(terrain).toContain("import { App, TerraformStack } from 'cdktn';");
     expect(terrain).toContain("} from 'cdktn-server-hosting';");
     expect(terrain).toMatch(/^\/\/ Written by `cdktn-server-hosting adopt`/);
