@@ -223,10 +223,10 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     }
   });
 
-  /** What `adopt --language python` writes for the hostile account (helpers/hostile-account). */
-  async function adoptHostile(account: HostileAccount): Promise<string> {
+  /** What `adopt --language python` (and any further options) writes for the hostile account (helpers/hostile-account). */
+  async function adoptHostile(account: HostileAccount, ...options: string[]): Promise<string> {
     let program = '';
-    const code = await runAdoptCommand(['--language', 'python'], {
+    const code = await runAdoptCommand(['--language', 'python', ...options], {
       env: { HOSTING_API_URL: account.sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN },
       stdout: (text) => (program += text),
       stderr: () => undefined,
@@ -309,6 +309,8 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       });
       expect([run.code, run.output]).toEqual([ADOPT_INCOMPLETE, expect.stringContaining('NOT adopted')]);
       expect(readFileSync(adopted, 'utf8')).toMatch(/^from cdktn import App, TerraformStack$[^]*^from cdktn_server_hosting import \($/m);
+      // The cdktf package (and the standalone executable) with --cdk cdktn writes the very program that runs below.
+      expect(await adoptHostile(account, '--cdk', 'cdktn')).toBe(readFileSync(adopted, 'utf8'));
       await runAdopted(tpy, adopted, account);
     } finally {
       await account.close();
