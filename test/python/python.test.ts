@@ -235,6 +235,15 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     return program;
   }
 
+  /** Seed servers leave provisioning a moment after the account starts (new-4 after 1.5 s). */
+  async function untilNoneProvisioning(account: HostileAccount): Promise<void> {
+    const provisioning = () => {
+      account.sim.state.settle();
+      return account.sim.state.allServers().some((record) => record.server.status === 'provisioning');
+    };
+    while (provisioning()) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
   /** Runs an adopted program with `python`, then terraform: the first plan imports only, the apply writes nothing. */
   async function runAdopted(python: string, file: string, account: HostileAccount) {
     const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
@@ -302,6 +311,8 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(readdirSync(join(terrain, 'bin')).filter((f) => f.endsWith('-server-hosting'))).toEqual(['cdktn-server-hosting']);
     const account = await startHostileAccount();
     try {
+      // Two adopts below are compared: both must read the same account, so neither may see new-4 still provisioning.
+      await untilNoneProvisioning(account);
       const adopted = join(work, 'terrain-adopted.py');
       // Not spawnSync: the simulator answers from this process's event loop.
       const run = await shAsync(join(terrain, 'bin', 'cdktn-server-hosting'), ['adopt', '--language', 'python', '--out', adopted], {
