@@ -49,7 +49,7 @@ const project = new cdk.JsiiProject({
   // wherever the CLI does, gpg or not.
   bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6'],
   // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
-  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65'],
+  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2'],
 
   jestOptions: {
     jestVersion: '^30',
@@ -72,11 +72,14 @@ const project = new cdk.JsiiProject({
     module: 'cdktf_server_hosting',
   },
 
-  // Tests report lint errors; they never rewrite tracked files.
-  eslintOptions: { dirs: ['src', 'test'], commandOptions: { fix: false } },
+  // Tests report lint errors; they never rewrite tracked files. JavaScript is linted too: the live
+  // page's script (live-page/), which every other *.js file is ignored beside.
+  eslintOptions: { dirs: ['src', 'test', 'live-page'], fileExtensions: ['.ts', '.tsx', '.js'], commandOptions: { fix: false } },
 
   gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/', '/.venv/', '__pycache__/', '.mypy_cache/'],
-  npmignoreEnabled: true,
+  // The tarball is an allowlist (`files` below): a stray file at the root (a build log, a key) is
+  // never packed.
+  npmignoreEnabled: false,
 });
 
 // The lockfile comes out incomplete without this pin (the optional non-Linux packages of newer
@@ -172,11 +175,11 @@ const packageStandalone = project.addTask('package:standalone', {
 });
 const testStandalone = packageStepSuite('test:standalone', 'test/standalone',
   'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors and a registry folder', STANDALONE_CACHE);
-// The provider's release files in the Terraform Registry's format (zips, manifest, SHA256SUMS, its
-// signature, the SBOM) in dist/provider; signed with HOSTING_RELEASE_SIGNING_KEY, which a release
-// (RELEASE=true) requires and an ordinary build does without.
+// The provider's release files in the Terraform Registry's format (zips, manifest, SHA256SUMS, the
+// SBOM) in dist/provider, unsigned: the release workflow signs them in a job of its own, so the
+// build and its tests never hold the key (scripts/ci/sign-provider-release.sh).
 const packageProviderRelease = project.addTask('package:provider-release', {
-  description: 'Write the provider release files (registry format, signed when HOSTING_RELEASE_SIGNING_KEY is set) and its SBOM into dist/provider',
+  description: 'Write the provider release files (registry format, unsigned; the release workflow signs them) and its SBOM into dist/provider',
   exec: 'node scripts/provider-release.js dist/provider',
   env: STANDALONE_CACHE,
 });
@@ -282,8 +285,31 @@ project.addTask('simulator', {
   receiveArgs: true,
 });
 project.addBins({ 'cdktf-server-hosting': 'bin/cdktf-server-hosting' });
-project.npmignore?.include('/bin/', '/assets/');
 
-project.npmignore?.exclude('/scripts/', '/bench/', '/examples/', '/.ci/');
+// What the npm tarball holds, and nothing else (npm adds package.json, README.md and LICENSE, and
+// the bundled dependencies): the compiled library and its jsii manifest, the bundles, the command,
+// the simulator's live page, the guides (the account file's schema among them) and the references.
+project.package.addField('files', [
+  'lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'docs/', 'API.md', 'API.python.md', 'SECURITY.md',
+]);
+
+// The live page's script runs in a browser, as a module, outside any tsconfig.
+project.eslint?.addIgnorePattern('!live-page/*.js');
+project.eslint?.addOverride({
+  files: ['live-page/*.js'],
+  parser: 'espree',
+  parserOptions: { ecmaVersion: 2022, sourceType: 'module', projectService: false },
+  env: { browser: true, es2022: true, node: false, jest: false },
+  // The rules that need TypeScript's types have none to read here; plain JavaScript's equivalents instead.
+  rules: {
+    'import/no-extraneous-dependencies': 'off',
+    '@typescript-eslint/no-floating-promises': 'off',
+    '@typescript-eslint/return-await': 'off',
+    '@typescript-eslint/no-shadow': 'off',
+    'no-shadow': 'error',
+    'no-undef': 'error',
+    'no-unused-vars': 'error',
+  },
+} as any);
 
 project.synth();

@@ -6,7 +6,7 @@
 // Also a module: bundleInputs(target) lists the files a bundle is made of (the provider's SBOM).
 // Each bundle carries the package's name and version: one file has no package.json beside it.
 const { build } = require('esbuild');
-const { readFileSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -27,6 +27,21 @@ const slimUndici = {
   },
 };
 
+/**
+ * The simulator reads its live page from the package's live-page/ folder; a bundle has no package
+ * beside it, so it carries the same files inline (src/simulator/live-page-files.ts).
+ */
+const inlineLivePage = {
+  name: 'inline-live-page',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]simulator[\\/]live-page-files\.ts$/ }, () => {
+      const dir = join(root, 'live-page');
+      const files = Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+      return { contents: `const FILES = ${JSON.stringify(files)};\nexport function readLivePageFile(name) { return FILES[name]; }\n`, loader: 'js', watchFiles: Object.keys(files).map((name) => join(dir, name)) };
+    });
+  },
+};
+
 const options = (target) => ({
   entryPoints: [target.entry],
   outfile: target.outfile,
@@ -38,7 +53,7 @@ const options = (target) => ({
   legalComments: 'linked',
   metafile: true,
   logLevel: 'warning',
-  plugins: [slimUndici],
+  plugins: [slimUndici, inlineLivePage],
   define: { EMBEDDED_PACKAGE_MANIFEST: JSON.stringify({ name, version }) },
 });
 

@@ -36,7 +36,7 @@ run(process.execPath, [join(__dirname, 'prepack.js')], root);
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'node_modules'), { recursive: true });
-for (const entry of ['src', 'assets', 'bin', 'LICENSE', 'README.md', 'tsconfig.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
+for (const entry of ['src', 'assets', 'bin', 'live-page', 'LICENSE', 'README.md', 'tsconfig.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
 const seam = join(stage, 'src', 'constructs', 'cdk.ts');
 writeFileSync(seam, readFileSync(seam, 'utf8').replace(/'cdktf(\/lib\/synthesize\/synthesizer)?'/g, (_, sub) => `'cdktn${sub ?? ''}'`));
 
@@ -66,7 +66,7 @@ const manifest = {
   // Its own command name: jsii-pacmak makes each `bin` a console script of the wheel, and two wheels
   // with one script name would overwrite each other's in a venv.
   bin: { 'cdktn-server-hosting': source.bin['cdktf-server-hosting'] },
-  files: ['lib', 'assets', 'bin', '.jsii', 'LICENSE', 'README.md'],
+  files: ['lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'LICENSE', 'README.md'],
   jsii: { outdir: 'dist', targets: { python: { distName: 'cdktn-server-hosting', module: 'cdktn_server_hosting' } }, tsconfig: 'tsconfig.json' },
 };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

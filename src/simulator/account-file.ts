@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { DEMO_ACCOUNT_ID, ipSettingsWithDefaults, serverWithDefaults, type SeedServer, type SeedToken, type SimulatorSeed } from './seed';
+import { DEMO_ACCOUNT_ID, TOKEN_NAME_PATTERN, TOKEN_NAME_RULE, ipSettingsWithDefaults, serverWithDefaults, type SeedServer, type SeedToken, type SimulatorSeed } from './seed';
 import { LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SCOPES, SERVER_STATUSES, SERVER_TYPES, type Scope } from '../api/schemas';
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
@@ -40,7 +40,7 @@ const serverSchema = z.strictObject({
 });
 
 const tokenSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().regex(TOKEN_NAME_PATTERN, TOKEN_NAME_RULE).describe(`The name the simulator prints beside the secret: ${TOKEN_NAME_RULE}.`),
   secret: z.string().regex(/^\S{16,}$/).optional().describe('At least 16 characters without spaces. Default: `hsim_<name>_` and 16 random hex digits, new each start.'),
   scopes: z.array(z.enum(SCOPES)).describe('What the token may do (spec section 5).'),
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { FaultRule } from './faults';
+import { TOKEN_NAME_PATTERN, TOKEN_NAME_RULE } from './seed';
 import type { DriftChange } from './state';
 import { FINAL_OPERATION_STATUSES, LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SCOPES, SERVER_STATUSES } from '../api/schemas';
 import { IPV4_PATTERN } from '../contract/patterns';
@@ -25,11 +26,14 @@ export const driftChangeSchema: z.ZodMiniType<DriftChange> = z.strictObject({
 
 /** The body of `POST /__simulator/tokens`: a new token of the account with these scopes. */
 export const newTokenSchema = z.strictObject({
-  name: z.optional(z.string().check(z.regex(/^[\w-]{1,40}$/, 'letters, digits, _ and -, at most 40'))),
+  name: z.optional(z.string().check(z.regex(TOKEN_NAME_PATTERN, TOKEN_NAME_RULE))),
   scopes: z.array(z.enum(SCOPES)),
 });
 
 const count = z.int().check(z.nonnegative());
+
+/** The longest latency a fault may add: a test waits for it, and a typo of a few zeros must not hang a run for days. */
+export const MAX_FAULT_LATENCY_MS = 10 * 60 * 1000;
 
 /**
  * The body of `POST /__simulator/faults`, as strict as the drift change: a misspelt member is a 400
@@ -49,7 +53,7 @@ export const faultRuleSchema: z.ZodMiniType<FaultRule> = z.strictObject({
       retryAfterSeconds: z.optional(count),
       takesEffect: z.optional(z.boolean()),
     }),
-    z.strictObject({ type: z.literal('latency'), ms: count }),
+    z.strictObject({ type: z.literal('latency'), ms: count.check(z.lte(MAX_FAULT_LATENCY_MS, `at most ${MAX_FAULT_LATENCY_MS} (10 minutes)`)) }),
     z.strictObject({ type: z.literal('drop_response') }),
     z.strictObject({
       type: z.literal('operation'),

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultRule } from './faults';
 import type { BudgetHistory } from './rate-limiter';
-import type { RequestLogEntry } from './simulator';
+import type { RequestLog } from './request-log';
 import type { ServerRecord } from './state';
 import type { Ruleset } from '../api/schemas';
 
@@ -9,7 +9,8 @@ import type { Ruleset } from '../api/schemas';
  * The live page's data, and the server-sent events that carry it. The page gets the whole view on
  * connecting and, at most every UPDATE_DELAY_MS while requests arrive, the account and budgets again
  * with only the requests it has not seen (each with the writes it carried out; the newest
- * DASHBOARD_REQUEST_ROWS at most). Only names and token names travel: never a token's secret.
+ * DASHBOARD_REQUEST_ROWS at most). A page that does not read is not written to until it does.
+ * Only names and token names travel: never a token's secret.
  */
 
 /** One dedicated address's settings as the page shows them. */
@@ -43,7 +44,7 @@ export interface DashboardView {
 /** What the page's view is made of, read when an update is sent. */
 export interface DashboardSources {
   readonly view: () => DashboardView;
-  readonly requests: readonly RequestLogEntry[];
+  readonly requests: RequestLog;
 }
 
 /** Each server's columns on the page, rule sets by name as well as id. */
@@ -68,17 +69,25 @@ export function dashboardServers(records: readonly ServerRecord[], rulesets: rea
 
 const UPDATE_DELAY_MS = 50;
 
-/**
- * The newest requests the page holds. A simulator left running for a day logs without end; the
- * page (and a page opened late) gets only these, and says how many there are in all.
- * `GET /__simulator/requests` keeps answering with every one.
- */
+/** The newest requests the page holds, and a page opened late gets; it says how many there are in all. */
 export const DASHBOARD_REQUEST_ROWS = 500;
+
+/** How many pages may watch at once; one more is answered 503. */
+export const MAX_WATCHERS = 32;
+
+/**
+ * How much may wait unsent for one page. A page that stops reading (a paused tab) gets no more
+ * updates until it drains; one whose buffer still passes this is closed, and its EventSource
+ * reconnects for a fresh view.
+ */
+export const WATCHER_BUFFER_BYTES = 4 * 1024 * 1024;
 
 interface Watcher {
   readonly res: ServerResponse;
-  /** How many of the requests it has had. */
+  /** How many requests (counted since the start) it has had. */
   sent: number;
+  /** Set while its connection holds more than it can take: it hears of changes after `drain`. */
+  behind: boolean;
 }
 
 /** The pages watching: each gets the view, and the requests it has not had yet. */
@@ -90,11 +99,21 @@ export class DashboardStream {
 
   /** Answers `GET /__simulator/events`: the stream stays open until the page goes. */
   public watch(res: ServerResponse): void {
+    if (this.watchers.size >= MAX_WATCHERS) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '10' })
+        .end(JSON.stringify({ error: `${MAX_WATCHERS} live pages are open already; close one and reload` }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    const watcher: Watcher = { res, sent: 0 };
+    const watcher: Watcher = { res, sent: 0, behind: false };
     this.watchers.add(watcher);
     res.on('close', () => this.watchers.delete(watcher));
     this.send(watcher, this.sources.view());
+  }
+
+  /** How many pages watch now. */
+  public get watching(): number {
+    return this.watchers.size;
   }
 
   /** Something changed: the pages hear of it shortly, once for a burst of requests. */
@@ -109,11 +128,30 @@ export class DashboardStream {
   }
 
   private send(watcher: Watcher, view: DashboardView): void {
+    if (watcher.behind) return;
     const { requests } = this.sources;
-    const unsent = requests.slice(Math.max(watcher.sent, requests.length - DASHBOARD_REQUEST_ROWS));
-    const update = { ...view, requests: unsent, requestCount: requests.length, requestRows: DASHBOARD_REQUEST_ROWS };
-    watcher.sent = requests.length;
+    const unsent = requests.since(Math.max(watcher.sent, requests.total - DASHBOARD_REQUEST_ROWS));
+    const update = {
+      ...view,
+      requests: unsent,
+      requestCount: requests.total,
+      requestsDropped: requests.dropped,
+      requestLogSize: requests.size,
+      requestRows: DASHBOARD_REQUEST_ROWS,
+    };
+    watcher.sent = requests.total;
     // One line of JSON: JSON.stringify escapes every newline, so no text from the account can end the event.
-    watcher.res.write(`event: update\ndata: ${JSON.stringify(update)}\n\n`);
+    const flushed = watcher.res.write(`event: update\ndata: ${JSON.stringify(update)}\n\n`);
+    if (watcher.res.writableLength > WATCHER_BUFFER_BYTES) {
+      watcher.res.destroy();
+      return;
+    }
+    if (!flushed) {
+      watcher.behind = true;
+      watcher.res.once('drain', () => {
+        watcher.behind = false;
+        this.send(watcher, this.sources.view());
+      });
+    }
   }
 }

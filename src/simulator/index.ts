@@ -4,5 +4,6 @@ export * from './faults';
 export * from './idempotency-store';
 export * from './rate-limiter';
 export * from './seed';
+export * from './request-log';
 export * from './simulator';
 export * from './state';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Firewall, IpSettings, Metrics, Ruleset, Scope, Server, Traffic } from '../api/schemas';
 
 export interface SeedToken {
@@ -32,6 +33,13 @@ export interface SimulatorSeed {
   readonly servers: readonly SeedServer[];
   readonly rulesets: readonly Ruleset[];
 }
+
+/**
+ * What a token's name may be: the simulator prints names to terminals and logs, so a name cannot
+ * carry a line break or an escape sequence.
+ */
+export const TOKEN_NAME_PATTERN = /^[\w-]{1,40}$/;
+export const TOKEN_NAME_RULE = 'letters, digits, _ and -, at most 40';
 
 export const DEMO_ACCOUNT_ID = 4711;
 export const OTHER_ACCOUNT_ID = 815;
@@ -118,6 +126,18 @@ export function ipSettingsWithDefaults(address: string, overrides: Partial<IpSet
   };
 }
 
+/** What ends every demo token's fixed secret. */
+const DEMO_SECRET_SUFFIX = '_0123456789abcdef';
+
+/**
+ * The seed with each demo token's fixed secret (printed in the docs, the same everywhere) replaced
+ * by a random one: what a simulator that other machines reach accepts instead.
+ */
+export function withoutDemoSecrets(seed: SimulatorSeed): SimulatorSeed {
+  const fresh = (t: SeedToken) => ({ ...t, secret: `hsim_${t.name.replace(/\W/g, '_')}_${randomBytes(16).toString('hex')}` });
+  return { ...seed, tokens: seed.tokens.map((t) => (t.secret.startsWith('hsim_') && t.secret.endsWith(DEMO_SECRET_SUFFIX) ? fresh(t) : t)) };
+}
+
 /**
  * The default world: one account with a token per rule of section 5, servers in every status and
  * role, a dedicated server with several addresses (one not editable), and another account's server.
@@ -126,7 +146,7 @@ export function ipSettingsWithDefaults(address: string, overrides: Partial<IpSet
 export function defaultSeed(): SimulatorSeed {
   const token = (name: string, fields: Partial<SeedToken> = {}): SeedToken => ({
     name,
-    secret: `hsim_${name.replace(/-/g, '_')}_0123456789abcdef`,
+    secret: `hsim_${name.replace(/-/g, '_')}${DEMO_SECRET_SUFFIX}`,
     accountId: DEMO_ACCOUNT_ID,
     type: 'personal_token',
     scopes: ALL_SCOPES,

@@ -57,7 +57,8 @@ export class SimulatedAccount {
     const logDir = mkdtempSync(join(tmpdir(), 'hosting-simulated-account-'));
     const log = join(logDir, 'simulator.log');
     const out = openSync(log, 'w');
-    const args = ['simulator', '--port', String(options.port ?? 0), ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)])];
+    // --exit-with-parent: a test process that dies without stop() must not leave its simulator listening.
+    const args = ['simulator', '--exit-with-parent', '--port', String(options.port ?? 0), ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)])];
     const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI_MAIN)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
       stdio: ['ignore', out, out],
     });

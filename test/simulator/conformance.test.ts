@@ -429,7 +429,7 @@ describe('faults', () => {
 describe('control surface over HTTP', () => {
   test('state, drift, faults and the request log are reachable outside /api/v1', async () => {
     const control = (method: string, path: string, body?: unknown) =>
-      fetch(s.sim.controlUrl + path, { method, body: body === undefined ? undefined : JSON.stringify(body) })
+      fetch(s.sim.controlUrl + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
         .then(async (r) => ({ status: r.status, json: await r.json() }));
     expect((await control('PATCH', `/servers/${IDS.vpsRunning}`, { power: 'stopped' })).json.server.power).toBe('stopped');
     expect((await control('POST', '/faults', { endpoint: 'GET /servers', times: 1, effect: { type: 'error', status: 503 } })).status).toBe(201);

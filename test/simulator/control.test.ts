@@ -1,11 +1,13 @@
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 /** `PATCH /__simulator/servers/{id}`, the out-of-band change a person makes by hand (docs/guides/simulator.md: "The simulator by hand"). */
 describe('the simulator\'s control endpoint validates what it is given', () => {
   const s = useSimulator();
   const patch = async (body: unknown) => {
-    const res = await fetch(`${s.sim.controlUrl}/servers/${IDS.vpsRunning}`, { method: 'PATCH', body: JSON.stringify(body) });
+    const res = await fetch(`${s.sim.controlUrl}/servers/${IDS.vpsRunning}`, { method: 'PATCH', headers: JSON_TYPE, body: JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as any };
   };
 
@@ -26,7 +28,7 @@ describe('the simulator\'s control endpoint validates what it is given', () => {
     expect((await patch({ power: 'stopped', firewall: { enabled: false } })).status).toBe(200);
     expect((await s.client().getServer(IDS.vpsRunning)).data.power).toBe('stopped');
     expect((await s.client().getFirewall(IDS.vpsRunning)).data.enabled).toBe(false);
-    const ip = await fetch(`${s.sim.controlUrl}/servers/${IDS.dedicated}`, { method: 'PATCH', body: JSON.stringify({ ip: { address: IPS.primary, rdns: 'x.example.com' } }) });
+    const ip = await fetch(`${s.sim.controlUrl}/servers/${IDS.dedicated}`, { method: 'PATCH', headers: JSON_TYPE, body: JSON.stringify({ ip: { address: IPS.primary, rdns: 'x.example.com' } }) });
     expect(ip.status).toBe(200);
   });
 });
@@ -35,7 +37,7 @@ describe('the simulator\'s control endpoint validates what it is given', () => {
 describe('the simulator\'s fault endpoint validates the rule', () => {
   const s = useSimulator();
   const post = async (body: unknown) => {
-    const res = await fetch(`${s.sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+    const res = await fetch(`${s.sim.controlUrl}/faults`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as any };
   };
 

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { SEED_SERVER_IDS as IDS, type RequestLogEntry, type ServerRecord } from '../../src/simulator';
-import { DASHBOARD_REQUEST_ROWS, DashboardStream, dashboardServers } from '../../src/simulator/dashboard';
-import { DASHBOARD_SCRIPT } from '../../src/simulator/dashboard-page';
+import { DASHBOARD_REQUEST_ROWS, DashboardStream, dashboardServers, WATCHER_BUFFER_BYTES } from '../../src/simulator/dashboard';
 import { RateLimiter } from '../../src/simulator/rate-limiter';
+import { RequestLog } from '../../src/simulator/request-log';
 import { useSimulator } from '../helpers/simulator';
 
 /*
@@ -43,7 +43,8 @@ test('a server row names its rule sets and sums up each address\'s protection', 
 });
 
 test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most, with how many there are in all', async () => {
-  const requests = Array.from({ length: DASHBOARD_REQUEST_ROWS + 100 }, (_, i) => ({ requestId: `req_${i}` }) as RequestLogEntry);
+  const requests = new RequestLog();
+  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 100; i++) requests.add({ requestId: `req_${i}` } as RequestLogEntry);
   const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
   const stream = new DashboardStream({ view: () => view, requests });
   const events: Array<{ requests: RequestLogEntry[]; requestCount: number; requestRows: number }> = [];
@@ -53,20 +54,49 @@ test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most,
     setTimeout(resolve, 100);
   });
   stream.watch(res as unknown as ServerResponse);
-  expect(events[0].requests.map((r) => r.requestId)).toEqual(requests.slice(100).map((r) => r.requestId));
+  expect(events[0].requests.map((r) => r.requestId)).toEqual(requests.since(100).map((r) => r.requestId));
   expect([events[0].requestCount, events[0].requestRows]).toEqual([DASHBOARD_REQUEST_ROWS + 100, DASHBOARD_REQUEST_ROWS]);
-  requests.push({ requestId: 'req_next' } as RequestLogEntry);
+  requests.add({ requestId: 'req_next' } as RequestLogEntry);
   await updated();
   expect(events[1].requests.map((r) => r.requestId)).toEqual(['req_next']);
-  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 1; i++) requests.push({ requestId: `req_burst_${i}` } as RequestLogEntry);
+  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 1; i++) requests.add({ requestId: `req_burst_${i}` } as RequestLogEntry);
   await updated();
   expect(events[2].requests).toHaveLength(DASHBOARD_REQUEST_ROWS);
   expect(events[2].requests[0].requestId).toBe('req_burst_1');
 });
 
-test('the page\'s script is the function\'s own text, never instrumented, and parses', () => {
-  expect(DASHBOARD_SCRIPT).not.toMatch(/cov_|__coverage__/);
-  expect(() => new Function(DASHBOARD_SCRIPT)).not.toThrow();
+test('a page that stops reading gets nothing until it drains, then one fresh view; one past the buffer cap is closed', async () => {
+  const requests = new RequestLog();
+  const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
+  const stream = new DashboardStream({ view: () => view, requests });
+  const handlers = new Map<string, () => void>();
+  const writes: string[] = [];
+  const res = {
+    writableLength: 0,
+    destroyed: false,
+    writeHead: () => res,
+    on: () => res,
+    once: (event: string, handler: () => void) => handlers.set(event, handler),
+    write: (text: string) => (writes.push(text), false),
+    destroy: () => (res.destroyed = true),
+  };
+  const updated = () => new Promise<void>((resolve) => {
+    stream.changed();
+    setTimeout(resolve, 100);
+  });
+  stream.watch(res as unknown as ServerResponse);
+  expect(writes).toHaveLength(1);
+  for (let i = 0; i < 3; i++) {
+    requests.add({ requestId: `req_${i}` } as RequestLogEntry);
+    await updated();
+  }
+  expect(writes).toHaveLength(1);
+  handlers.get('drain')!();
+  expect(writes).toHaveLength(2);
+  expect(JSON.parse(writes[1].split('data: ')[1]).requests.map((r: RequestLogEntry) => r.requestId)).toEqual(['req_0', 'req_1', 'req_2']);
+  res.writableLength = WATCHER_BUFFER_BYTES + 1;
+  handlers.get('drain')!();
+  expect(res.destroyed).toBe(true);
 });
 
 describe('served by the simulator', () => {
@@ -76,7 +106,7 @@ describe('served by the simulator', () => {
     const bare = await fetch(t.sim.controlUrl, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([308, '/__simulator/']);
     expect(t.sim.dashboardUrl).toBe(`${t.sim.controlUrl}/`);
-    for (const [file, type] of [['', 'text/html'], ['dashboard.js', 'text/javascript'], ['dashboard.css', 'text/css'], ['favicon.svg', 'image/svg+xml']]) {
+    for (const [file, type] of [['', 'text/html'], ['live-page.js', 'text/javascript'], ['live-page.css', 'text/css'], ['favicon.svg', 'image/svg+xml']]) {
       const answer = await fetch(`${t.sim.dashboardUrl}${file}`);
       expect([file, answer.status, answer.headers.get('content-type')?.split(';')[0]]).toEqual([file, 200, type]);
       expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");

@@ -47,7 +47,14 @@ describe('the account file', () => {
   });
 
   test('simulator --account FILE is an option of the command', () => {
-    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', accountFile: 'a.json' });
+    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', allowedHosts: [], accountFile: 'a.json', exitWithParent: false });
+  });
+
+  test('a token name that could print lines of its own at start is refused, naming the rule', () => {
+    for (const name of ['ci\ndata: injected', 'ci\u001b[2J', 'a b', 'x'.repeat(41)]) {
+      expect(() => seedFromAccountFile({ servers: [], tokens: [{ name, scopes: ['servers:read'] }] }))
+        .toThrow('the account file is not valid: tokens.0.name: letters, digits, _ and -, at most 40');
+    }
   });
 });
 

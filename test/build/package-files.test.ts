@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/*
+ * The npm tarball is an allowlist (package.json's `files`): what a user downloads is the library,
+ * its bundles, the command, the live page and the docs, never whatever lies at the root of the
+ * clone that packed it.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const STRAY = ['build.log', '.env', 'signing-key.asc', 'notes.txt'];
+
+function packedFiles(): string[] {
+  const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  expect(pack.status).toBe(0);
+  return (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+}
+
+test('files left at the root of the clone (a build log, a .env, a key) are not packed', () => {
+  for (const name of STRAY) writeFileSync(join(ROOT, name), 'not for the package\n');
+  try {
+    const files = packedFiles();
+    expect(STRAY.filter((name) => files.includes(name))).toEqual([]);
+    const tops = [...new Set(files.map((f) => f.split('/')[0]))].sort();
+    expect(tops).toEqual(['.jsii', 'API.md', 'API.python.md', 'LICENSE', 'README.md', 'SECURITY.md', 'assets', 'bin', 'docs', 'lib', 'live-page', 'node_modules', 'package.json']);
+    expect(files).toEqual(expect.arrayContaining(['live-page/index.html', 'live-page/live-page.js', 'live-page/live-page.css', 'live-page/favicon.svg', 'docs/testing/account-file.schema.json']));
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/'))).toEqual([]);
+  } finally {
+    for (const name of STRAY) rmSync(join(ROOT, name), { force: true });
+  }
+});
