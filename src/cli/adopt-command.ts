@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
+import { parseCommandLine } from './command-line';
 import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
@@ -22,24 +23,38 @@ export interface AdoptOptions {
   readonly tokenEnvVar: string;
 }
 
+/** What `adopt --help` prints below the usage line. */
+export const ADOPT_HELP = [
+  '  --language L          the program to write: typescript, python or hcl (required)',
+  '  --cdk C               the CDK a typescript or python program imports: cdktf or cdktn (CDK Terrain)',
+  '  --out FILE            write the program to FILE (default: standard output)',
+  '  --token-env-var NAME  the environment variable holding the API token (default HOSTING_API_TOKEN)',
+  'Reads HOSTING_API_URL and the token from the environment; progress goes to standard error.',
+].join('\n');
+
+const ADOPT_FLAGS = {
+  'language': { type: 'string' },
+  'cdk': { type: 'string' },
+  'out': { type: 'string' },
+  'token-env-var': { type: 'string' },
+} as const;
+
+const LANGUAGES: readonly AdoptLanguage[] = ['typescript', 'python', 'hcl'];
+const CDKS: readonly CdkFlavour[] = ['cdktf', 'cdktn'];
+
 export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
-  const options: { language?: AdoptLanguage; cdk?: CdkFlavour; out?: string; tokenEnvVar: string } = { tokenEnvVar: 'HOSTING_API_TOKEN' };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].split('=', 2);
-    const value = inline ?? args[++i];
-    if (flag === '--language' && (value === 'typescript' || value === 'python' || value === 'hcl')) options.language = value;
-    else if (flag === '--language') throw new Error(`--language ${value === undefined ? 'needs a value' : `${JSON.stringify(value)} is not a language adopt writes`}: use typescript, python or hcl`);
-    else if (flag === '--cdk' && (value === 'cdktf' || value === 'cdktn')) options.cdk = value;
-    else if (flag === '--cdk') throw new Error(`--cdk ${value === undefined ? 'needs a value' : `${JSON.stringify(value)} is not a CDK adopt writes for`}: use cdktf or cdktn (CDK Terrain)`);
-    else if (flag === '--out' && value) options.out = value;
-    else if (flag === '--token-env-var' && value && isTokenVariableName(value)) options.tokenEnvVar = value;
-    else if (flag === '--token-env-var') throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
-    else throw new Error(`unknown or invalid option "${flag}"; usage: ${ADOPT_USAGE}`);
-  }
-  if (!options.language) throw new Error(`--language is required; usage: ${ADOPT_USAGE}`);
+  const { flags } = parseCommandLine(args, ADOPT_FLAGS, ADOPT_USAGE);
+  const { language, cdk, out } = flags;
+  const tokenEnvVar = flags['token-env-var'] ?? 'HOSTING_API_TOKEN';
+  if (language === undefined) throw new Error(`--language is required; usage: ${ADOPT_USAGE}`);
+  if (!(LANGUAGES as readonly string[]).includes(language)) throw new Error(`--language ${JSON.stringify(language)} is not a language adopt writes: use typescript, python or hcl`);
+  if (cdk !== undefined && !(CDKS as readonly string[]).includes(cdk)) throw new Error(`--cdk ${JSON.stringify(cdk)} is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)`);
+  if (out === '') throw new Error('--out needs a file name');
+  if (!isTokenVariableName(tokenEnvVar)) throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
   // An HCL configuration imports no CDK: a --cdk there is a mistake about what is being written.
-  if (options.language === 'hcl' && options.cdk) throw new Error('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
-  return { ...options, language: options.language, cdk: options.cdk ?? THIS_PACKAGE.cdk };
+  if (language === 'hcl' && cdk) throw new Error('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
+  const flavour = (cdk as CdkFlavour | undefined) ?? THIS_PACKAGE.cdk;
+  return { language: language as AdoptLanguage, cdk: flavour, tokenEnvVar, ...(out !== undefined && { out }) };
 }
 
 export interface AdoptIo {

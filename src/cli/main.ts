@@ -1,10 +1,12 @@
-import { ADOPT_USAGE, runAdoptCommand } from './adopt-command';
-import { PROVIDER_USAGE, runProviderCommand } from './provider-command';
-import { runSimulatorCommand, SIMULATOR_USAGE } from './simulator-command';
+import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
+import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
+import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
 import { THIS_PACKAGE } from './this-package';
 
 interface Command {
   readonly usage: string;
+  /** What `<command> --help` prints below the usage: each flag, and what it does. */
+  readonly help?: string;
   /** Runs the command; resolves to its exit status. */
   readonly run: (args: readonly string[]) => Promise<number>;
 }
@@ -12,13 +14,15 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   simulator: {
     usage: SIMULATOR_USAGE,
+    help: SIMULATOR_HELP,
     run: async (args) => {
-      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`));
+      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
       return 0;
     },
   },
   provider: {
     usage: PROVIDER_USAGE,
+    help: PROVIDER_HELP,
     run: async (args) => {
       await runProviderCommand(args, (text) => process.stdout.write(text));
       return 0;
@@ -26,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   },
   adopt: {
     usage: ADOPT_USAGE,
+    help: ADOPT_HELP,
     run: (args) => runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) }),
   },
 };
@@ -63,7 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   // Before any parsing: `provider mirror --help` must never take --help for a directory.
   if (args.some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`usage: ${command.usage}\n`);
+    process.stdout.write(`usage: ${command.usage}\n${command.help ? `${command.help}\n` : ''}`);
     return 0;
   }
   try {

@@ -1,29 +1,60 @@
 import { readFileSync } from 'node:fs';
+import { parseCommandLine } from './command-line';
 import { THIS_PACKAGE } from './this-package';
-import { seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
+import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
-export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--account FILE]`;
+export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--exit-with-parent]`;
 
-/** The first line the simulator prints, which `testing.SimulatedAccount` waits for: the URL follows it. */
+/** What `simulator --help` prints below the usage line. */
+export const SIMULATOR_HELP = [
+  '  --port N            the port to listen on (default 8787); 0 picks a free one, named in the first line printed',
+  '  --host ADDRESS      the address to listen on (default 127.0.0.1). Another than a loopback address is reachable',
+  '                      from other machines: the control surface and live page then need the access key printed at',
+  '                      start, and the demo tokens get random secrets',
+  '  --allow-host NAME   a host name requests may use besides the loopback names and --host (repeatable)',
+  '  --account FILE      the account to simulate (docs/testing/account-file.md; default: the demo account)',
+  `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE})`,
+  '  --exit-with-parent  stop when the process that started this one ends (what the testing kit asks for);',
+  '                      without it the simulator runs until it is interrupted or sent SIGTERM',
+].join('\n');
 
 export interface SimulatorCommandOptions {
   readonly port: number;
   readonly host: string;
+  readonly allowedHosts: readonly string[];
   readonly accountFile?: string;
+  readonly requestLogSize?: number;
+  readonly exitWithParent: boolean;
 }
 
+const SIMULATOR_FLAGS = {
+  'port': { type: 'string' },
+  'host': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'account': { type: 'string' },
+  'request-log': { type: 'string' },
+  'exit-with-parent': { type: 'boolean' },
+} as const;
+
 export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOptions {
-  const options: { port: number; host: string; accountFile?: string } = { port: 8787, host: '127.0.0.1' };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].split('=', 2);
-    const value = inline ?? args[++i];
-    if (flag === '--port' && /^\d+$/.test(value ?? '') && Number(value) < 65536) options.port = Number(value);
-    else if (flag === '--host' && value) options.host = value;
-    else if (flag === '--account' && value) options.accountFile = value;
-    else throw new Error(`unknown or invalid option "${args[i - (inline === undefined ? 1 : 0)]}"; usage: ${SIMULATOR_USAGE}`);
+  const { flags } = parseCommandLine(args, SIMULATOR_FLAGS, SIMULATOR_USAGE);
+  const port = flags.port ?? '8787';
+  if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--port ${JSON.stringify(port)} is not a port: a number from 0 (any free port) to 65535`);
+  const logSize = flags['request-log'];
+  const isLogSize = logSize === undefined || (/^\d+$/.test(logSize) && Number(logSize) >= 1 && Number(logSize) <= 1_000_000);
+  if (!isLogSize) {
+    throw new Error(`--request-log ${JSON.stringify(logSize)} is not a number of requests from 1 to 1000000`);
   }
-  return options;
+  if (flags.host === '') throw new Error('--host needs an address, e.g. 127.0.0.1');
+  return {
+    port: Number(port),
+    host: flags.host ?? '127.0.0.1',
+    allowedHosts: flags['allow-host'] ?? [],
+    ...(flags.account !== undefined && { accountFile: flags.account }),
+    ...(logSize !== undefined && { requestLogSize: Number(logSize) }),
+    exitWithParent: flags['exit-with-parent'] ?? false,
+  };
 }
 
 /** The account an account file describes (docs/testing/account-file.md), naming the file in every error. */
@@ -41,16 +72,20 @@ export function readAccountFile(file: string): SimulatorSeed {
   }
 }
 
-/** Runs the simulator in the foreground until SIGINT or SIGTERM. */
-export async function runSimulatorCommand(args: readonly string[], print: (line: string) => void): Promise<void> {
+/** Runs the simulator in the foreground until SIGINT or SIGTERM (or, if asked, until its parent ends). */
+export async function runSimulatorCommand(args: readonly string[], print: (line: string) => void, warn = print): Promise<void> {
   const options = parseSimulatorArgs(args);
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
-  const sim = await startSimulator({ port: options.port, host: options.host, seed });
+  const { port, host, allowedHosts, requestLogSize } = options;
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
-  print(`Live page, to watch in a browser: ${sim.dashboardUrl}`);
-  print('Control surface (docs/guides/simulator.md, "The simulator by hand"):');
+  if (sim.accessKey) warnExposed(options.host, warn);
+  const key = sim.accessKey ? `?access=${sim.accessKey}` : '';
+  print(`Live page, to watch in a browser: ${sim.dashboardUrl}${key}`);
+  print('Control surface (docs/guides/simulator.md, "The simulator by hand"; a change is JSON, content-type: application/json):');
+  if (sim.accessKey) print(`  Access key (send "Authorization: Bearer KEY"; printed only here): ${sim.accessKey}`);
   print(`  GET    ${sim.controlUrl}/state            every server, firewall and address`);
-  print(`  GET    ${sim.controlUrl}/requests         every request received`);
+  print(`  GET    ${sim.controlUrl}/requests         the requests received (the newest ${options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE})`);
   print(`  GET    ${sim.controlUrl}/executed         every write and action carried out`);
   print(`  POST   ${sim.controlUrl}/faults           add a fault rule; DELETE clears them`);
   print(`  PATCH  ${sim.controlUrl}/servers/{id}     change a server out of band, e.g. {"power":"stopped"}`);
@@ -59,23 +94,30 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
   print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);
   print('Press Ctrl-C to stop.');
-  await untilStopped();
+  await untilStopped(options.exitWithParent);
   await sim.close();
 }
 
+function warnExposed(host: string, warn: (line: string) => void): void {
+  warn(`Warning: listening on ${host}, which other machines can reach. Anyone who can reach it can use its API with the`);
+  warn('  token secrets below; the control surface and the live page need the access key printed below. The demo tokens');
+  warn('  have random secrets here; secrets set in an account file are kept. Use 127.0.0.1 unless another machine must connect.');
+}
+
 /**
- * Resolves on SIGINT or SIGTERM, or when the process that started this one ends: a wrapper such as
- * the Python wheel's console script runs this as its child, and `kill` of the wrapper must not leave
- * a simulator listening behind it.
+ * Resolves on SIGINT or SIGTERM; with `exitWithParent`, also when the process that started this one
+ * ends: the testing kit runs the simulator as its child, and a test process that dies must not
+ * leave a simulator listening behind it. Run by hand (`simulator &` from a script that then
+ * returns, say) it keeps running: that parent ending is no reason to stop.
  */
-function untilStopped(): Promise<void> {
+function untilStopped(exitWithParent: boolean): Promise<void> {
   const parent = process.ppid;
   return new Promise<void>((resolve) => {
     const stop = () => {
       clearInterval(watch);
       resolve();
     };
-    const watch = setInterval(() => process.ppid !== parent && stop(), 250);
+    const watch = exitWithParent ? setInterval(() => process.ppid !== parent && stop(), 250) : undefined;
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -16,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--account FILE\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--exit-with-parent\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
     expect(written.err).toBe('');
   });
 
@@ -38,11 +38,35 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each([
     [['--language', 'typescript', '--cdk', 'cdk8s'], '--cdk "cdk8s" is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)'],
-    [['--language', 'python', '--cdk'], '--cdk needs a value: use cdktf or cdktn (CDK Terrain)'],
+    [['--language', 'python', '--cdk'], '--cdk needs a value (to give one that starts with -, write --cdk=VALUE); usage: cdktf-server-hosting adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]'],
+    [['--language', 'python', '--cdk=cdktn', '--outt', 'x.py'], 'unknown option --outt; did you mean --out?; usage: cdktf-server-hosting adopt --language'],
+    [['--language', 'python', 'main.py'], 'unexpected argument "main.py"; usage: cdktf-server-hosting adopt'],
     [['--language', 'hcl', '--cdk', 'cdktn'], '--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out'],
   ])('adopt %j is refused before anything is read', async (args, message) => {
     expect(await main(['adopt', ...args])).toBe(1);
-    expect(written.err).toBe(`cdktf-server-hosting: ${message}\n`);
+    expect(written.err).toMatch(new RegExp(`^cdktf-server-hosting: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  test('each command\'s --help describes its flags, --port 0 among them', async () => {
+    expect(await main(['simulator', '--help'])).toBe(0);
+    expect(written.out).toContain('--port N            the port to listen on (default 8787); 0 picks a free one');
+    expect(await main(['provider', 'registry', '--help'])).toBe(0);
+    expect(written.out).toContain('--signing-key FILE');
+    expect(await main(['adopt', '--help'])).toBe(0);
+    expect(written.out).toContain('--token-env-var NAME');
+  });
+
+  test.each([
+    [['provider', 'mirror', '--packd'], 'unknown option --packd; did you mean --packed?'],
+    [['provider', 'mirror', 'out', '--standalone', '--platfrom', 'linux_amd64'], 'unknown option --platfrom; did you mean --platform?'],
+    [['provider', 'mirror', 'one', 'two'], 'unexpected argument "two"'],
+    [['provider', 'mirror'], 'the directory to write is missing'],
+    [['provider', 'mirror', 'out', '--packed=no'], '--packed takes no value'],
+    [['simulator', '--hots', '0.0.0.0'], 'unknown option --hots; did you mean --host?'],
+  ])('%j is refused, naming the flag, and writes nothing', async (...argv) => {
+    const [args, message] = argv as [string[], string];
+    expect(await main(args)).toBe(1);
+    expect(written.err).toContain(message);
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {

@@ -2,8 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseSimulatorArgs } from '../../src/cli/simulator-command';
 
-test('defaults to 127.0.0.1:8787', () => {
-  expect(parseSimulatorArgs([])).toEqual({ host: '127.0.0.1', port: 8787 });
+test('defaults to 127.0.0.1:8787, running until signalled', () => {
+  expect(parseSimulatorArgs([])).toEqual({ host: '127.0.0.1', port: 8787, allowedHosts: [], exitWithParent: false });
+});
+
+test('every flag, each also as --flag=value keeping the whole value', () => {
+  expect(parseSimulatorArgs(['--host=::1', '--allow-host', 'sim.ci', '--allow-host=other.ci', '--account=/k/rel=2026.json', '--request-log', '50', '--exit-with-parent'])).toEqual({
+    host: '::1', port: 8787, allowedHosts: ['sim.ci', 'other.ci'], accountFile: '/k/rel=2026.json', requestLogSize: 50, exitWithParent: true,
+  });
 });
 
 test('--port N and --port=N', () => {
@@ -11,15 +17,24 @@ test('--port N and --port=N', () => {
   expect(parseSimulatorArgs(['--port=9000']).port).toBe(9000);
 });
 
-test.each([['--port', 'x'], ['--port', '70000'], ['--verbose']])('refuses %s %s', (...args) => {
-  expect(() => parseSimulatorArgs(args.filter(Boolean))).toThrow(/usage: cdktf-server-hosting simulator \[--port N\]/);
+test.each([
+  [['--port', 'x'], '--port "x" is not a port: a number from 0 (any free port) to 65535'],
+  [['--port', '70000'], '--port "70000" is not a port'],
+  [['--verbose'], 'unknown option --verbose; usage: cdktf-server-hosting simulator [--port N]'],
+  [['--acount', 'a.json'], 'unknown option --acount; did you mean --account?'],
+  [['--port'], '--port needs a value'],
+  [['--exit-with-parent=yes'], '--exit-with-parent takes no value'],
+  [['8787'], 'unexpected argument "8787"'],
+  [['--request-log', '0'], '--request-log "0" is not a number of requests from 1 to 1000000'],
+])('refuses %j, naming what is wrong', (args, message) => {
+  expect(() => parseSimulatorArgs(args)).toThrow(message);
 });
 
 const alive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status === 0;
 
-test('killing the process that started it (the Python console script, say) stops the simulator too', async () => {
-  // The wheel's console script runs the command as a child with subprocess.run; this parent does the same.
-  const node = 'require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(["simulator", "--port", "0"]).then(process.exit)';
+/** Starts `simulator ARGS` as the child of a python3 that runs it with subprocess.run; resolves to both pids once it listens. */
+async function simulatorUnderParent(args: readonly string[]) {
+  const node = `require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(${JSON.stringify(['simulator', '--port', '0', ...args])}).then(process.exit)`;
   const parent = spawn('python3', ['-c', `import subprocess, sys; subprocess.run([${JSON.stringify(process.execPath)}, "-e", sys.argv[1]])`, node], {
     cwd: join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -27,7 +42,26 @@ test('killing the process that started it (the Python console script, say) stops
   await new Promise<void>((resolve) => parent.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve()));
   const child = Number(spawnSync('pgrep', ['-P', String(parent.pid)], { encoding: 'utf8' }).stdout.trim());
   expect(alive(child)).toBe(true);
+  return { parent, child };
+}
+
+const waitWhile = async (condition: () => boolean, ms: number) => {
+  for (let waited = 0; waited < ms && condition(); waited += 100) await new Promise((r) => setTimeout(r, 100));
+};
+
+test('with --exit-with-parent (the testing kit\'s), killing the process that started it stops the simulator too', async () => {
+  const { parent, child } = await simulatorUnderParent(['--exit-with-parent']);
   parent.kill('SIGTERM');
-  for (let i = 0; i < 40 && alive(child); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitWhile(() => alive(child), 4_000);
+  expect(alive(child)).toBe(false);
+}, 30_000);
+
+test('run by hand, it outlives the script that started it in the background, and stops when signalled', async () => {
+  const { parent, child } = await simulatorUnderParent([]);
+  parent.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(alive(child)).toBe(true);
+  process.kill(child, 'SIGTERM');
+  await waitWhile(() => alive(child), 4_000);
   expect(alive(child)).toBe(false);
 }, 30_000);

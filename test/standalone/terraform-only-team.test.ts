@@ -137,7 +137,7 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
       const file = found(name);
       if (file) symlinkSync(realpathSync(file), join(tools, name));
     }
-    const script = await run('bash', ['terraform-only-ci.sh', '../account.json'], join(dir, 'hcl'), { PATH: `${bin}${delimiter}${tools}`, SIMULATOR_PORT: '18791' });
+    const script = await run('bash', ['terraform-only-ci.sh', '../account.json'], join(dir, 'hcl'), { PATH: `${bin}${delimiter}${tools}` });
     // eslint-disable-next-line no-control-regex -- the script keeps terraform's colours, as a CI log shows them
     const output = script.output.replace(/\x1b\[[0-9;]*m/g, '');
     expect(output).toContain('Success! 2 passed, 0 failed.');

@@ -6,15 +6,18 @@
 set -euo pipefail
 account_file=$1
 work=$(mktemp -d)
-port=${SIMULATOR_PORT:-8787}
-api=http://127.0.0.1:$port/api/v1
-control=http://127.0.0.1:$port/__simulator
 
-# The simulated account, in the background for the whole job.
-terraform-provider-hosting simulator --account "$account_file" --port "$port" > "$work/simulator.log" &
+# The simulated account, in the background for the whole job, on a free port (--port 0): its first
+# line names the API's URL.
+terraform-provider-hosting simulator --account "$account_file" --port "${SIMULATOR_PORT:-0}" > "$work/simulator.log" &
 simulator=$!
 trap 'kill "$simulator"' EXIT
-until curl -fsS "$control/state" > /dev/null 2>&1; do sleep 0.2; done
+until api=$(sed -n 's/^Hosting API simulator listening on //p' "$work/simulator.log") && test -n "$api"; do
+  kill -0 "$simulator" || { cat "$work/simulator.log" >&2; exit 1; }
+  sleep 0.2
+done
+control=${api%/api/v1}/__simulator
+json='content-type: application/json'  # the control surface takes changes as JSON only
 
 # The provider: the executable writes itself into a filesystem mirror, and prints the CLI configuration.
 terraform-provider-hosting provider mirror "$work/mirror" > "$work/mirror.txt"
@@ -27,19 +30,19 @@ terraform test
 
 # Drift: web-2's firewall switched off out of band, as the control panel would; the plan shows it.
 terraform apply -auto-approve -input=false
-curl -fsS -o /dev/null -X PATCH "$control/servers/vps_web_2" -d '{"firewall":{"enabled":false}}'
+curl -fsS -o /dev/null -X PATCH -H "$json" "$control/servers/vps_web_2" -d '{"firewall":{"enabled":false}}'
 status=0
 terraform plan -input=false -detailed-exitcode || status=$?
 test "$status" -eq 2
 
 # A fault: the repair's first firewall write answers 503 once; the provider retries, the apply succeeds.
-curl -fsS -o /dev/null -X POST "$control/faults" -d '{"endpoint":"PUT /servers/{serverId}/firewall","times":1,"effect":{"type":"error","status":503}}'
+curl -fsS -o /dev/null -X POST -H "$json" "$control/faults" -d '{"endpoint":"PUT /servers/{serverId}/firewall","times":1,"effect":{"type":"error","status":503}}'
 terraform apply -auto-approve -input=false
 curl -fsS "$control/requests" | grep -q '"status":503'  # the fault did fire
-curl -fsS -o /dev/null -X DELETE "$control/faults"
+curl -fsS -o /dev/null -X DELETE -H "$json" "$control/faults"
 
 # A narrower token: with servers:read alone, the plan fails and names the scope it lacks.
-secret=$(curl -fsS -X POST "$control/tokens" -d '{"scopes":["servers:read"]}' | sed 's/.*"secret":"\([^"]*\)".*/\1/')
+secret=$(curl -fsS -X POST -H "$json" "$control/tokens" -d '{"scopes":["servers:read"]}' | sed 's/.*"secret":"\([^"]*\)".*/\1/')
 if HOSTING_API_TOKEN=$secret terraform plan -input=false > "$work/narrow.txt" 2>&1; then
   echo "the plan should have failed with a servers:read token" >&2
   exit 1
