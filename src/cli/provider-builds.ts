@@ -5,6 +5,15 @@ import {
   PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standalonePackage, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 
+/** The `provider` command's verbs. */
+export type ProviderVerb = 'mirror' | 'registry';
+
+/** How each verb builds every platform from the npm package. */
+const EVERY_PLATFORM: Record<ProviderVerb, string> = {
+  mirror: 'provider mirror <directory> --standalone',
+  registry: 'provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE',
+};
+
 /** The provider packages `provider mirror` and `provider registry` can write, and their version. */
 export interface ProviderBuilds {
   readonly version: string;
@@ -12,7 +21,8 @@ export interface ProviderBuilds {
   readonly platforms: readonly Platform[];
   /** The script provider (node runs it); absent where only the standalone executable is at hand. */
   readonly script?: () => ProviderPackage;
-  readonly standalone: (platforms: readonly Platform[], log: (line: string) => void) => ProviderPackage;
+  /** `verb` is the command being run, for the refusal that says how to build another platform. */
+  readonly standalone: (platforms: readonly Platform[], log: (line: string) => void, verb: ProviderVerb) => ProviderPackage;
 }
 
 /** The npm package's bundles, or, run by hand as the standalone executable, that executable itself. */
@@ -43,11 +53,11 @@ function thisExecutable(): ProviderBuilds {
   return {
     version,
     platforms: [host],
-    standalone: (platforms) => {
+    standalone: (platforms, _log, verb) => {
       const others = platforms.filter((platform) => platform !== host);
       if (others.length) {
         throw new Error(`--platform ${others.join(', ')}: this executable is the ${host} provider and writes only itself; run the executable of that platform, `
-          + `or "npx ${THIS_PACKAGE.name} provider mirror <directory> --standalone", which builds every platform`);
+          + `or "npx ${THIS_PACKAGE.name} ${EVERY_PLATFORM[verb]}", which builds every platform`);
       }
       return standalonePackage(version, new Map([[host, executable]]));
     },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseCommandLine } from './command-line';
 import { providerBuilds } from './provider-builds';
 import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { NODE_RELEASE } from './standalone-executable';
@@ -8,8 +9,22 @@ import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } fro
 import {
   executableName, mirrorInstructions, PLATFORMS, writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
-import { registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
+import { mergedRelease, registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
 import { providerRelease } from '../contract/provider-release';
+
+/** What `provider --help` prints below the usage lines. */
+export const PROVIDER_HELP = [
+  'mirror: the provider as a Terraform filesystem mirror in <directory>',
+  '  --packed              the layout `terraform providers mirror` writes (zips, index.json), also a network mirror',
+  '  --standalone          one executable per platform, which runs without Node',
+  '  --platform OS_ARCH    with --standalone, only these platforms (repeatable)',
+  '  --source ADDRESS      publish under HOST/NAMESPACE/hosting instead of the default address',
+  'registry: this version as a signed provider registry in <directory>, beside the versions already there',
+  '  --host HOST           where the folder is served over HTTPS, e.g. registry.example.com',
+  '  --namespace NAME      the NAMESPACE of HOST/NAMESPACE/hosting',
+  '  --signing-key FILE    an ASCII-armoured OpenPGP private key (passphrase from HOSTING_RELEASE_SIGNING_PASSPHRASE)',
+  '  --platform OS_ARCH    only these platforms (repeatable)',
+].join('\n');
 
 export const PROVIDER_USAGE = [
   `${THIS_PACKAGE.command} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
@@ -45,7 +60,7 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
   const standalone = !script;
   if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
   const { version } = builds;
-  const pkg = script ? script() : builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log);
+  const pkg = script ? script() : builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log, 'mirror');
   const what = `the hosting provider ${version} (${describe(pkg, standalone)})`;
   if (options.packed) {
     const zips = writePackedProviderMirror(root, pkg, options.source);
@@ -77,9 +92,12 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
   const signer = await releaseSigner(readKeyFile(options.signingKey), process.env[SIGNING_PASSPHRASE_VARIABLE], options.signingKey);
   const builds = providerBuilds();
   const { version } = builds;
-  const pkg = builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log);
-  writeProviderRegistry(root, await signedRelease(providerRelease(pkg), signer), address, signer);
+  const pkg = builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log, 'registry');
+  const release = mergedRelease(root, providerRelease(pkg), address);
+  writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
+  const kept = release.archives.filter((a) => !pkg.files.has(a.platform)).map((a) => a.platform);
   print(`Wrote the hosting provider ${version} (${describe(pkg, true)}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
+  if (kept.length) print(`# Version ${version} also keeps ${kept.join(', ')}, written before: its SHA256SUMS and signature now cover all ${release.archives.length} platforms.\n`);
   print(registryInstructions(address, version));
 }
 
@@ -113,27 +131,31 @@ interface ProviderOptions {
   directory: string;
 }
 
-/**
- * `--packed`, `--standalone`, `--platform OS_ARCH` (repeatable), `--source ADDRESS`, `--host`,
- * `--namespace`, `--signing-key` (each taking a value also as `--flag=value`), and the words left.
- */
+/** Both verbs' flags: each verb refuses the other's by name, saying which verb takes it. */
+const PROVIDER_FLAGS = {
+  'packed': { type: 'boolean' },
+  'standalone': { type: 'boolean' },
+  'platform': { type: 'string', multiple: true },
+  'source': { type: 'string' },
+  'host': { type: 'string' },
+  'namespace': { type: 'string' },
+  'signing-key': { type: 'string' },
+} as const;
+
+/** The flags of `provider mirror|registry` and its one word, the directory. */
 function parseProviderArgs(args: readonly string[]): ProviderOptions {
-  const positional: string[] = [];
-  const result: Omit<ProviderOptions, 'directory'> = { packed: false, standalone: false, platforms: [], source: PROVIDER_SOURCE };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].split('=', 2);
-    const value = () => inline ?? args[++i] ?? '';
-    if (flag === '--packed') result.packed = true;
-    else if (flag === '--standalone') result.standalone = true;
-    else if (flag === '--platform') result.platforms.push(parsePlatform(value()));
-    else if (flag === '--source') result.source = parseProviderSource(value());
-    else if (flag === '--host') result.host = value();
-    else if (flag === '--namespace') result.namespace = value();
-    else if (flag === '--signing-key') result.signingKey = value();
-    else positional.push(args[i]);
-  }
-  if (positional.length !== 1) throw new Error(`usage: ${PROVIDER_USAGE}`);
-  return { ...result, directory: positional[0] };
+  const { flags, words } = parseCommandLine(args, PROVIDER_FLAGS, PROVIDER_USAGE, 1);
+  if (words.length !== 1) throw new Error(`the directory to write is missing; usage: ${PROVIDER_USAGE}`);
+  return {
+    packed: flags.packed ?? false,
+    standalone: flags.standalone ?? false,
+    platforms: (flags.platform ?? []).map(parsePlatform),
+    source: flags.source === undefined ? PROVIDER_SOURCE : parseProviderSource(flags.source),
+    host: flags.host,
+    namespace: flags.namespace,
+    signingKey: flags['signing-key'],
+    directory: words[0],
+  };
 }
 
 function parsePlatform(text: string): Platform {

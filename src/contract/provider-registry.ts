@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROVIDER_TYPE } from './provider-address';
-import { PROTOCOL_VERSIONS, shasumsName, signatureName, type ProviderRelease } from './provider-release';
+import { PLATFORMS, type Platform } from './provider-mirror';
+import { manifestName, PROTOCOL_VERSIONS, releaseOfArchives, releaseZipName, sha256Hex, shasumsName, signatureName, type ProviderRelease } from './provider-release';
 
 /*
  * Terraform's provider registry protocol as static files, so any HTTPS host that serves a folder is
@@ -70,6 +71,56 @@ const compareVersions = (a: string, b: string) => {
   }
   return 0;
 };
+
+/**
+ * The release to publish when `release`'s version may already be in the folder for other
+ * platforms: their archives are kept beside the new ones, so the version's SHA256SUMS, signature
+ * and versions entry cover every platform. Sign what this returns: it replaces the folder's
+ * signature of that version.
+ */
+export function mergedRelease(root: string, release: ProviderRelease, address: RegistryAddress): ProviderRelease {
+  const kept = publishedArchives(root, release, address);
+  if (kept.size === 0) return release;
+  const added = new Map(release.archives.map((a) => [a.platform, release.files.get(a.name)!]));
+  const zips = new Map(PLATFORMS.flatMap((p): Array<[Platform, Buffer]> => {
+    const zip = added.get(p) ?? kept.get(p);
+    return zip ? [[p, zip]] : [];
+  }));
+  const { version } = release;
+  const generated = new Set([...release.archives.map((a) => a.name), manifestName(version), shasumsName(version), signatureName(version)]);
+  return releaseOfArchives(version, zips, new Map([...release.files].filter(([name]) => !generated.has(name))));
+}
+
+/**
+ * The archives of `release`'s version the folder already serves for other platforms, each checked
+ * against the SHA256SUMS that listed it: a changed or missing archive is never signed again.
+ */
+function publishedArchives(root: string, release: ProviderRelease, address: RegistryAddress): Map<Platform, Buffer> {
+  const dir = join(root, ...releasePath(address, release.version));
+  const listed = readShasums(join(dir, shasumsName(release.version)));
+  const kept = new Map<Platform, Buffer>();
+  for (const platform of PLATFORMS.filter((p) => !release.archives.some((a) => a.platform === p))) {
+    const name = releaseZipName(release.version, platform);
+    if (!listed.has(name)) continue;
+    const zip = existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : undefined;
+    if (!zip || sha256Hex(zip) !== listed.get(name)) {
+      throw new Error(`${join(dir, name)} is ${zip ? 'not the archive its SHA256SUMS lists' : 'missing, though its SHA256SUMS lists it'}, so version ${release.version} `
+        + `cannot be extended with ${release.archives.map((a) => a.platform).join(', ')}: remove ${dir} and write every platform again`);
+    }
+    kept.set(platform, zip);
+  }
+  return kept;
+}
+
+/** The names and SHA-256 hashes a SHA256SUMS lists; none when there is no such file. */
+function readShasums(file: string): Map<string, string> {
+  if (!existsSync(file)) return new Map();
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  return new Map(lines.map((line) => {
+    const [hash, name] = line.split(/\s+\*?/, 2);
+    return [name, hash];
+  }));
+}
 
 /**
  * Writes (or adds to) the registry under `root`: the release files, the download documents, the

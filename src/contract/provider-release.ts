@@ -40,17 +40,24 @@ export const sha256Hex = (data: Buffer) => createHash('sha256').update(data).dig
  * same package: zips carry no timestamps.
  */
 export function providerRelease(pkg: ProviderPackage, extras: ReadonlyMap<string, Buffer> = new Map()): ProviderRelease {
+  const zips = new Map([...pkg.files].map(([platform, entries]) => [platform, zipArchive(entries)]));
+  return releaseOfArchives(pkg.version, zips, extras);
+}
+
+const NO_FILES: ReadonlyMap<string, Buffer> = new Map();
+
+/** The release files of archives already zipped, one per platform (in the order given), and `extras`. */
+export function releaseOfArchives(version: string, zips: ReadonlyMap<Platform, Buffer>, extras = NO_FILES): ProviderRelease {
   const files = new Map<string, Buffer>(extras);
   const archives: ReleaseArchive[] = [];
-  for (const [platform, entries] of pkg.files) {
-    const zip = zipArchive(entries);
-    const name = releaseZipName(pkg.version, platform);
+  for (const [platform, zip] of zips) {
+    const name = releaseZipName(version, platform);
     files.set(name, zip);
     archives.push({ platform, name, sha256: sha256Hex(zip) });
   }
-  files.set(manifestName(pkg.version), Buffer.from(`${JSON.stringify({ version: 1, metadata: { protocol_versions: PROTOCOL_VERSIONS } }, null, 2)}\n`));
-  files.set(shasumsName(pkg.version), shasums(files));
-  return { version: pkg.version, files, archives };
+  files.set(manifestName(version), Buffer.from(`${JSON.stringify({ version: 1, metadata: { protocol_versions: PROTOCOL_VERSIONS } }, null, 2)}\n`));
+  files.set(shasumsName(version), shasums(files));
+  return { version, files, archives };
 }
 
 /** `sha256sum`'s format, sorted by name: what `sha256sum -c` and the registry both read. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { standalonePackage } from '../../src/contract/provider-mirror';
-import { downloadDocuments, versionsDocument, writeProviderRegistry } from '../../src/contract/provider-registry';
+import { downloadDocuments, mergedRelease, versionsDocument, writeProviderRegistry } from '../../src/contract/provider-registry';
 import { providerRelease, sha256Hex, shasums, withSignature } from '../../src/contract/provider-release';
 
 const executables = new Map([['linux_amd64', Buffer.from('linux exe')], ['darwin_arm64', Buffer.from('mac exe')]] as const);
@@ -80,5 +80,51 @@ describe('writing a registry folder', () => {
     mkdirSync(join(root, 'v1', 'providers', 'platform', 'hosting'), { recursive: true });
     writeFileSync(join(root, 'v1', 'providers', 'platform', 'hosting', 'versions'), '<html>');
     expect(() => writeProviderRegistry(root, withSignature(release(), Buffer.from('sig')), address, key)).toThrow(`${join(root, 'v1', 'providers', 'platform', 'hosting', 'versions')} is not JSON`);
+  });
+
+  describe('a version already in the folder for other platforms', () => {
+    const only = (platform: 'linux_amd64' | 'darwin_arm64') => providerRelease(standalonePackage('1.4.2', new Map([[platform, executables.get(platform)!]])));
+    const dir = () => join(root, 'releases', 'platform', 'hosting', '1.4.2');
+    const read = (...segments: string[]) => readFileSync(join(root, ...segments), 'utf8');
+
+    test('keeps them: SHA256SUMS, the signature, every download document and the versions list cover both platforms', () => {
+      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
+      const merged = mergedRelease(root, only('darwin_arm64'), address);
+      expect(merged.archives.map((a) => a.platform)).toEqual(['linux_amd64', 'darwin_arm64']);
+      writeProviderRegistry(root, withSignature(merged, Buffer.from('sig 2')), address, key);
+
+      const sums = read('releases', 'platform', 'hosting', '1.4.2', 'terraform-provider-hosting_1.4.2_SHA256SUMS');
+      expect(sums.split('\n').filter(Boolean).map((line) => line.split('  ')[1])).toEqual([
+        'terraform-provider-hosting_1.4.2_darwin_arm64.zip', 'terraform-provider-hosting_1.4.2_linux_amd64.zip', 'terraform-provider-hosting_1.4.2_manifest.json',
+      ]);
+      expect(read('releases', 'platform', 'hosting', '1.4.2', 'terraform-provider-hosting_1.4.2_SHA256SUMS.sig')).toBe('sig 2');
+      for (const [os, arch] of [['linux', 'amd64'], ['darwin', 'arm64']]) {
+        const download = JSON.parse(read('v1', 'providers', 'platform', 'hosting', '1.4.2', 'download', os, arch));
+        expect(sums).toContain(`${download.shasum}  ${download.filename}\n`);
+      }
+      expect(JSON.parse(read('v1', 'providers', 'platform', 'hosting', 'versions')).versions).toEqual([
+        { version: '1.4.2', protocols: ['6.0'], platforms: [{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }] },
+      ]);
+    });
+
+    test('writing the same platform again replaces it and keeps the other', () => {
+      writeProviderRegistry(root, withSignature(release(), Buffer.from('sig 1')), address, key);
+      const merged = mergedRelease(root, only('darwin_arm64'), address);
+      expect(merged.archives.map((a) => a.platform)).toEqual(['linux_amd64', 'darwin_arm64']);
+      expect([...merged.files.keys()]).not.toContain('terraform-provider-hosting_1.4.2_SHA256SUMS.sig');
+    });
+
+    test('an archive that is not the one its SHA256SUMS lists is never signed again: the update is refused', () => {
+      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
+      writeFileSync(join(dir(), 'terraform-provider-hosting_1.4.2_linux_amd64.zip'), 'tampered');
+      expect(() => mergedRelease(root, only('darwin_arm64'), address)).toThrow(
+        `${join(dir(), 'terraform-provider-hosting_1.4.2_linux_amd64.zip')} is not the archive its SHA256SUMS lists, so version 1.4.2 cannot be extended with darwin_arm64: remove ${dir()} and write every platform again`);
+    });
+
+    test('a new version leaves the older one as it was', () => {
+      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
+      const next = providerRelease(standalonePackage('1.5.0', new Map([['darwin_arm64', Buffer.from('mac exe')]])));
+      expect(mergedRelease(root, next, address)).toBe(next);
+    });
   });
 });
