@@ -3,7 +3,8 @@ import { github, type cdk } from 'projen';
 /*
  * The GitHub workflows: build (pull requests run the README's test command, then the package step),
  * release (main: `npx projen release`, then npm with provenance, PyPI by trusted publishing, and a
- * GitHub release with the signed provider files and the SBOM). Only GitHub's own actions, each
+ * GitHub release with the signed provider files and the SBOM), from main only, the key reaching one
+ * signing job in a protected environment. Only GitHub's own actions, each
  * pinned to the commit of a release; registries are reached by OIDC, so the one secret is the
  * release signing key. actionlint and zizmor check the files (test/release/workflows.test.ts).
  */
@@ -73,14 +74,18 @@ function buildWorkflow(gh: github.GitHub): void {
   });
 }
 
+/** Releases come from main alone: a dispatch on another branch signs and publishes nothing. */
+const ON_MAIN = "github.ref == 'refs/heads/main'";
+
 function releaseWorkflow(gh: github.GitHub): void {
   const release = new github.GithubWorkflow(gh, 'release', { concurrencyOptions: { group: 'release', cancelInProgress: false } });
   release.on({ push: { branches: ['main'] }, workflowDispatch: {} });
-  const artifact = { name: 'Download the release', uses: uses('actions/download-artifact'), with: { name: 'release', path: 'dist' } };
-  const published = "needs.release.outputs.version != ''";
+  const download = (name: string) => ({ name: `Download the ${name} release`, uses: uses('actions/download-artifact'), with: { name, path: 'dist' } });
+  const published = `${ON_MAIN} && needs.release.outputs.version != ''`;
   release.addJobs({
     release: {
-      name: 'Release: bump, build, sign, unbump',
+      name: 'Release: bump, build, test, unbump (no secrets)',
+      if: ON_MAIN,
       runsOn: ['ubuntu-latest'],
       permissions: READ,
       env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
@@ -90,54 +95,71 @@ function releaseWorkflow(gh: github.GitHub): void {
         ...toolchain,
         { name: 'Install dependencies', run: 'npm ci' },
         { name: 'Check the Node binaries against Node\'s signed SHASUMS256.txt', run: 'scripts/ci/verify-node-binaries.sh' },
-        {
-          name: 'Release',
-          run: 'npx projen release',
-          env: { HOSTING_RELEASE_SIGNING_KEY: '${{ secrets.HOSTING_RELEASE_SIGNING_KEY }}', HOSTING_RELEASE_SIGNING_PASSPHRASE: '${{ secrets.HOSTING_RELEASE_SIGNING_PASSPHRASE }}' },
-        },
+        // Builds and tests every package and the provider release files, unsigned: no step of this
+        // job (npm, pip, apt, the test suites) ever sees the signing key.
+        { name: 'Release', run: 'npx projen release' },
         // A version already tagged (nothing releasable since, or a re-run) publishes nothing.
         {
           id: 'version',
           name: 'Version, unless already released',
           run: 'if ! git ls-remote --exit-code --tags origin "refs/tags/$(cat dist/releasetag.txt)"; then echo "version=$(cat dist/version.txt)" >> "$GITHUB_OUTPUT"; fi',
         },
-        { name: 'Upload the release', if: "steps.version.outputs.version != ''", uses: uses('actions/upload-artifact'), with: { 'name': 'release', 'path': 'dist', 'if-no-files-found': 'error' } },
+        { name: 'Upload the unsigned release', if: "steps.version.outputs.version != ''", uses: uses('actions/upload-artifact'), with: { 'name': 'unsigned', 'path': 'dist', 'if-no-files-found': 'error' } },
+      ],
+    },
+    sign: {
+      name: 'Sign the provider release (the only job that sees the key)',
+      needs: ['release'],
+      if: published,
+      runsOn: ['ubuntu-latest'],
+      // A protected environment: its secrets reach only jobs on the branches it allows, after its reviewers approve.
+      environment: 'release-signing',
+      permissions: READ,
+      steps: [
+        checkout(),
+        download('unsigned'),
+        {
+          name: 'Sign SHA256SUMS',
+          run: 'scripts/ci/sign-provider-release.sh dist/provider',
+          env: { HOSTING_RELEASE_SIGNING_KEY: '${{ secrets.HOSTING_RELEASE_SIGNING_KEY }}', HOSTING_RELEASE_SIGNING_PASSPHRASE: '${{ secrets.HOSTING_RELEASE_SIGNING_PASSPHRASE }}' },
+        },
+        { name: 'Upload the signed release', uses: uses('actions/upload-artifact'), with: { 'name': 'release', 'path': 'dist', 'if-no-files-found': 'error' } },
       ],
     },
     npm: {
       name: 'Publish both npm packages, with provenance',
-      needs: ['release'],
+      needs: ['release', 'sign'],
       if: published,
       runsOn: ['ubuntu-latest'],
       permissions: { contents: github.workflows.JobPermission.READ, idToken: github.workflows.JobPermission.WRITE },
       steps: [
         { name: 'Setup Node.js', uses: uses('actions/setup-node'), with: { 'node-version': NODE, 'registry-url': 'https://registry.npmjs.org', 'package-manager-cache': false } },
-        artifact,
+        download('release'),
         // npm 11.5+ exchanges the workflow's OIDC token with the registry (trusted publishing): no npm token.
         { name: 'Publish', run: 'for tarball in dist/js/*.tgz; do npm publish "$tarball" --provenance --access public; done' },
       ],
     },
     pypi: {
       name: 'Publish both wheels to PyPI (trusted publishing)',
-      needs: ['release'],
+      needs: ['release', 'sign'],
       if: published,
       runsOn: ['ubuntu-latest'],
       environment: 'pypi',
       permissions: { contents: github.workflows.JobPermission.READ, idToken: github.workflows.JobPermission.WRITE },
       steps: [
         { name: 'Setup Python', uses: uses('actions/setup-python'), with: { 'python-version': '3.12' } },
-        artifact,
+        download('release'),
         { name: 'Publish', run: 'scripts/ci/pypi-trusted-publish.sh dist/python/*.whl' },
       ],
     },
     github: {
       name: 'GitHub release: the signed provider files and the SBOM',
-      needs: ['release', 'npm', 'pypi'],
+      needs: ['release', 'sign', 'npm', 'pypi'],
       if: published,
       runsOn: ['ubuntu-latest'],
       permissions: { contents: github.workflows.JobPermission.WRITE },
       steps: [
-        artifact,
+        download('release'),
         {
           name: 'Create the release',
           env: { GH_TOKEN: '${{ github.token }}', VERSION: '${{ needs.release.outputs.version }}' },

