@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { DASHBOARD_REQUEST_ROWS } from '../../src/simulator/dashboard';
@@ -150,10 +152,44 @@ describeWithBrowser('the simulator\'s live page, in chromium', () => {
     await page.waitForFunction((n) => document.getElementById('request-count')!.textContent!.includes(`of ${n} `), total);
     expect(await page.locator('#requests tbody tr').count()).toBe(DASHBOARD_REQUEST_ROWS);
     expect(await page.locator('#requests tbody tr').first().locator('td.path').innerText()).toBe(`/servers?n=${total - 1}`);
-    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of ${total} requests; GET /__simulator/requests answers with all of them.`);
+    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of ${total} requests. GET /__simulator/requests answers with all of them.`);
     const late = await open(sim);
     expect(await late.locator('#requests tbody tr').count()).toBe(DASHBOARD_REQUEST_ROWS);
     await Promise.all([page.close(), late.close()]);
+  });
+
+  test('a log smaller than the requests says how many it let go', async () => {
+    const sim = await simulator({ requestLogSize: 600 });
+    const page = await open(sim);
+    for (let i = 0; i < 650; i++) await fetch(`${sim.baseUrl}/servers?n=${i}`);
+    await page.waitForFunction(() => document.getElementById('request-count')!.textContent!.includes('dropped'));
+    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of 650 requests. The simulator keeps the newest 600 (50 dropped); GET /__simulator/requests answers with those.`);
+    await page.close();
+  });
+
+  test('a page on another site cannot add a fault or mint a token, by a form or a no-cors fetch', async () => {
+    const sim = await simulator();
+    // Another site the developer visits: a server of its own on another port.
+    const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title><body></body>'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const evil = await browser.newPage();
+    await evil.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+    await evil.evaluate(async (control) => {
+      await fetch(`${control}/faults`, { method: 'POST', mode: 'no-cors', body: '{"effect":{"type":"error","status":503}}' });
+      await fetch(`${control}/tokens`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"scopes":["servers:power"]}' });
+      const form = document.createElement('form');
+      form.method = 'POST';
+      form.enctype = 'text/plain';
+      form.action = `${control}/faults`;
+      document.body.append(form);
+      form.submit();
+    }, sim.controlUrl);
+    await evil.waitForURL(`${sim.controlUrl}/faults`);
+    expect(await evil.locator('body').innerText()).toContain('control requests are accepted from the simulator\'s own pages only');
+    expect((await fetch(`${sim.baseUrl}/servers`, { headers: { authorization: `Bearer ${sim.tokens.full}` } })).status).toBe(200);
+    expect(sim.addFault({ effect: { type: 'stale' } })).toBe(1);
+    await evil.close();
+    site.close();
   });
 
   test('the fault rules in force, cleared from the keyboard; the page changes nothing else', async () => {

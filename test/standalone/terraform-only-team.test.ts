@@ -75,7 +75,11 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(help.output).toContain('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.');
     const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
     expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
+    expect(other.output).toContain('provider mirror <directory> --standalone", which builds every platform');
     expect(other.code).toBe(1);
+    const typo = await run(EXECUTABLE, ['provider', 'mirror', '--packd'], root);
+    expect(typo.output).toContain('unknown option --packd; did you mean --packed?');
+    expect(typo.code).toBe(1);
   });
 
   test('writes itself as a signed registry folder: its own platform, the zip holding exactly this executable', async () => {
@@ -92,6 +96,10 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(inside.equals(readFileSync(join(bin, EXECUTABLE)))).toBe(true);
     const sums = readFileSync(join(releases, `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
     expect(sums.trim().split('\n').map((line) => line.split('  ')[1])).toEqual([`terraform-provider-hosting_${version}_linux_amd64.zip`, `terraform-provider-hosting_${version}_manifest.json`]);
+    // Another platform is the executable of that platform's job: the refusal names the verb run here.
+    const other = await run(EXECUTABLE, ['provider', 'registry', registry, '--host=registry.example.com', '--namespace', 'platform', '--signing-key=release-key.asc', '--platform', 'darwin_arm64'], root);
+    expect(other.output).toContain('provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE", which builds every platform');
+    expect(other.code).toBe(1);
   });
 
   test('adopts the simulated account: the first plan only imports, the apply writes nothing, the next plan is clean', async () => {
