@@ -147,7 +147,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     server.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Listening on every interface, the URLs name this machine's loopback, the one address sure to reach it.
+  const host = isWildcardHost(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
 
   return {

@@ -65,3 +65,23 @@ test('run by hand, it outlives the script that started it in the background, and
   await waitWhile(() => alive(child), 4_000);
   expect(alive(child)).toBe(false);
 }, 30_000);
+
+test('on an address other machines reach, it warns, prints an access key at start, and the demo tokens get random secrets', async () => {
+  const node = 'require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(["simulator", "--host", "0.0.0.0", "--port", "0"]).then(process.exit)';
+  const child = spawn(process.execPath, ['-e', node], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const printed = { out: '', err: '' };
+  child.stderr.on('data', (chunk: Buffer) => (printed.err += chunk.toString()));
+  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => (printed.out += chunk.toString()).includes('Press Ctrl-C') && resolve()));
+  try {
+    expect(printed.err).toMatch(/^Warning: listening on 0\.0\.0\.0, which other machines can reach\./);
+    const key = /Access key \(send "Authorization: Bearer KEY"; printed only here\): (\S+)/.exec(printed.out)![1];
+    expect(key).toMatch(/^[\w-]{32}$/);
+    // The addresses it prints name this machine's loopback, which the Host check serves.
+    const page = new RegExp(`Live page, to watch in a browser: (http://127\\.0\\.0\\.1:\\d+/__simulator/\\?access=${key})\\n`).exec(printed.out)![1];
+    expect((await fetch(page, { redirect: 'manual' })).status).toBe(303);
+    expect(printed.out).not.toContain('0123456789abcdef');
+    expect(printed.out).toMatch(/^ {2}full +hsim_full_[0-9a-f]{32}$/m);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}, 30_000);
