@@ -4,7 +4,7 @@ import { THIS_PACKAGE } from './this-package';
 import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
-export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--exit-with-parent]`;
+export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still] [--exit-with-parent]`;
 
 /** What `simulator --help` prints below the usage line. */
 export const SIMULATOR_HELP = [
@@ -15,6 +15,7 @@ export const SIMULATOR_HELP = [
   '  --allow-host NAME   a host name requests may use besides the loopback names and --host (repeatable)',
   '  --account FILE      the account to simulate (docs/testing/account-file.md; default: the demo account)',
   `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE})`,
+  '  --still             no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want',
   '  --exit-with-parent  stop when the process that started this one ends (what the testing kit asks for);',
   '                      without it the simulator runs until it is interrupted or sent SIGTERM',
 ].join('\n');
@@ -26,6 +27,8 @@ export interface SimulatorCommandOptions {
   readonly accountFile?: string;
   readonly requestLogSize?: number;
   readonly exitWithParent: boolean;
+  /** Servers change only by requests: no timed transitions. */
+  readonly still: boolean;
 }
 
 const SIMULATOR_FLAGS = {
@@ -34,6 +37,7 @@ const SIMULATOR_FLAGS = {
   'allow-host': { type: 'string', multiple: true },
   'account': { type: 'string' },
   'request-log': { type: 'string' },
+  'still': { type: 'boolean' },
   'exit-with-parent': { type: 'boolean' },
 } as const;
 
@@ -54,6 +58,7 @@ export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOpt
     ...(flags.account !== undefined && { accountFile: flags.account }),
     ...(logSize !== undefined && { requestLogSize: Number(logSize) }),
     exitWithParent: flags['exit-with-parent'] ?? false,
+    still: flags.still ?? false,
   };
 }
 
@@ -77,7 +82,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const options = parseSimulatorArgs(args);
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const { port, host, allowedHosts, requestLogSize } = options;
-  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize });
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
   const key = sim.accessKey ? `?access=${sim.accessKey}` : '';

@@ -126,6 +126,11 @@ export function ipSettingsWithDefaults(address: string, overrides: Partial<IpSet
   };
 }
 
+/** The seed with no server changing by itself (the demo's provisioning VPS stays provisioning). */
+export function withoutTimedTransitions(seed: SimulatorSeed): SimulatorSeed {
+  return { ...seed, servers: seed.servers.map(({ activeAfterMs: _, ...server }) => server) };
+}
+
 /** What ends every demo token's fixed secret. */
 const DEMO_SECRET_SUFFIX = '_0123456789abcdef';
 

@@ -13,7 +13,7 @@ import { LivePage } from './live-page';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limiter';
 import { carriesAccessKey, controlWriteRefusal, hostRefusal, isLoopbackHost, isWildcardHost, servedHostNames } from './request-guard';
 import { DEFAULT_REQUEST_LOG_SIZE, RequestLog, type RequestLogEntry } from './request-log';
-import { DEMO_ACCOUNT_ID, defaultSeed, withoutDemoSecrets, type SimulatorSeed } from './seed';
+import { DEMO_ACCOUNT_ID, defaultSeed, withoutDemoSecrets, withoutTimedTransitions, type SimulatorSeed } from './seed';
 import { DEFAULT_OPERATION_DELAYS, SimulatorState, type DriftChange, type ExecutedWrite, type OperationDelays } from './state';
 
 export interface SimulatorOptions {
@@ -36,6 +36,11 @@ export interface SimulatorOptions {
   readonly faultSeed?: number;
   /** How many requests the log keeps, the newest; default 10,000. */
   readonly requestLogSize?: number;
+  /**
+   * False: no server changes by itself (the demo's `vps_new_4` stays provisioning instead of turning
+   * active after 1.5 s); only requests change the account. Default true.
+   */
+  readonly timedTransitions?: boolean;
 }
 
 export interface RunningSimulator {
@@ -75,7 +80,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const exposed = !isLoopbackHost(listenHost);
   const accessKey = exposed ? randomBytes(24).toString('base64url') : undefined;
   const now = options.now ?? Date.now;
-  const seed = exposed ? withoutDemoSecrets(options.seed ?? defaultSeed()) : options.seed ?? defaultSeed();
+  const seed = seedFor(options, exposed);
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.limits };
   const state = new SimulatorState(seed, now, { ...DEFAULT_OPERATION_DELAYS, ...options.operationDelays });
   const faults = new FaultInjector(options.faultSeed);
@@ -187,6 +192,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       server.close(() => resolve());
     }),
   };
+}
+
+/** The account to start with: the demo's unless given, without fixed secrets when exposed, still when asked. */
+function seedFor(options: SimulatorOptions, exposed: boolean): SimulatorSeed {
+  const seed = options.seed ?? defaultSeed();
+  const timed = options.timedTransitions === false ? withoutTimedTransitions(seed) : seed;
+  return exposed ? withoutDemoSecrets(timed) : timed;
 }
 
 /** What this machine is called on its networks: its name and every interface's address. */

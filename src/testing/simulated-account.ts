@@ -32,6 +32,13 @@ export interface SimulatedAccountOptions {
    * @default - a free port
    */
   readonly port?: number;
+  /**
+   * Whether servers change by themselves, as a real account's do: the demo account's `vps_new_4`
+   * turns from provisioning to active 1.5 s after the start. Off, only the test's requests and
+   * `changeServer` change the account, so a "the plan is clean" test cannot race the clock.
+   * @default false
+   */
+  readonly timedTransitions?: boolean;
 }
 
 /** A power action the simulator carried out. */
@@ -58,7 +65,11 @@ export class SimulatedAccount {
     const log = join(logDir, 'simulator.log');
     const out = openSync(log, 'w');
     // --exit-with-parent: a test process that dies without stop() must not leave its simulator listening.
-    const args = ['simulator', '--exit-with-parent', '--port', String(options.port ?? 0), ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)])];
+    const args = [
+      'simulator', '--exit-with-parent', '--port', String(options.port ?? 0),
+      ...(options.timedTransitions ? [] : ['--still']),
+      ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)]),
+    ];
     const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI_MAIN)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
       stdio: ['ignore', out, out],
     });

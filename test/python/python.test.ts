@@ -177,6 +177,18 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     ].join('\n')], { cwd: dir });
     expect(reuse.stdout.trim().split('\n')).toEqual(['refused', 'True', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/__simulator\/ True$/)]);
 
+    // The default account is still: vps_new_4 stays provisioning until a test asks for timed transitions.
+    const transitions = sh(py, ['-c', [
+      'import time',
+      'from cdktf_server_hosting import testing',
+      'for timed in (False, True):',
+      '    account = testing.SimulatedAccount.start(timed_transitions=True) if timed else testing.SimulatedAccount.start()',
+      '    time.sleep(2)',
+      '    print(timed, [s.status for s in account.state() if s.id == "vps_new_4"])',
+      '    account.stop()',
+    ].join('\n')], { cwd: dir });
+    expect(transitions.stdout.trim().split('\n')).toEqual(["False ['provisioning']", "True ['active']"]);
+
     // A program that never calls stop(): its simulated account ends with it.
     const left = sh(py, ['-c', 'from cdktf_server_hosting import testing; print(testing.SimulatedAccount.start().base_url)'], { cwd: dir });
     expect(left.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);

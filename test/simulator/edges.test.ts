@@ -241,3 +241,20 @@ describe('live pages that stop reading', () => {
     }
   }, 60_000);
 });
+
+test('with timedTransitions off, nothing changes by itself: the demo\'s provisioning VPS stays provisioning', async () => {
+  let now = Date.parse('2026-11-20T10:00:00Z');
+  const still = await startSimulator({ timedTransitions: false, now: () => now });
+  const timed = await startSimulator({ now: () => now });
+  try {
+    now += 60_000;
+    const status = (sim: RunningSimulator) => {
+      sim.state.settle();
+      return sim.state.allServers().find((r) => r.server.id === IDS.vpsProvisioning)?.server.status;
+    };
+    expect([status(still), status(timed)]).toEqual(['provisioning', 'active']);
+  } finally {
+    await Promise.all([still.close(), timed.close()]);
+  }
+});
+

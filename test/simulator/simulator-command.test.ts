@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { parseSimulatorArgs } from '../../src/cli/simulator-command';
 
 test('defaults to 127.0.0.1:8787, running until signalled', () => {
-  expect(parseSimulatorArgs([])).toEqual({ host: '127.0.0.1', port: 8787, allowedHosts: [], exitWithParent: false });
+  expect(parseSimulatorArgs([])).toEqual({ host: '127.0.0.1', port: 8787, allowedHosts: [], exitWithParent: false, still: false });
 });
 
 test('every flag, each also as --flag=value keeping the whole value', () => {
-  expect(parseSimulatorArgs(['--host=::1', '--allow-host', 'sim.ci', '--allow-host=other.ci', '--account=/k/rel=2026.json', '--request-log', '50', '--exit-with-parent'])).toEqual({
-    host: '::1', port: 8787, allowedHosts: ['sim.ci', 'other.ci'], accountFile: '/k/rel=2026.json', requestLogSize: 50, exitWithParent: true,
+  expect(parseSimulatorArgs(['--host=::1', '--allow-host', 'sim.ci', '--allow-host=other.ci', '--account=/k/rel=2026.json', '--request-log', '50', '--still', '--exit-with-parent'])).toEqual({
+    host: '::1', port: 8787, allowedHosts: ['sim.ci', 'other.ci'], accountFile: '/k/rel=2026.json', requestLogSize: 50, exitWithParent: true, still: true,
   });
 });
 

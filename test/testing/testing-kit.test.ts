@@ -47,7 +47,7 @@ describe('the account file', () => {
   });
 
   test('simulator --account FILE is an option of the command', () => {
-    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', allowedHosts: [], accountFile: 'a.json', exitWithParent: false });
+    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', allowedHosts: [], accountFile: 'a.json', exitWithParent: false, still: false });
   });
 
   test('a token name that could print lines of its own at start is refused, naming the rule', () => {
