@@ -6,6 +6,7 @@ import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import { HANDLER_ENV } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
 import { readFirewall } from '../reconcile/firewall';
@@ -13,7 +14,7 @@ import { readIpSettings } from '../reconcile/ip-settings';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerList } from '../reconcile/servers';
 
-export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]`;
+export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME] [--base-url URL] [--source ADDRESS] [--version CONSTRAINT]`;
 
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
@@ -21,6 +22,9 @@ export interface AdoptOptions {
   readonly cdk: CdkFlavour;
   readonly out?: string;
   readonly tokenEnvVar: string;
+  readonly baseUrl?: string;
+  readonly source?: string;
+  readonly version?: string;
 }
 
 /** What `adopt --help` prints below the usage line. */
@@ -29,7 +33,10 @@ export const ADOPT_HELP = [
   '  --cdk C               the CDK a typescript or python program imports: cdktf or cdktn (CDK Terrain)',
   '  --out FILE            write the program to FILE (default: standard output)',
   '  --token-env-var NAME  the environment variable holding the API token (default HOSTING_API_TOKEN)',
-  'Reads HOSTING_API_URL and the token from the environment; progress goes to standard error.',
+  '  --base-url URL        write this API address into the program (default: none; the provider and constructs read HOSTING_API_URL)',
+  '  --source ADDRESS      hcl: the provider\'s source, HOST/NAMESPACE/hosting (default: the address the mirrors serve)',
+  '  --version CONSTRAINT  hcl: the provider versions to accept (default: ~> this release\'s MAJOR.MINOR; none for a development build)',
+  'Reads the account from HOSTING_API_URL with the token from the environment; progress goes to standard error.',
 ].join('\n');
 
 const ADOPT_FLAGS = {
@@ -37,6 +44,9 @@ const ADOPT_FLAGS = {
   'cdk': { type: 'string' },
   'out': { type: 'string' },
   'token-env-var': { type: 'string' },
+  'base-url': { type: 'string' },
+  'source': { type: 'string' },
+  'version': { type: 'string' },
 } as const;
 
 const LANGUAGES: readonly AdoptLanguage[] = ['typescript', 'python', 'hcl'];
@@ -53,8 +63,43 @@ export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
   if (!isTokenVariableName(tokenEnvVar)) throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
   // An HCL configuration imports no CDK: a --cdk there is a mistake about what is being written.
   if (language === 'hcl' && cdk) throw new Error('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
+  if (language !== 'hcl' && (flags.source !== undefined || flags.version !== undefined)) {
+    throw new Error('--source and --version name the provider in an hcl configuration; a typescript or python program carries its provider: leave them out');
+  }
   const flavour = (cdk as CdkFlavour | undefined) ?? THIS_PACKAGE.cdk;
-  return { language: language as AdoptLanguage, cdk: flavour, tokenEnvVar, ...(out !== undefined && { out }) };
+  return {
+    language: language as AdoptLanguage,
+    cdk: flavour,
+    tokenEnvVar,
+    ...(out !== undefined && { out }),
+    ...(flags['base-url'] !== undefined && { baseUrl: parseBaseUrlFlag(flags['base-url']) }),
+    ...(flags.source !== undefined && { source: parseProviderSource(flags.source) }),
+    version: flags.version === undefined ? defaultConstraint() : parseConstraint(flags.version),
+  };
+}
+
+const CONSTRAINT_PART = String.raw`\s*(?:=|!=|>=|<=|>|<|~>)?\s*\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.]+)?\s*`;
+const CONSTRAINT = new RegExp(`^${CONSTRAINT_PART}(?:,${CONSTRAINT_PART})*$`);
+
+function parseConstraint(text: string): string {
+  if (CONSTRAINT.test(text)) return text.trim();
+  throw new Error(`--version ${JSON.stringify(text)} is not a version constraint, e.g. "~> 1.4" or ">= 1.4.2, < 2.0.0"`);
+}
+
+/** `~> MAJOR.MINOR` of this release: the versions a team that adopts today accepts. None for a development build. */
+function defaultConstraint(): string | undefined {
+  const [major, minor] = THIS_PACKAGE.version.split('.');
+  return THIS_PACKAGE.version === '0.0.0' ? undefined : `~> ${major}.${minor}`;
+}
+
+function parseBaseUrlFlag(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return printableUrl(text);
+  } catch {
+    // Said below.
+  }
+  throw new Error(`--base-url ${JSON.stringify(text)} is not an http(s) URL, e.g. https://api.example.com/api/v1`);
 }
 
 export interface AdoptIo {
@@ -131,13 +176,18 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
   try {
     const adoption = adoptionOf(await readAccount(ctx, io.stderr));
     const program = render(options.language, adoption, {
-      baseUrl: printableUrl(baseUrl),
+      baseUrl: options.baseUrl,
       tokenEnvVar: options.tokenEnvVar === 'HOSTING_API_TOKEN' ? undefined : options.tokenEnvVar,
       cdk: options.cdk,
+      source: options.source,
+      version: options.version,
     });
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);
     io.stderr(`${adoption.resources.length} resources to import${options.out ? `, written to ${options.out}` : ''}`);
+    if (options.language === 'hcl' && !options.source) {
+      io.stderr(`the configuration installs the provider from ${PROVIDER_SOURCE}, the address \`provider mirror\` serves; installing from a registry, adopt with --source HOST/NAMESPACE/hosting`);
+    }
     if (adoption.skipped.length === 0) return 0;
     io.stderr(`${adoption.skipped.length} server(s) NOT adopted because a read failed (listed at the top of the program); run adopt again to include them`);
     return ADOPT_INCOMPLETE;

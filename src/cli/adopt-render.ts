@@ -109,8 +109,12 @@ const importId = (r: AdoptedResource) => (r.kind === 'ip_settings' ? `${r.server
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 export interface RenderOptions {
-  /** Where the API is, when set on the command line or in HOSTING_API_URL; never the token. */
+  /** Where the API is, only when asked (`--base-url`): otherwise the provider reads HOSTING_API_URL. Never the token. */
   readonly baseUrl?: string;
+  /** HCL: the provider's source address in `required_providers`. @default PROVIDER_SOURCE, the mirrors' address */
+  readonly source?: string;
+  /** HCL: the version constraint in `required_providers`, e.g. `~> 1.4`; none when undefined. */
+  readonly version?: string;
   /** The NAME of the token's variable, when not the default. */
   readonly tokenEnvVar?: string;
   /**
@@ -187,12 +191,18 @@ function renderHcl(adoption: Adoption, options: RenderOptions): string {
   return [
     ...header(adoption, options, '#'),
     '',
-    `terraform {\n  required_providers {\n    hosting = {\n      source = "${PROVIDER_SOURCE}"\n    }\n  }\n}`,
+    requiredProviders(options),
     '',
     `provider "hosting" {${providerLines.length ? `\n${providerLines.map(([k, v]) => `  ${k.padEnd(width)} = ${hclString(v)}`).join('\n')}\n` : ''}}`,
     ...blocks.flatMap((b) => ['', b]),
     '',
   ].join('\n');
+}
+
+/** The `terraform` block: where the provider comes from, and which versions, as a team commits it. */
+function requiredProviders({ source = PROVIDER_SOURCE, version }: RenderOptions): string {
+  const lines = version === undefined ? [`source = ${hclString(source)}`] : [`source  = ${hclString(source)}`, `version = ${hclString(version)}`];
+  return `terraform {\n  required_providers {\n    hosting = {\n${lines.map((l) => `      ${l}`).join('\n')}\n    }\n  }\n}`;
 }
 
 const CONSTRUCT_OF: Record<AdoptedResource['kind'], string> = { firewall: 'ServerFirewall', ip_settings: 'IpSettings', power_state: 'PowerState' };

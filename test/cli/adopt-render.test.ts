@@ -63,6 +63,14 @@ describe('adopt, the pure part', () => {
     expect(hcl).toContain('provider "hosting" {\n  base_url = "https://api.example.com/api/v1"\n}');
   });
 
+  test('HCL names the provider as a team commits it: the source and constraint given, no address unless asked', () => {
+    expect(render('hcl', adoption, { source: 'registry.example.com/platform/hosting', version: '~> 1.4' }))
+      .toContain('terraform {\n  required_providers {\n    hosting = {\n      source  = "registry.example.com/platform/hosting"\n      version = "~> 1.4"\n    }\n  }\n}\n\nprovider "hosting" {}\n');
+    expect(render('hcl', adoption, {})).toContain('      source = "local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting"\n    }');
+    expect(render('typescript', adoption, {})).toContain("new HostingApi(this, 'hosting');");
+    expect(render('python', adoption, { baseUrl: 'https://api.example.com/api/v1' })).toContain('base_url="https://api.example.com/api/v1"');
+  });
+
   test('the same account gives the same text, in every language', () => {
     for (const language of ['hcl', 'typescript', 'python'] as const) {
       expect(render(language, adoptionOf(account), {})).toBe(render(language, adoption, {}));

@@ -16,7 +16,7 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--still\] \[--exit-with-parent\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\]\n {7}cdktf-server-hosting --version\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--still\] \[--exit-with-parent\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\] \[--base-url URL\] \[--source ADDRESS\] \[--version CONSTRAINT\]\n {7}cdktf-server-hosting --version\n$/);
     expect(written.err).toBe('');
   });
 
@@ -41,6 +41,10 @@ describe('the cdktf-server-hosting command', () => {
     [['--language', 'python', '--cdk'], '--cdk needs a value (to give one that starts with -, write --cdk=VALUE); usage: cdktf-server-hosting adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]'],
     [['--language', 'python', '--cdk=cdktn', '--outt', 'x.py'], 'unknown option --outt; did you mean --out?; usage: cdktf-server-hosting adopt --language'],
     [['--language', 'python', 'main.py'], 'unexpected argument "main.py"; usage: cdktf-server-hosting adopt'],
+    [['--language', 'python', '--source', 'registry.example.com/platform/hosting'], '--source and --version name the provider in an hcl configuration; a typescript or python program carries its provider: leave them out'],
+    [['--language', 'hcl', '--source', 'registry.example.com/platform/aws'], '--source "registry.example.com/platform/aws" is not a provider address HOST/NAMESPACE/hosting'],
+    [['--language', 'hcl', '--version', '"; evil'], '--version "\\"; evil" is not a version constraint, e.g. "~> 1.4"'],
+    [['--language', 'hcl', '--base-url', 'ftp://x'], '--base-url "ftp://x" is not an http(s) URL'],
     [['--language', 'hcl', '--cdk', 'cdktn'], '--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out'],
   ])('adopt %j is refused before anything is read', async (args, message) => {
     expect(await main(['adopt', ...args])).toBe(1);

@@ -59,8 +59,12 @@ describeWithTerraform('adopt an existing account', () => {
     expect(program).toMatch(/# {3}vps_shared_5 \("partner-5\\u2028require.*\\r\\nimport os"\): shared with this account, read-only for it/);
     expect(program).toMatch(/# NOT ADOPTED, a read failed .*\n# {3}vps_fail_7 \("broken-7"\): /);
     expect(program).not.toContain('hosting_power_state" "new-4-power"');
+    // The API's address is the environment's, as the token is: a file a team commits names neither.
+    expect(program).toContain('provider "hosting" {}');
+    expect(program).not.toContain(sim.baseUrl);
+    expect(progress).toContain('the configuration installs the provider from local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting, the address `provider mirror` serves; installing from a registry, adopt with --source HOST/NAMESPACE/hosting');
 
-    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+    const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl };
     const ws = new TerraformWorkspace(env);
     workspaces.push(ws);
     ws.writeHcl(env, '');
@@ -88,7 +92,7 @@ describeWithTerraform('adopt an existing account', () => {
       writeFileSync(join(dir, 'main.ts'), program);
       const tsc = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'node16', '--moduleResolution', 'node16', '--skipLibCheck', 'main.ts'], { cwd: dir, encoding: 'utf8' });
       expect(tsc.stdout + tsc.stderr).toBe('');
-      const ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
+      const ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl }, 'adopted');
       workspaces.push(ws);
       const synth = spawnSync(join(ROOT, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'main.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CDKTF_OUTDIR: ws.root } });
       expect(synth.status).toBe(0);

@@ -258,7 +258,7 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
 
   /** Runs an adopted program with `python`, then terraform: the first plan imports only, the apply writes nothing. */
   async function runAdopted(python: string, file: string, account: HostileAccount) {
-    const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN }, 'adopted');
+    const adopted = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: account.sim.baseUrl }, 'adopted');
     try {
       // From the workspace, where cdktf's default local backend keeps the state (not shared between programs).
       expect(sh(python, [file], { cwd: adopted.root, env: { CDKTF_OUTDIR: adopted.root } })).toMatchObject({ code: 0 });
