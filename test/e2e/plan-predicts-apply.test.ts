@@ -66,8 +66,29 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.code).toBe(2);
     const counts = (endpoint: string) => sim.requests.slice(before).filter((r) => r.endpoint === endpoint).length;
     expect([counts('GET /connect'), counts('GET /servers'), counts('GET /firewall/rulesets')]).toEqual([1, 1, 1]);
-    // One fresh read of a server whose start the plan shows (the actions on offer), one per address created.
-    expect([counts('GET /servers/{serverId}'), counts('GET /servers/{serverId}/ips/{ip}')]).toEqual([1, 2]);
+    // One fresh read of a server whose start the plan shows (the actions on offer), one per address
+    // created, one per firewall created (what each create takes over).
+    expect([counts('GET /servers/{serverId}'), counts('GET /servers/{serverId}/ips/{ip}'), counts('GET /servers/{serverId}/firewall')]).toEqual([1, 2, 3]);
+  });
+
+  test('a create that takes over settings that differ says at plan what it changes, each current value and what it becomes', async () => {
+    const run = await planWith([
+      `resource "hosting_server_firewall" "fw" {\n  server_id = "${IDS.vpsStopped}"\n  rulesets  = [1, 2]\n}`,
+      `resource "hosting_power_state" "power" {\n  server_id = "${IDS.vpsStopped}"\n  state     = "running"\n}`,
+      `resource "hosting_ip_settings" "ip" {\n  server_id   = "${IDS.dedicated}"\n  ip          = "${IPS.primary}"\n  rdns        = "web.example.com"\n  description = "primary"\n}`,
+      // Already as configured: nothing to say.
+      `resource "hosting_server_firewall" "same" {\n  server_id = "${IDS.vpsRunning}"\n  enabled   = false\n}`,
+    ].join('\n'));
+    expect(run.code).toBe(2);
+    const warnings = run.output.split('\n').filter((line) => line.startsWith('Warning: Creating this resource'));
+    expect(warnings.sort()).toEqual([
+      `Warning: Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: rulesets [2] -> [1, 2]`,
+      `Warning: Creating this resource changes the settings of ${IPS.primary} on ${IDS.dedicated}, which exists already: rdns "metal-1.example.com" -> "web.example.com"`,
+      `Warning: Creating this resource changes the power of ${IDS.vpsStopped}, which exists already: state "stopped" -> "running": the apply starts it`,
+    ].sort());
+    expect(run.output).toContain('with hosting_server_firewall.fw,');
+    expect(run.output).toContain('To keep a current value, set it in the configuration.');
+    expect(run.output).not.toContain(`the firewall of ${IDS.vpsRunning}`);
   });
 
   test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {

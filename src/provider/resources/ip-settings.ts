@@ -1,4 +1,7 @@
-import { checkServerExists, checkWrite, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import {
+  checkServerExists, checkWrite, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
+  validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
+} from './resource';
 import type { IpSettingField, IpSettings, Protection } from '../../api/schemas';
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { IpSettingsSpec } from '../../contract/resource-document';
@@ -198,9 +201,12 @@ async function checkWrites(
   if (!observed) return [];
   const changes = diffIpSettings(desiredOf(config), observed);
   if (changes.length === 0 && FIELDS.every((f) => isKnown(config[f]))) return [];
-  return [
+  const refusals = [
     ...lockedFields(changes, observed).map((field) =>
       errorAt(field, `${label(serverId, ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
+  // A create takes over the address's settings as they are: the plan names what the apply changes.
+  const takesOver = refusals.length === 0 && (prior === null || replaced);
+  return [...refusals, ...(takesOver ? takeoverWarning(`the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])];
 }

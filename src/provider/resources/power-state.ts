@@ -1,4 +1,4 @@
-import { checkServerExists, checkWrite, refusalAt, knownOr, replacing, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, checkWrite, creates, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
@@ -89,11 +89,14 @@ export const powerStateResource: ProviderResource = {
 
   async plan(session, prior, config, priv) {
     const planned: ObjectValue = { ...config, id: prior?.id ?? UNKNOWN };
+    const requiresReplace = replacing(this, prior, config);
+    const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
+    const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     return {
       planned,
-      requiresReplace: replacing(this, prior, config),
+      requiresReplace,
       private: withInstance(priv),
-      diagnostics: [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))],
+      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : [])],
     };
   },
 
@@ -165,6 +168,15 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
  * take the action. The refresh read the power into the state (a new resource: the run's list); when
  * that calls for an action, one fresh read of the server decides, with the actions it offers.
  */
+/** A create's warning when the server's power is not the configured one: the apply starts or stops it. */
+async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
+  if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string') return [];
+  const power = (await session.listedServer(planned.server_id))?.power;
+  if (power === undefined || power === planned.state) return [];
+  const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
+  return takeoverWarning(`the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
+}
+
 async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<Diagnostic[]> {
   if (typeof planned.server_id !== 'string') return [];
   const serverId = planned.server_id;

@@ -175,4 +175,21 @@ export function replacing(resource: Pick<ProviderResource, 'replacedBy'>, prior:
 export const isGone = (err: unknown): boolean => err instanceof ReconcileError && err.apiError?.code === 'not_found';
 
 /** A warning diagnostic (severity 2) for an outcome the person running Terraform should see. */
-export const warningOf = (summary: string): Diagnostic => ({ severity: 2, summary });
+export const warningOf = (summary: string, detail?: string): Diagnostic => ({ severity: 2, summary, ...(detail !== undefined && { detail }) });
+
+/** Whether the plan creates the remote object's resource anew: a create, or a replacement. */
+export const creates = (prior: ObjectValue | null, requiresReplace: readonly string[]): boolean => prior === null || requiresReplace.length > 0;
+
+/**
+ * What a create takes over: these resources manage settings that exist before them, and Terraform
+ * shows a create with the configured values only. When the apply will change what is there, the
+ * plan says so, each current value and what it becomes (`changes`, e.g. `rulesets [2] -> [1, 2]`);
+ * when nothing changes it says nothing.
+ */
+export function takeoverWarning(what: string, changes: readonly string[]): Diagnostic[] {
+  if (changes.length === 0) return [];
+  return [warningOf(
+    `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`,
+    `This resource takes over ${what} as it is now, and the apply makes these changes. To keep a current value, set it in the configuration.`,
+  )];
+}

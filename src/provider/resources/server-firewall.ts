@@ -1,8 +1,11 @@
-import { checkServerExists, checkWrite, isGone, replacing, isKnown, knownOr, plannedValue, validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import {
+  checkServerExists, checkWrite, creates, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
+  validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
+} from './resource';
 import type { Firewall } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { FirewallSpec } from '../../contract/resource-document';
-import { planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
+import { diffFirewall, planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
@@ -92,15 +95,17 @@ export const serverFirewallResource: ProviderResource = {
     };
     const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
+    const refusals = [
+      ...(await checkServerExists(session, prior, config)),
+      ...(writes ? await checkRulesetIds(session, config) : []),
+      ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
+    ];
+    const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     return {
       planned,
       requiresReplace,
       private: withInstance(priv),
-      diagnostics: [
-        ...(await checkServerExists(session, prior, config)),
-        ...(writes ? await checkRulesetIds(session, config) : []),
-        ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
-      ],
+      diagnostics: [...refusals, ...(takesOver ? await takeover(session, config.server_id, planned) : [])],
     };
   },
 
@@ -169,6 +174,21 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
   if (names.length === 0) return sortedUnique(ids);
   const serverLabel = label(config.server_id);
   return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets())]);
+}
+
+/**
+ * A create's warning when the firewall it takes over differs from the configuration. The read is
+ * this plan's alone: the apply reads again before it writes. A failed read warns of nothing; the
+ * apply reports it.
+ */
+async function takeover(session: ProviderSession, serverId: Value, planned: ObjectValue): Promise<Diagnostic[]> {
+  if (typeof serverId !== 'string') return [];
+  const desired = {
+    enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
+    rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
+  };
+  const actual = await readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+  return actual ? takeoverWarning(`the firewall of ${serverId}`, diffFirewall(desired, actual).changes) : [];
 }
 
 /** Whether the plan changes what a refreshed state shows (a value not known yet may). */
