@@ -10,20 +10,38 @@ import { IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patte
 
 export class ValidationError extends Error {
   constructor(scope: IConstruct, prop: string, problem: string) {
-    super(`${scope.constructor.name} at ${scope.node.path}: ${inBothLanguages(prop)} ${problem}`);
+    const message = `${scope.constructor.name} at ${scope.node.path}: ${inBothLanguages(prop)} ${problem}`;
+    super(pythonDrives() ? inPythonWords(message) : message);
     this.name = 'ValidationError';
   }
 }
 
-/** `serverId (server_id)`: the prop as a TypeScript and a Python user write it; one name when they agree. */
+/** Whether Python drives this library: jsii's runtime names itself in JSII_AGENT (`Python/3.12.1`). */
+export const pythonDrives = (): boolean => /^Python\//.test(process.env.JSII_AGENT ?? '');
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * `serverId (server_id)`: the prop as a TypeScript and a Python user write it, one name when they
+ * agree; `server_id` alone when Python drives the library.
+ */
 export function inBothLanguages(props: string): string {
   return props
     .split(', ')
     .map((prop) => {
-      const python = prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      return python === prop ? prop : `${prop} (${python})`;
+      const python = snakeCase(prop);
+      if (pythonDrives() || python === prop) return python;
+      return `${prop} (${python})`;
     })
     .join(', ');
+}
+
+/**
+ * A message in a Python user's words: each camelCase name (a prop, a method) in its snake_case
+ * form. Quoted text is a value the user gave, and stays as it is.
+ */
+export function inPythonWords(message: string): string {
+  return message.split(/("(?:[^"\\]|\\.)*")/).map((part, i) => (i % 2 === 1 ? part : part.replace(/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g, snakeCase))).join('');
 }
 
 /** An unresolved value: a token string or number, or a resolvable passed where a string goes (an iterator's `value` from Python). */
@@ -54,12 +72,23 @@ export function checkRdns(scope: IConstruct, name: string | undefined): void {
 }
 
 export function checkRulesetIds(scope: IConstruct, ids: readonly number[] | undefined): void {
-  for (const id of ids ?? []) {
-    if (!isToken(id) && (!Number.isInteger(id) || id < 0)) {
-      throw new ValidationError(scope, 'rulesets', `contains ${id}; rule set ids are non-negative integers (see GET /firewall/rulesets)`);
+  if (ids === undefined || isToken(ids)) return;
+  if (!Array.isArray(ids)) {
+    throw new ValidationError(scope, 'rulesets', `is ${describeValue(ids)}, not a list: write the ids as a list, e.g. [1, 2]`);
+  }
+  for (const id of ids as readonly unknown[]) {
+    if (isToken(id)) continue;
+    if (typeof id === 'string') {
+      throw new ValidationError(scope, 'rulesets', `contains the string ${JSON.stringify(id)}; rulesets takes ids (numbers); rule sets by name go in ${inBothLanguages('rulesetNames')}`);
+    }
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
+      throw new ValidationError(scope, 'rulesets', `contains ${describeValue(id)}; rule set ids are non-negative integers (see GET /firewall/rulesets)`);
     }
   }
 }
+
+/** A value as a message shows it: strings quoted, so "1,2" never reads as a list. */
+const describeValue = (value: unknown) => (typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value));
 
 export function checkRulesetNames(scope: IConstruct, names: readonly string[] | undefined): void {
   for (const name of names ?? []) {

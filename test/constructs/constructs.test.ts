@@ -195,6 +195,10 @@ describe('synth-time validation names the construct path, the prop and the value
       'IpSettings at test/ip: protection.layer4 is "always"; expected one of "dynamic", "permanent"'],
     ['a fractional rule set id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: [1.5] }),
       'ServerFirewall at test/fw: rulesets contains 1.5; rule set ids are non-negative integers (see GET /firewall/rulesets)'],
+    ['rule sets by name in rulesets', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: ['web'] as unknown as number[] }),
+      'ServerFirewall at test/fw: rulesets contains the string "web"; rulesets takes ids (numbers); rule sets by name go in rulesetNames (ruleset_names)'],
+    ['rule set ids as one string', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: '1,2' as unknown as number[] }),
+      'ServerFirewall at test/fw: rulesets is the string "1,2", not a list: write the ids as a list, e.g. [1, 2]'],
     ['nothing managed', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS }),
       'ServerFirewall at test/fw: enabled, rulesets, rulesetNames (ruleset_names) are all unset; set at least one, or remove the construct'],
     ['a bad power state', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: 'paused' as PowerStateValue }),
@@ -214,6 +218,28 @@ describe('synth-time validation names the construct path, the prop and the value
   ])('HostingApi baseUrl %s', (baseUrl, message) => {
     expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow('HostingApi at test/hosting: baseUrl');
     expect(() => new HostingApi(stack(), 'hosting', { baseUrl })).toThrow(message);
+  });
+});
+
+describe('when Python drives the library (JSII_AGENT), synth-time errors speak its names', () => {
+  beforeEach(() => {
+    process.env.JSII_AGENT = 'Python/3.12.1/linux';
+  });
+  afterEach(() => {
+    delete process.env.JSII_AGENT;
+  });
+
+  test.each<[string, (s: TerraformStack, api: HostingApi) => unknown, string]>([
+    ['hardReboot without rebootTriggers', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, hardReboot: true }),
+      'PowerState at test/p: hard_reboot is true but reboot_triggers is not set, so there is never a reboot for it to change; set reboot_triggers or remove hard_reboot'],
+    ['rule sets by name in rulesets', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: ['web'] as unknown as number[] }),
+      'ServerFirewall at test/fw: rulesets contains the string "web"; rulesets takes ids (numbers); rule sets by name go in ruleset_names'],
+    ['a value the user gave stays as given', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'webServer', enabled: true }),
+      'ServerFirewall at test/fw: server_id "webServer" is not a server id'],
+  ])('%s', (_n, fn, message) => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    expect(() => fn(s, api)).toThrow(message);
   });
 });
 

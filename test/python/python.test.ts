@@ -111,7 +111,7 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(bad.output).toMatch(/Unexpected keyword argument "server_idd" for "ServerFirewall"/);
   });
 
-  test('a synth-time error raised in Python names the prop as a Python user writes it, and the construct path', () => {
+  test('a synth-time error raised in Python names the prop as a Python user writes it (jsii says Python drives, in JSII_AGENT), and the construct path', () => {
     const res = sh(py, ['-c', [
       'from cdktf import App, TerraformStack',
       'from cdktf_server_hosting import HostingApi, ServerFirewall',
@@ -119,7 +119,14 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       'ServerFirewall(stack, "fw", api=HostingApi(stack, "hosting"), server_id="web-1", enabled=True)',
     ].join('\n')], { cwd: work });
     expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(/RuntimeError: ServerFirewall at web\/fw: serverId \(server_id\) "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid>/);
+    expect(res.stderr).toMatch(/RuntimeError: ServerFirewall at web\/fw: server_id "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid>/);
+    const reboot = sh(py, ['-c', [
+      'from cdktf import App, TerraformStack',
+      'from cdktf_server_hosting import HostingApi, PowerState, PowerStateValue',
+      'stack = TerraformStack(App(), "web")',
+      'PowerState(stack, "power", api=HostingApi(stack, "hosting"), server_id="vps_web_1", state=PowerStateValue.RUNNING, hard_reboot=True)',
+    ].join('\n')], { cwd: work });
+    expect(reboot.stderr).toContain('RuntimeError: PowerState at web/power: hard_reboot is true but reboot_triggers is not set, so there is never a reboot for it to change; set reboot_triggers or remove hard_reboot');
   });
 
   test('the example synthesizes; terraform imports, applies, shows drift, repairs it, and reboots once per release', async () => {
