@@ -27,3 +27,13 @@ export function diagnosticOf(err: unknown, scrub: (text: string) => string): Dia
   if (err instanceof HostingApiError) return { severity: ERROR, summary: scrub(err.message) };
   return { severity: ERROR, summary: scrub(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`) };
 }
+
+/**
+ * A diagnostic of `terraform plan`. Refusals share their text with the apply, which says "nothing
+ * was changed" when it stopped before a write; at plan nothing is ever changed, so the words go.
+ */
+export function atPlan(diagnostic: Diagnostic): Diagnostic {
+  const strip = (text: string) => text.replace(/[;,]? *nothing was changed(?=$|[.;\n])/g, '');
+  return { ...diagnostic, summary: strip(diagnostic.summary), ...(diagnostic.detail !== undefined && { detail: strip(diagnostic.detail) }) };
+}
+

@@ -40,6 +40,8 @@ export interface ProviderSession {
    * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
    */
   forgetServerList(): void;
+  /** What to report for a failure: a refused token in full once per run, then in one short line. */
+  reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
 }
@@ -102,12 +104,53 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
     });
 }
 
-/** A load run once until forgotten; a failed one is not kept, so the next caller asks again. */
-function once<T>(load: () => Promise<T>): { (): Promise<T>; forget(): void } {
+/** Refusals of the token itself: every later read of the run would get the same. */
+const TOKEN_REFUSALS = new Set(['unauthorized', 'ip_not_allowed']);
+const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof ReconcileError && TOKEN_REFUSALS.has(err.apiError?.code ?? '');
+
+/**
+ * A refused token, once per run: the shared reads do not ask the API again, and the first resource
+ * that reports the refusal shows it whole; the others show one short line.
+ */
+function tokenRefusals(tokenEnvVar: string) {
+  let refused: ReconcileError | undefined;
+  let shown = false;
+  return {
+    /** Throws the token's refusal, if the run met one, instead of asking again. */
+    check: (): void => {
+      if (refused) throw refused;
+    },
+    remember: (err: unknown): void => {
+      if (isTokenRefusal(err)) refused ??= err;
+    },
+    /** What a resource reports for `err`: a token refusal whole the first time, then short. */
+    reported: (err: unknown): unknown => {
+      if (!isTokenRefusal(err)) return err;
+      if (!shown) {
+        shown = true;
+        return err;
+      }
+      return new ReconcileError(
+        `not read: the token in ${tokenEnvVar} was refused (${err.apiError?.code}); the first error of this run says why`,
+        `fix the token in ${tokenEnvVar}, then run Terraform again`,
+      );
+    },
+  };
+}
+
+type TokenRefusals = ReturnType<typeof tokenRefusals>;
+
+/**
+ * A load run once until forgotten; a failed one is not kept, so the next caller asks again, except
+ * after the token was refused: the run's every read would be refused the same way.
+ */
+function once<T>(load: () => Promise<T>, refusals: TokenRefusals): { (): Promise<T>; forget(): void } {
   let pending: Promise<T> | undefined;
-  const get = () => {
+  const get = async () => {
+    refusals.check();
     pending ??= load().catch((err) => {
       pending = undefined;
+      refusals.remember(err);
       throw err;
     });
     return pending;
@@ -144,14 +187,15 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase])('read', SETTINGS_RUN_SECONDS);
-  const observedList = once(() => observeServers(readContext()));
+  const refusals = tokenRefusals(options.tokenEnvVar);
+  const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
     const observed = await observedList();
     return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
-  });
-  const rulesets = once(() => readRulesets(readContext(), 'firewall'));
-  const token = once(() => readTokenScopes(readContext()));
+  }, refusals);
+  const rulesets = once(() => readRulesets(readContext(), 'firewall'), refusals);
+  const token = once(() => readTokenScopes(readContext()), refusals);
   const handovers = createHandovers();
   return {
     forCall(callPhase) {
@@ -166,6 +210,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         token,
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
+        reported: refusals.reported,
         warnings,
         handovers,
       };

@@ -20,7 +20,8 @@ async function observe<T>(ctx: ReconcileContext, what: string, scopes: readonly 
 
 export const observeToken = (ctx: ReconcileContext): Promise<Observed<TokenInfo>> => observe(ctx, 'token', [], () => ctx.client.connect());
 
-export const observeServers = (ctx: ReconcileContext): Promise<Observed<Server[]>> => observe(ctx, 'servers', ['servers:read'], () => ctx.client.listServers());
+export const observeServers = (ctx: ReconcileContext): Promise<Observed<Server[]>> =>
+  observe(ctx, 'the account\'s server list (GET /servers, which plans and data sources read)', ['servers:read'], () => ctx.client.listServers());
 
 export const observeServer = (ctx: ReconcileContext, serverId: string): Promise<Observed<ServerDetail>> =>
   observe(ctx, `server ${serverId}`, ['servers:read'], () => ctx.client.getServer(serverId));

@@ -42,7 +42,7 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
   // Every row has four members: jest passes a shorter row's missing last argument as a done callback.
   test.each<[string, string, RegExp, string | undefined]>([
     ['a write to a shared server', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsShared}"\n  enabled   = false\n}`, /shared with this account and is read-only for it, so changing its firewall would be refused/, undefined],
-    ['a rule set id that does not exist', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  rulesets  = [1, 99]\n}`, /rule set 99 does not exist on this account; nothing was changed\n\n(.|\n)*the account's rule sets are 1 \("web"\)/, undefined],
+    ['a rule set id that does not exist', `resource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n  rulesets  = [1, 99]\n}`, /rule set 99 does not exist on this account\n\n(.|\n)*the account's rule sets are 1 \("web"\)/, undefined],
     ['an address that is not the server\'s', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "203.0.113.99"\n  rdns      = "a.example.com"\n}`, /203\.0\.113\.99 is not an address of server ded_/, undefined],
     ['a field not editable, on create', `resource "hosting_ip_settings" "x" {\n  server_id = "${IDS.dedicated}"\n  ip        = "${IPS.locked}"\n  rdns      = "mine.example.com"\n}`, /rdns is not editable for this address/, undefined],
     ['a start of a suspended server', `resource "hosting_power_state" "x" {\n  server_id = "${IDS.vpsSuspended}"\n  state     = "running"\n}`, /the server is suspended, and power actions are accepted only while it is active, so start would be refused/, undefined],
@@ -52,6 +52,8 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     const run = await planWith(hcl, token);
     expect(run.code).toBe(1);
     expect(run.output).toMatch(message);
+    // Said where an apply stopped; at plan nothing is ever changed.
+    expect(run.output).not.toContain('nothing was changed');
   });
 
   test('what needs no write plans green on the same servers, and the reads stay bounded per run', async () => {
@@ -69,6 +71,19 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     // One fresh read of a server whose start the plan shows (the actions on offer), one per address
     // created, one per firewall created (what each create takes over).
     expect([counts('GET /servers/{serverId}'), counts('GET /servers/{serverId}/ips/{ip}'), counts('GET /servers/{serverId}/firewall')]).toEqual([1, 2, 3]);
+  });
+
+  test('a refused token on several resources: one whole error naming what was read, the others one short line each', async () => {
+    writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]
+      .map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id = "${id}"\n  enabled   = true\n}`).join('\n')}`);
+    const before = sim.requests.length;
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: { HOSTING_API_TOKEN: 'hsim_not_a_token_of_this_account' } });
+    expect(run.code).toBe(1);
+    expect(run.output.match(/the account's server list \(GET \/servers, which plans and data sources read\): reading failed: the token is missing, invalid, expired or revoked/g)).toHaveLength(1);
+    expect(run.output.match(/not read: the token in HOSTING_API_TOKEN was refused \(unauthorized\); the first error of this run says why/g)).toHaveLength(2);
+    expect(run.output).not.toContain('hsim_not_a_token_of_this_account');
+    // The refusal is not asked again for each resource.
+    expect(sim.requests.slice(before).filter((r) => r.endpoint === 'GET /servers' || r.path === '/servers')).toHaveLength(1);
   });
 
   test('a create that takes over settings that differ says at plan what it changes, each current value and what it becomes', async () => {

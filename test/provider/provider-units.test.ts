@@ -4,7 +4,7 @@ import { providerVersion } from '../../src/contract/provider-mirror';
 import { ddosRulesDataSource } from '../../src/provider/data-sources/ddos-rules';
 import { serverDataSource } from '../../src/provider/data-sources/server';
 import { serversDataSource } from '../../src/provider/data-sources/servers';
-import type { Diagnostic } from '../../src/provider/diagnostics';
+import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
@@ -235,4 +235,13 @@ test('a server id the account does not have: the closest ids come with their nam
   expect(diagnostic.summary).toBe('server "vps_web_9" does not exist on this account');
   expect(diagnostic.detail).toContain(`it has vps_web_1 (${JSON.stringify(HOSTILE_TEXT)}), vps_db_1 ("db"); use an id`);
   expect(diagnostic.detail).not.toContain('\n\tline 2');
+});
+
+test.each([
+  ['firewall vps_web_1: rule set 99 does not exist on this account; nothing was changed', 'firewall vps_web_1: rule set 99 does not exist on this account'],
+  ['use an id that GET /servers lists for this token; nothing was changed', 'use an id that GET /servers lists for this token'],
+  ['remove rdns from the configuration; nothing was changed. Then plan again', 'remove rdns from the configuration. Then plan again'],
+  ['a description that says "nothing was changed here" stays', 'a description that says "nothing was changed here" stays'],
+])('at plan, a refusal does not say "nothing was changed": %s', (text, planned) => {
+  expect(atPlan({ severity: 1, summary: text, detail: text })).toEqual({ severity: 1, summary: planned, detail: planned });
 });

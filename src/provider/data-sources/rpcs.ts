@@ -26,7 +26,7 @@ export function dataSourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): R
         const state = await dataSourceOf(req.type_name).read(session, configOf(req));
         return { state: { msgpack: encodeValue(state) }, diagnostics: warnings() };
       } catch (err) {
-        return { diagnostics: [...warnings(), diagnosticOf(err, scrub)] };
+        return { diagnostics: [...warnings(), diagnosticOf(session.reported(err), scrub)] };
       }
     },
   };

@@ -1,5 +1,5 @@
 import { RESOURCES } from '.';
-import { diagnosticOf, type Diagnostic } from '../diagnostics';
+import { atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
@@ -54,7 +54,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const diagnostics = warningsOf(session.warnings);
         return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
       } catch (err) {
-        return { new_state: req.current_state, private: req.private, ...failing(err, session.warnings) };
+        return { new_state: req.current_state, private: req.private, ...failing(session.reported(err), session.warnings) };
       }
     },
     PlanResourceChange: async (req) => {
@@ -70,10 +70,11 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics: [...warningsOf(session.warnings), ...(change.diagnostics ?? [])],
+          diagnostics: [...warningsOf(session.warnings), ...(change.diagnostics ?? [])].map(atPlan),
         };
       } catch (err) {
-        return failing(err, session.warnings);
+        const failed = failing(session.reported(err), session.warnings);
+        return { diagnostics: failed.diagnostics.map(atPlan) };
       }
     },
     ApplyResourceChange: async (req) => {
