@@ -196,6 +196,18 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     ].join('\n')], { cwd: dir });
     expect(transitions.stdout.trim().split('\n')).toEqual(["False ['provisioning']", "True ['active']"]);
 
+    // The testing guide's "More than the happy path" lines, as a Python user copies them.
+    const guide = readFileSync(join(ROOT, 'docs', 'guides', 'testing-your-stacks.md'), 'utf8');
+    const block = /Drift, faults and narrower tokens, in TypeScript:[^]*?```python\n([^]*?)```/.exec(guide)![1];
+    const happyPath = sh(py, ['-c', [
+      'from cdktf_server_hosting import testing',
+      'account = testing.SimulatedAccount.start()',
+      block,
+      'print(next(s for s in account.state() if s.id == "vps_web_2").power, read_only.startswith("hsim_"))',
+      'account.stop()',
+    ].join('\n')], { cwd: dir });
+    expect([happyPath.stdout.trim(), happyPath.code]).toEqual(['stopped True', 0]);
+
     // A program that never calls stop(): its simulated account ends with it.
     const left = sh(py, ['-c', 'from cdktf_server_hosting import testing; print(testing.SimulatedAccount.start().base_url)'], { cwd: dir });
     expect(left.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);

@@ -116,6 +116,8 @@ describeWithTerraform('a user project installs the packed library', () => {
 
   test('the testing guide\'s jest example runs in the project: the kit from the tarball starts an account; exactly one shutdown, nothing else written', () => {
     for (const file of ['typescript/web-stack.ts', 'typescript/web-stack.test.ts', 'typescript/jest.config.js', 'account.json']) copyFileSync(join(root, 'examples', 'testing', file), join(project, file.replace(/^typescript\//, '')));
+    // The account file's $schema is the schema the installed package ships.
+    expect(existsSync(join(project, JSON.parse(readFileSync(join(project, 'account.json'), 'utf8')).$schema))).toBe(true);
     // The stack's file type-checks strictly against the installed package. jest runs with the guide's
     // jest.config.js; jest and ts-jest are this repository's, as `npm install --save-dev` would add them.
     expect(run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--esModuleInterop', '--types', 'node', 'web-stack.ts'], project)).toMatchObject({ code: 0, output: '' });

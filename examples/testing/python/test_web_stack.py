@@ -12,7 +12,8 @@ from web_stack import WebStack
 
 @pytest.fixture
 def account() -> Iterator[testing.SimulatedAccount]:
-    account = testing.SimulatedAccount.start(account_file="account.json")
+    # Beside this file, wherever pytest runs from.
+    account = testing.SimulatedAccount.start(account_file=str(Path(__file__).with_name("account.json")))
     yield account
     account.stop()
 

@@ -6,27 +6,31 @@ import { App } from 'cdktf';
 import { testing } from 'cdktf-server-hosting';
 import { WebStack } from './web-stack';
 
-let account: testing.SimulatedAccount;
+let account: testing.SimulatedAccount | undefined;
 beforeAll(() => {
-  account = testing.SimulatedAccount.start({ accountFile: 'account.json' });
+  // Beside this file, wherever jest runs from.
+  account = testing.SimulatedAccount.start({ accountFile: join(__dirname, 'account.json') });
 });
-afterAll(() => account.stop());
+// A start that failed leaves no account: jest reports that failure, not this one.
+afterAll(() => account?.stop());
 
 test('the change stops exactly web-1 and writes nothing else', () => {
+  if (!account) throw new Error('the simulated account did not start');
+  const sim = account;
   const outdir = mkdtempSync(join(tmpdir(), 'web-stack-'));
   const app = new App({ outdir });
-  new WebStack(app, 'web', account.baseUrl);
+  new WebStack(app, 'web', sim.baseUrl);
   app.synth();
 
   const terraform = (...args: string[]) =>
     execFileSync('terraform', [...args, '-input=false', '-no-color'], {
       cwd: join(outdir, 'stacks', 'web'),
-      env: { ...process.env, HOSTING_API_TOKEN: account.token },
+      env: { ...process.env, HOSTING_API_TOKEN: sim.token },
     });
   terraform('init');
   terraform('apply', '-auto-approve');
 
-  expect(account.executedActions()).toEqual([{ serverId: 'vps_web_1', action: 'shutdown' }]);
-  expect(account.executedWrites()).toHaveLength(1);
-  expect(account.state().find((s) => s.id === 'vps_web_2')?.power).toBe('running');
+  expect(sim.executedActions()).toEqual([{ serverId: 'vps_web_1', action: 'shutdown' }]);
+  expect(sim.executedWrites()).toHaveLength(1);
+  expect(sim.state().find((s) => s.id === 'vps_web_2')?.power).toBe('running');
 });
