@@ -40,6 +40,12 @@ export interface ProviderSession {
    * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
    */
   forgetServerList(): void;
+  /**
+   * A resource removed from Terraform and left as it is: the run's first such line is a warning
+   * that speaks for the others too; theirs go to the provider's log, so a destroy (or `terraform
+   * test`'s teardown) of many resources says it once.
+   */
+  retained(line: string): void;
   /** What to report for a failure: a refused token in full once per run, then in one short line. */
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
@@ -197,6 +203,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const rulesets = once(() => readRulesets(readContext(), 'firewall'), refusals);
   const token = once(() => readTokenScopes(readContext()), refusals);
   const handovers = createHandovers();
+  let retainedSaid = false;
   return {
     forCall(callPhase) {
       phase = callPhase;
@@ -211,6 +218,11 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
         reported: refusals.reported,
+        retained: (line) => {
+          if (retainedSaid) return options.log(`${line} (left as it is)`);
+          retainedSaid = true;
+          warnerFor(warnings)(`${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
+        },
         warnings,
         handovers,
       };

@@ -151,7 +151,7 @@ export const ipSettingsResource: ProviderResource = {
     }
     if (prior.on_destroy !== 'restore' || !priv.restore) {
       const kept = FIELDS.filter((f) => prior[f] !== null).map((f) => `${f} ${JSON.stringify(prior[f])}`);
-      ctx.warn(`${label(serverId, ip)}: removed from Terraform; the address keeps its settings (${kept.join(', ') || 'none set'})`);
+      session.retained(`${label(serverId, ip)}: removed from Terraform; the address keeps its settings (${kept.join(', ') || 'none set'})`);
       return;
     }
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });

@@ -129,7 +129,7 @@ export const powerStateResource: ProviderResource = {
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */
   async destroy(session, prior) {
-    session.warn(`power ${String(prior.server_id)}: removed from Terraform; the server stays ${String(prior.state)}`);
+    session.retained(`power ${String(prior.server_id)}: removed from Terraform; the server stays ${String(prior.state)}`);
   },
 
   importState(id) {

@@ -135,7 +135,7 @@ export const serverFirewallResource: ProviderResource = {
     const serverId = String(prior.server_id);
     const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
     if (prior.on_destroy !== 'restore' || !priv.restore) {
-      ctx.warn(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
+      session.retained(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
       return;
     }
     const restore = priv.restore as Partial<Firewall>;
