@@ -172,10 +172,10 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     const run = await ws.destroy();
     expect(run.code).toBe(0);
     expect(run.output).toContain('Destroy complete! Resources: 4 destroyed.');
-    // The firewall and the power are left as they are: one warning says so for both (whichever went first).
+    // The firewalls and the power are left as they are: one warning says so for all (whichever went first).
     const retained = run.output.split('\n').filter((line) => /^Warning: .*removed from Terraform/.test(line));
     expect(retained).toEqual([expect.stringMatching(
-      /^Warning: (firewall vps_\S+: removed from Terraform; the firewall stays as it is \(enabled true, rule sets \[2\]\)|power vps_\S+: removed from Terraform; the server stays running)\. Every resource removed later in this run is left as it is too/,
+      /^Warning: (firewall vps_\S+: removed from Terraform; the firewall stays as it is \(enabled true, rule sets \[[\d, ]+\]\)|power vps_\S+: removed from Terraform; the server stays running)\. Every resource removed later in this run is left as it is too/,
     )]);
     expect(newWrites().sort()).toEqual([
       'ip_settings {"description":"primary"}',
