@@ -62,8 +62,10 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
   });
 
   test('create reconciles each kind with only the writes needed, never reboots, and the next plan is empty', async () => {
-    const run = await ws.apply();
+    const { run, requests } = await applyPhaseRequests();
     expect(run.code).toBe(0);
+    // The apply phase's plan of the firewall reads what it takes over; its apply writes from that read.
+    expect(requests.filter((r) => r === 'GET /servers/{serverId}/firewall')).toHaveLength(1);
     expect(run.output).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
     expect(newWrites().sort()).toEqual(['action start', 'firewall {"enabled":true}', 'ip_settings {"description":"web"}', 'ip_settings {"rdns":"web1.example.com"}']);
     expect((await ws.plan()).code).toBe(0);

@@ -32,6 +32,11 @@ export interface PrivateState {
    * where the create stopped.
    */
   readonly replacesIncomplete?: boolean;
+  /**
+   * The firewall a create's plan read to say what it takes over, for the apply Terraform runs right
+   * after that plan: its diff needs no second read. Never kept in the state.
+   */
+  readonly observedFirewall?: { readonly enabled: boolean; readonly rulesets: readonly number[] };
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
@@ -44,6 +49,7 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
   replacesIncomplete: z.optional(z.boolean()),
+  observedFirewall: z.optional(z.object({ enabled: z.boolean(), rulesets: z.array(z.int().check(z.nonnegative())) })),
 });
 
 /**

@@ -101,15 +101,17 @@ export const serverFirewallResource: ProviderResource = {
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
+    const observed = takesOver && typeof config.server_id === 'string' ? await readTakenOver(session, config.server_id) : undefined;
+    const { observedFirewall: _, ...kept } = withInstance(priv);
     return {
       planned,
       requiresReplace,
-      private: withInstance(priv),
-      diagnostics: [...refusals, ...(takesOver ? await takeover(session, config.server_id, planned) : [])],
+      private: observed ? { ...kept, observedFirewall: observed } : kept,
+      diagnostics: [...refusals, ...(observed ? takeoverOf(String(config.server_id), planned, observed) : [])],
     };
   },
 
-  /** With a refreshed prior state the PUT is the only request: the plan's refresh read the firewall. */
+  /** The PUT is the only request: the plan's refresh read the firewall, or for a create the plan did. */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
     const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
@@ -117,7 +119,10 @@ export const serverFirewallResource: ProviderResource = {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
-    const plan = await planFirewall(ctx, spec, firewallIn(prior));
+    // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
+    const { observedFirewall, ...base } = priv;
+    const observed = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
+    const plan = await planFirewall(ctx, spec, firewallIn(prior) ?? observed);
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
@@ -125,10 +130,10 @@ export const serverFirewallResource: ProviderResource = {
     try {
       await plan.apply();
     } catch (error) {
-      return { state: prior, private: priv, error };
+      return { state: prior, private: base, error };
     }
     const written = Object.keys(plan.diff.change) as Array<keyof Firewall>;
-    return { state, private: withRestoreValues(priv, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
+    return { state, private: withRestoreValues(base, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
   async destroy(session, prior, priv) {
@@ -177,18 +182,20 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
 }
 
 /**
- * A create's warning when the firewall it takes over differs from the configuration. The read is
- * this plan's alone: the apply reads again before it writes. A failed read warns of nothing; the
- * apply reports it.
+ * The firewall a create takes over, read at plan to say what the apply changes there. A failed
+ * read warns of nothing: the apply reads again and reports it.
  */
-async function takeover(session: ProviderSession, serverId: Value, planned: ObjectValue): Promise<Diagnostic[]> {
-  if (typeof serverId !== 'string') return [];
+function readTakenOver(session: ProviderSession, serverId: string): Promise<Firewall | undefined> {
+  return readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+}
+
+/** A create's warning when the firewall it takes over differs from the configuration. */
+function takeoverOf(serverId: string, planned: ObjectValue, actual: Firewall): Diagnostic[] {
   const desired = {
     enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
   };
-  const actual = await readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
-  return actual ? takeoverWarning(`the firewall of ${serverId}`, diffFirewall(desired, actual).changes) : [];
+  return takeoverWarning(`the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
 }
 
 /** Whether the plan changes what a refreshed state shows (a value not known yet may). */
