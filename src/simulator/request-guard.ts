@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { headerValue as single } from './http';
 
 /*
  * Who may talk to a simulator. It runs on developers' machines beside their browsers, and its
@@ -45,7 +46,8 @@ export function servedHostNames(listenHost: string, allowed: readonly string[] =
 /** Why a request's Host header is refused, or undefined when it names a served host. */
 export function hostRefusal(hostHeader: string | undefined, served: ReadonlySet<string>): string | undefined {
   const name = hostHeader === undefined ? '' : bareHostName(hostHeader);
-  if (served.has(name) || (isLoopbackHost(name) && [...served].some(isLoopbackHost))) return undefined;
+  // Loopback names are always served: only this machine reaches them, so no other site can rebind one.
+  if (served.has(name) || isLoopbackHost(name)) return undefined;
   const shown = hostHeader === undefined ? 'no Host header' : `the host ${JSON.stringify(hostHeader.slice(0, 100))}`;
   return `this simulator answers requests for ${[...served].join(', ')}; this request named ${shown}. `
     + 'Use one of those in the URL, or start the simulator with --allow-host NAME for a name of your own.';
@@ -98,8 +100,4 @@ function bareHostName(host: string): string {
   if (bracketed) return bracketed[1];
   if (isIP(text) === 6) return text;
   return text.replace(/:\d+$/, '').replace(/\.$/, '');
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -134,10 +134,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   async function routeControl(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
     const path = url.pathname.slice(CONTROL_PREFIX.length);
     const isPage = method === 'GET' && livePage.serves(path);
-    if (accessKey && !(isPage && livePage.acceptAccessKey(url, res)) && !carriesAccessKey(req.headers, accessKey)) {
-      return writeJson(res, 401, { error: `this simulator listens on ${listenHost}, which other machines reach: its control surface and live page need the access key it printed at start (Authorization: Bearer KEY, or open the live page address it printed)` });
+    if (accessKey) {
+      // Opened from the printed address, the page takes the key into its cookie and answers a redirect.
+      if (isPage && livePage.acceptAccessKey(url, res)) return;
+      if (!carriesAccessKey(req.headers, accessKey)) {
+        return writeJson(res, 401, { error: `this simulator listens on ${listenHost}, which other machines reach: its control surface and live page need the access key it printed at start (Authorization: Bearer KEY, or open the live page address it printed)` });
+      }
     }
-    if (res.headersSent) return;
     if (isPage) return livePage.serve(path, res);
     if (method !== 'GET') {
       const refusal = controlWriteRefusal(req.headers, `http://${req.headers.host ?? ''}`);
