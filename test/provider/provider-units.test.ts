@@ -10,9 +10,10 @@ import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/val
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/resources/private-state';
-import { checkServerExists, type ProviderResource } from '../../src/provider/resources/resource';
+import { checkServerExists, takeoverWarning, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
+import { diffIpSettings } from '../../src/reconcile/ip-settings';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
 
@@ -244,4 +245,14 @@ test.each([
   ['a description that says "nothing was changed here" stays', 'a description that says "nothing was changed here" stays'],
 ])('at plan, a refusal does not say "nothing was changed": %s', (text, planned) => {
   expect(atPlan({ severity: 1, summary: text, detail: text })).toEqual({ severity: 1, summary: planned, detail: planned });
+});
+
+test('what a create takes over is said on one line, text from the API quoted as it is: quotes, newlines, ${...} and %{...} included', () => {
+  const actual = { address: '203.0.113.10', rdns: null, description: HOSTILE_TEXT, protection: null, editable: { rdns: true, description: true, protection: true } };
+  const changes = diffIpSettings({ description: 'web' }, actual as never).map((c) => `${c.field} ${c.from} -> ${c.to}`);
+  const [warning] = takeoverWarning('the settings of 203.0.113.10 on ded_x', changes);
+  expect(warning.severity).toBe(2);
+  expect(warning.summary).toBe(`Creating this resource changes the settings of 203.0.113.10 on ded_x, which exists already: description ${JSON.stringify(HOSTILE_TEXT)} -> "web"`);
+  expect(warning.summary).not.toContain('\n');
+  expect(takeoverWarning('the firewall of vps_x', [])).toEqual([]);
 });
