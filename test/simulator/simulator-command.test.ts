@@ -70,8 +70,12 @@ test('on an address other machines reach, it warns, prints an access key at star
   const node = 'require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(["simulator", "--host", "0.0.0.0", "--port", "0"]).then(process.exit)';
   const child = spawn(process.execPath, ['-e', node], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
   const printed = { out: '', err: '' };
-  child.stderr.on('data', (chunk: Buffer) => (printed.err += chunk.toString()));
-  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => (printed.out += chunk.toString()).includes('Press Ctrl-C') && resolve()));
+  // The two streams arrive in either order: wait for the end of both.
+  await new Promise<void>((resolve) => {
+    const ready = () => printed.out.includes('Press Ctrl-C') && printed.err.includes('\n') && resolve();
+    child.stdout.on('data', (chunk: Buffer) => ((printed.out += chunk.toString()), ready()));
+    child.stderr.on('data', (chunk: Buffer) => ((printed.err += chunk.toString()), ready()));
+  });
   try {
     expect(printed.err).toMatch(/^Warning: listening on 0\.0\.0\.0, which other machines can reach\./);
     const key = /Access key \(send "Authorization: Bearer KEY"; printed only here\): (\S+)/.exec(printed.out)![1];
