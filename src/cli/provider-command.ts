@@ -143,7 +143,7 @@ const PROVIDER_FLAGS = {
 } as const;
 
 /** The flags of `provider mirror|registry` and its one word, the directory. */
-function parseProviderArgs(args: readonly string[]): ProviderOptions {
+export function parseProviderArgs(args: readonly string[]): ProviderOptions {
   const { flags, words } = parseCommandLine(args, PROVIDER_FLAGS, PROVIDER_USAGE, 1);
   if (words.length !== 1) throw new Error(`the directory to write is missing; usage: ${PROVIDER_USAGE}`);
   return {

@@ -84,6 +84,8 @@ function frontmatter(title: string, description: string, subcategory = ''): stri
   return ['---', `page_title: "${title}"`, `subcategory: "${subcategory}"`, 'description: |-', ...description.split('\n').map((l) => `  ${l}`), '---', ''].join('\n');
 }
 
+/** Before a block that is part of a configuration, not all of it: the docs tests check it as syntax only. */
+const FRAGMENT = '<!-- docs-test: fragment -->';
 const fenced = (language: string, text: string) => `\`\`\`${language}\n${text.trimEnd()}\n\`\`\``;
 
 function examplePart(input: DocsInput, path: string): string[] {
@@ -161,7 +163,9 @@ function identityPart(type: DocumentedType, intro: string): string[] {
 
 function importPart(type: DocumentedType): string[] {
   if (!type.importIdExample) return [];
-  const identity = (type.identity ?? []).map((a, i) => `    ${a.name} = "${type.importIdExample!.split('/')[i]}"`);
+  const width = Math.max(0, ...(type.identity ?? []).map((a) => a.name.length));
+  // Aligned as terraform fmt writes it.
+  const identity = (type.identity ?? []).map((a, i) => `    ${a.name.padEnd(width)} = "${type.importIdExample!.split('/')[i]}"`);
   return [
     '## Import',
     '',
@@ -171,11 +175,13 @@ function importPart(type: DocumentedType): string[] {
     '',
     'Or with an `import` block (Terraform 1.5+); the next plan imports the settings as they are and shows the in-place changes:',
     '',
+    FRAGMENT,
     fenced('terraform', `import {\n  to = ${type.typeName}.example\n  id = "${type.importIdExample}"\n}`),
     '',
     ...(identity.length ? [
       'Terraform 1.12+ also imports by the resource\'s identity, which `terraform show -json` shows for every managed instance:',
       '',
+      FRAGMENT,
       fenced('terraform', `import {\n  to = ${type.typeName}.example\n  identity = {\n${identity.join('\n')}\n  }\n}`),
       '',
       ...identityPart(type, 'Identity attributes:'),
@@ -193,9 +199,10 @@ function indexPage(input: DocsInput): DocPage {
       '',
       input.provider.block.description,
       '',
-      ...examplePart(input, 'provider/provider.tf'),
+      // Installation first: an HCL reader's first question is how Terraform gets the provider.
       input.providerGuide.trim(),
       '',
+      ...examplePart(input, 'provider/provider.tf'),
       '## Schema',
       '',
       ...attributes.map((a) => line(a, a.name)),

@@ -10,7 +10,7 @@ import type { RunningSimulator } from '../../src/simulator';
 import { filesBelow } from '../helpers/files';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, DOCS_REGISTRY_SOURCE, TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
 
@@ -45,7 +45,7 @@ test('the docs have a page for every resource, data source, list resource and ac
     ...[...LIST_RESOURCES.keys()].map((t) => `list-resources/${t}/list-resource.tfquery.hcl`),
     ...[...ACTIONS.keys()].map((t) => `actions/${t}/action.tf`),
   ].sort());
-  expect(pages.find((p) => p.path === 'resources/ip_settings.md')!.text).toContain('identity = {\n    server_id = "ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b"\n    ip = "203.0.113.10"\n  }');
+  expect(pages.find((p) => p.path === 'resources/ip_settings.md')!.text).toContain('identity = {\n    server_id = "ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b"\n    ip        = "203.0.113.10"\n  }');
 });
 
 /** Every example the docs show is applied against the simulator: provider from `provider mirror`, apply, a clean plan. */
@@ -56,7 +56,7 @@ describeWithTerraform('the HCL examples of the docs apply', () => {
     sim = await simulatorWithSentinel();
     const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
     ws = new TerraformWorkspace(env);
-    ws.writeHcl(env, '');
+    ws.writeHcl(env, '', ['--source', DOCS_REGISTRY_SOURCE]);
     // The examples bring their own required_providers (provider.tf): only the mirror's CLI configuration is kept.
     rmSync(join(ws.stackDir, 'main.tf'));
     // Actions and list resources need Terraform 1.14+: test/newer-terraform/ applies the examples with those.

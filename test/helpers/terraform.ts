@@ -10,6 +10,9 @@ import { SEED_SERVER_IDS } from '../../src/simulator';
 export const TERRAFORM_RC = join(__dirname, '..', 'e2e', 'terraform.rc');
 const STACK = 'e2e';
 
+/** The registry address the docs' HCL names (examples/hcl/provider/provider.tf); tests mirror the provider under it. */
+export const DOCS_REGISTRY_SOURCE = 'registry.example.com/platform/hosting';
+
 export const terraformVersion = (() => {
   const res = spawnSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
   return res.status === 0 ? (JSON.parse(res.stdout).terraform_version as string) : undefined;

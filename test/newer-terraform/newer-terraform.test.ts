@@ -6,7 +6,7 @@ import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { firewallHcl, TerraformWorkspace } from '../helpers/terraform';
+import { DOCS_REGISTRY_SOURCE, firewallHcl, TerraformWorkspace } from '../helpers/terraform';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples', 'hcl');
 
@@ -19,12 +19,14 @@ interface Suite {
   readonly env: Record<string, string>;
 }
 
-function suiteOn(path: () => string, hcl: (sim: RunningSimulator) => string, setUp: (suite: Suite) => void = () => undefined): Suite {
+function suiteOn(
+  path: () => string, hcl: (sim: RunningSimulator) => string, setUp: (suite: Suite) => void = () => undefined, mirrorOptions: string[] = [],
+): Suite {
   const suite = { env: {} } as Suite;
   beforeAll(async () => {
     suite.sim = await simulatorWithSentinel();
     suite.ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, PATH: path(), TF_VAR_hosting_api_url: suite.sim.baseUrl });
-    suite.ws.writeHcl(suite.env, hcl(suite.sim));
+    suite.ws.writeHcl(suite.env, hcl(suite.sim), mirrorOptions);
     setUp(suite);
   });
   afterAll(async () => {
@@ -240,7 +242,7 @@ describeWithNewerTerraform('1.15', 'the HCL examples of the docs on Terraform 1.
   const suite = suiteOn(path, () => '', ({ ws }) => {
     rmSync(join(ws.stackDir, 'main.tf'));
     for (const file of filesBelow(EXAMPLES)) copyFileSync(file, join(ws.stackDir, relative(EXAMPLES, file).replace(/\//g, '--')));
-  });
+  }, ['--source', DOCS_REGISTRY_SOURCE]);
 
   test('apply, a clean plan, terraform query, and both actions invoked', async () => {
 

@@ -1,8 +1,8 @@
 terraform {
   required_providers {
     hosting = {
-      # Installed from the filesystem mirror `npx cdktf-server-hosting provider mirror <dir>` writes.
-      source = "local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting"
+      # Your registry's address, with the version constraint of "Installation" above.
+      source = "registry.example.com/platform/hosting"
     }
   }
 }
