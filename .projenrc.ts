@@ -49,7 +49,7 @@ const project = new cdk.JsiiProject({
   // wherever the CLI does, gpg or not.
   bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6'],
   // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
-  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2'],
+  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24'],
 
   jestOptions: {
     jestVersion: '^30',

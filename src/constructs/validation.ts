@@ -1,7 +1,7 @@
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token, Tokenization } from './cdk';
-import { IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
+import { didYouMeanServerId, IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*
  * Synth-time checks. Each error names the construct path, the prop, the value and why; values that
@@ -51,7 +51,7 @@ const isToken = (value: unknown) =>
 export function checkServerId(scope: IConstruct, serverId: string, kind?: 'vps' | 'ded'): void {
   if (isToken(serverId)) return;
   if (!SERVER_ID_PATTERN.test(serverId)) {
-    throw new ValidationError(scope, 'serverId', `"${serverId}" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers`);
+    throw new ValidationError(scope, 'serverId', `"${serverId}" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers${didYouMeanServerId(serverId)}`);
   }
   if (kind && !serverId.startsWith(`${kind}_`)) {
     const what = kind === 'vps' ? 'a VPS (vps_…): the firewall exists only for virtual servers' : 'a dedicated server (ded_…): IP settings exist only for dedicated servers';

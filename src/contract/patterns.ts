@@ -6,6 +6,28 @@
 /** Section 2.1. Markdown in the spec escapes the backslash; the pattern itself is `\d`. */
 export const SERVER_ID_PATTERN = /^(vps_[A-Za-z0-9-]{1,10}_\d{1,10}|ded_[0-9a-f-]{36})$/;
 
+/** Characters typed for a digit by mistake (`vps_web_l`), and the digit meant. */
+const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = { l: '1', I: '1', i: '1', '|': '1', O: '0', o: '0' };
+
+/**
+ * The server id a value that is none most likely meant, without asking the API: upper case and
+ * spaces dropped, and letters that look like digits read as digits in a VPS id's number
+ * (`vps_web_l` → `vps_web_1`); undefined when no such reading is a server id.
+ */
+export function likelyServerId(value: string): string | undefined {
+  const trimmed = value.trim();
+  const lowered = /^(VPS|DED)_/i.test(trimmed) ? `${trimmed.slice(0, 4).toLowerCase()}${trimmed.slice(4)}` : trimmed;
+  const [, head, number] = /^(vps_[A-Za-z0-9-]{1,10}_)(.{1,10})$/.exec(lowered) ?? [];
+  const candidate = head ? `${head}${[...number].map((c) => DIGIT_LOOKALIKES[c] ?? c).join('')}` : lowered.startsWith('ded_') ? lowered.toLowerCase() : lowered;
+  return candidate !== value && SERVER_ID_PATTERN.test(candidate) ? candidate : undefined;
+}
+
+/** `; did you mean "vps_web_1"?` for a likely typo, else nothing. */
+export const didYouMeanServerId = (value: string): string => {
+  const likely = likelyServerId(value);
+  return likely ? `; did you mean "${likely}"?` : '';
+};
+
 const IPV4_OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 export const IPV4_PATTERN = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { isTokenVariableName, RDNS_PATTERN, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { didYouMeanServerId, isTokenVariableName, RDNS_PATTERN, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
 
 const api = z.strictObject({
@@ -13,7 +13,10 @@ const document = { version: z.literal(DOCUMENT_VERSION), api };
 // The same rules as the constructs' synth-time checks (src/constructs/validation.ts), so a value
 // that synthesizes is never refused at apply time, after the old bridge instance is gone.
 // `abort`: a value that is no server id at all gets that one error, not also "must be a VPS".
-const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, { error: 'must be a server id such as vps_ab_1 or ded_<uuid>', abort: true }));
+const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, {
+  error: (issue) => `must be a server id such as vps_ab_1 or ded_<uuid>${typeof issue.input === 'string' ? didYouMeanServerId(issue.input) : ''}`,
+  abort: true,
+}));
 const vpsId = serverId.check(z.startsWith('vps_', 'must be a VPS (vps_…): the firewall exists only for virtual servers'));
 const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated server (ded_…): IP settings exist only for dedicated servers'));
 /** One of `values`, refused in the provider's words: the value given and the ones allowed. */

@@ -183,6 +183,8 @@ describe('synth-time validation names the construct path, the prop and the value
   test.each<[string, (s: TerraformStack, api: HostingApi) => void, string]>([
     ['a malformed server id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'web-1', enabled: true }),
       'ServerFirewall at test/fw: serverId (server_id) "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
+    ['a server id with the letter l for the digit 1', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'vps_web_l', enabled: true }),
+      'ServerFirewall at test/fw: serverId (server_id) "vps_web_l" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers; did you mean "vps_web_1"?'],
     ['a firewall on a dedicated server', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: DED, enabled: true }),
       `ServerFirewall at test/fw: serverId (server_id) "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
     ['IP settings on a VPS', (s, api) => new IpSettings(s, 'ip', { api, serverId: VPS, ip: '198.51.100.1', rdns: 'a.example.com' }),

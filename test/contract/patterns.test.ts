@@ -1,4 +1,4 @@
-import { isLoopbackHost, isTokenVariableName } from '../../src/contract/patterns';
+import { didYouMeanServerId, isLoopbackHost, isTokenVariableName, likelyServerId } from '../../src/contract/patterns';
 
 // Realistic shapes of API tokens: a prefix and 24-40 random characters (mixed-case alphanumerics,
 // hex in either case, base64url), and bare random strings. None may pass as a variable name.
@@ -35,4 +35,22 @@ test.each([
   ['api.example.com', false], ['10.0.0.1', false], ['127.0.0.1.example.com', false], ['[::2]', false],
 ])('loopback %s: %s', (host, loopback) => {
   expect(isLoopbackHost(host as string)).toBe(loopback);
+});
+
+describe('the server id a malformed one most likely meant', () => {
+  test.each([
+    ['vps_web_l', 'vps_web_1'],
+    ['vps_web_1O', 'vps_web_10'],
+    ['VPS_web_1', 'vps_web_1'],
+    [' vps_web_1 ', 'vps_web_1'],
+    ['DED_6F1C2A9E-0B7D-4E55-9A43-1C2D3E4F5A6B', 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b'],
+  ])('%j → %j', (typed, meant) => {
+    expect(likelyServerId(typed)).toBe(meant);
+    expect(didYouMeanServerId(typed)).toBe(`; did you mean "${meant}"?`);
+  });
+
+  test.each(['vps_web_1', 'web-1', 'vps_web_x', 'ded_short', ''])('%j: no guess', (typed) => {
+    expect(likelyServerId(typed)).toBeUndefined();
+    expect(didYouMeanServerId(typed)).toBe('');
+  });
 });

@@ -70,6 +70,9 @@ describe('hosting_server_firewall validation: the constructs\' rules, naming the
 
   test('a malformed server id is one error, in the words of the attribute', () => {
     expect(serverFirewallResource.validate(config({ server_id: 'web-1', enabled: true })).map((d) => d.summary)).toEqual(['invalid server_id: must be a server id such as vps_ab_1 or ded_<uuid>']);
+    // The letter l for the digit 1: the id it most likely meant, without a read (validation has none).
+    expect(serverFirewallResource.validate(config({ server_id: 'vps_web_l', enabled: true })).map((d) => d.summary))
+      .toEqual(['invalid server_id: must be a server id such as vps_ab_1 or ded_<uuid>; did you mean "vps_web_1"?']);
   });
 
   test('values not known yet are left for later', () => {

@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
 import { DEMO_ACCOUNT_ID, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { docBlocks } from '../helpers/doc-blocks';
+import { pythonProgram, writePrograms } from '../helpers/doc-programs';
 import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -110,6 +112,27 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(bad.code).toBe(1);
     expect(bad.output).toMatch(/Unexpected keyword argument "server_idd" for "ServerFirewall"/);
   });
+
+  test('every Python block of README.md and docs/ passes mypy --strict against the wheel, and the whole programs synthesize', () => {
+    const programs = docBlocks().filter((block) => block.language === 'python').map(pythonProgram);
+    const root = join(work, 'doc-blocks');
+    const files = writePrograms(root, programs);
+    // A project's files side by side (they import each other), the rest together.
+    const folders = [...new Set(files.map((file) => dirname(file)))];
+    for (const folder of folders) {
+      const checked = sh(join(venv, 'bin', 'mypy'), ['--strict', ...files.filter((file) => dirname(file) === folder)], { cwd: folder });
+      expect({ folder: relative(root, folder), output: checked.output.trim() }).toEqual({ folder: relative(root, folder), output: expect.stringMatching(/^Success: no issues found/) });
+    }
+    const whole = programs.filter((program) => program.synthesizes);
+    expect(whole.length).toBeGreaterThan(0);
+    for (const program of whole) {
+      const out = join(work, 'doc-synth', program.path.replace(/\.py$/, ''));
+      mkdirSync(out, { recursive: true });
+      const run = sh(py, [join(root, program.path)], { cwd: work, env: { CDKTF_OUTDIR: out } });
+      expect({ where: program.block.where, code: run.code, error: run.code === 0 ? '' : run.stderr.slice(-2000) }).toEqual({ where: program.block.where, code: 0, error: '' });
+      expect(readdirSync(join(out, 'stacks')).length).toBeGreaterThan(0);
+    }
+  }, 300_000);
 
   test('a synth-time error raised in Python names the prop as a Python user writes it (jsii says Python drives, in JSII_AGENT), and the construct path', () => {
     const res = sh(py, ['-c', [

@@ -1,4 +1,4 @@
-import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
+import { didYouMeanServerId, IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { ReconcileContext } from '../../reconcile/context';
 import type { Observed } from '../../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
@@ -57,7 +57,7 @@ export const readContext = (session: ProviderSession): ReconcileContext => sessi
 export function checkServerIdArgument(config: ObjectValue, attribute = 'server_id'): Diagnostic[] {
   const id = config[attribute];
   return typeof id === 'string' && !SERVER_ID_PATTERN.test(id)
-    ? [errorAt(attribute, `invalid ${attribute}: "${id}" is not a server id (vps_<segment>_<number> or ded_<uuid>, as hosting_servers lists them)`)]
+    ? [errorAt(attribute, `invalid ${attribute}: "${id}" is not a server id (vps_<segment>_<number> or ded_<uuid>, as hosting_servers lists them)${didYouMeanServerId(id)}`)]
     : [];
 }
 
