@@ -7,7 +7,7 @@
 export const SERVER_ID_PATTERN = /^(vps_[A-Za-z0-9-]{1,10}_\d{1,10}|ded_[0-9a-f-]{36})$/;
 
 /** Characters typed for a digit by mistake (`vps_web_l`), and the digit meant. */
-const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = { l: '1', I: '1', i: '1', '|': '1', O: '0', o: '0' };
+const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = { 'l': '1', 'I': '1', 'i': '1', '|': '1', 'O': '0', 'o': '0' };
 
 /**
  * The server id a value that is none most likely meant, without asking the API: upper case and
