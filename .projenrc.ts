@@ -1,4 +1,4 @@
-import { cdk, github, javascript, release } from 'projen';
+import { cdk, github, javascript, JsonFile, release } from 'projen';
 import { addWorkflows } from './projenrc/workflows';
 
 // Silences jsii's end-of-life banner for Node 20 in every task that runs jsii.
@@ -311,5 +311,21 @@ project.eslint?.addOverride({
     'no-unused-vars': 'error',
   },
 } as any);
+
+// README.md and docs/, as the docs tests lint them (test/docs/markdownlint.test.ts). Lines are wrapped
+// by hand at about 100 and tables run long: no line length, and no padding of table columns to
+// one width (either renders the same). HTML: only the docs tests' markers (comments) and anchors.
+new JsonFile(project, '.markdownlint-cli2.jsonc', {
+  obj: {
+    config: {
+      'default': true,
+      'line-length': false,
+      'table-column-style': false,
+      'no-inline-html': { allowed_elements: ['a'] },
+      'no-duplicate-heading': { siblings_only: true },
+    },
+    globs: ['README.md', 'docs/**/*.md'],
+  },
+});
 
 project.synth();

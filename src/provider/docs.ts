@@ -76,7 +76,7 @@ function nestedSections(attributes: readonly WireAttribute[], parent?: string): 
       const selected = members.filter(selects);
       return selected.length ? [`${title}:`, '', ...selected.map((m) => line(m, `${path}.${m.name}`)), ''] : [];
     });
-    return [`<a id="${anchor(path)}"></a>`, `### Nested Schema for \`${path}\``, '', ...groups, ...nestedSections(members, path)];
+    return [`<a id="${anchor(path)}"></a>`, '', `### Nested Schema for \`${path}\``, '', ...groups, ...nestedSections(members, path)];
   });
 }
 

@@ -64,7 +64,7 @@ test('the docs give each nested object a section, members grouped the way the re
   const pages = providerDocs({ ...documentedTypes(), example: () => 'example', providerGuide: '' });
   const traffic = pages.find((p) => p.path === 'data-sources/server_traffic.md')!.text;
   expect(traffic).toContain('- `interfaces` (`list(object)`; Computed) Per interface, incoming and outgoing rates in Mbps (rates). (see [below for nested schema](#nestedatt--interfaces))');
-  expect(traffic).toContain('<a id="nestedatt--interfaces--incoming"></a>\n### Nested Schema for `interfaces.incoming`\n\nRead-Only:\n\n- `time` (`string`; Computed) The sample time (ISO 8601).');
+  expect(traffic).toContain('<a id="nestedatt--interfaces--incoming"></a>\n\n### Nested Schema for `interfaces.incoming`\n\nRead-Only:\n\n- `time` (`string`; Computed) The sample time (ISO 8601).');
   const ipSettings = pages.find((p) => p.path === 'resources/ip_settings.md')!.text;
   expect(ipSettings).toContain('### Nested Schema for `protection`\n\nRequired:\n\n- `layer4` (`string`; Required)');
   for (const [name, schema] of typed) {

@@ -55,8 +55,8 @@ export const ipSettingsResource: ProviderResource = {
   replacedBy: ['server_id', 'ip'],
   identity: { attributes: [{ name: 'server_id', description: 'The dedicated server id (`ded_…`).' }, { name: 'ip', description: 'The IPv4 address.' }] },
   importIdExample: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10',
-  schema: schemaOf('Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the attributes set are managed; each changed one is one write. Import id: <server id>/<address>, e.g. ded_…/203.0.113.10.', [
-    { name: 'id', type: 'string', computed: true, description: '<server id>/<address>.' },
+  schema: schemaOf('Reverse DNS, description and DDoS protection of one IPv4 address of a dedicated server. Only the attributes set are managed; each changed one is one write. Import id: SERVER_ID/ADDRESS, e.g. ded_…/203.0.113.10.', [
+    { name: 'id', type: 'string', computed: true, description: 'SERVER_ID/ADDRESS: the dedicated server id and the address, joined by a slash.' },
     { name: 'server_id', type: 'string', required: true, description: 'A dedicated server id (ded_…). Changing it replaces the resource.' },
     { name: 'ip', type: 'string', required: true, description: 'One IPv4 address of the server. Changing it replaces the resource.' },
     { name: 'rdns', type: 'string', optional: true, computed: true, description: 'Reverse DNS name; compared case-insensitively, ignoring a trailing dot.' },
