@@ -253,6 +253,8 @@ if (packageAll) {
 // API.md is the TypeScript form; Python users get the same reference in their language (snake_case
 // props, keyword arguments, dicts, enums), written by the same build and checked stale the same way.
 project.tasks.tryFind('docgen')?.exec('jsii-docgen -l python -o API.python.md');
+// The prose of the doc comments in Python's words there (`prevent_destroy`, `TerraformIterator.from_list`).
+project.tasks.tryFind('docgen')?.exec('node scripts/api-python-words.js');
 // The provider's registry-layout docs for plain-HCL users, from the schema it serves (docs/).
 project.tasks.tryFind('docgen')?.exec('node scripts/provider-docs.js');
 // The simulator's account file, for `simulator --account` and `testing.SimulatedAccount` (docs/testing/).
