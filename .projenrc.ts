@@ -42,14 +42,18 @@ const project = new cdk.JsiiProject({
   typescriptVersion: '~5.9.0',
 
   peerDeps: ['cdktf@^0.21.0', 'constructs@^10.4.2'],
-  // jsii refuses runtime dependencies that are not bundled; none leaks into the public API.
-  // postject and macho-unsign build the standalone provider (`provider mirror --standalone`).
-  // openpgp signs provider releases (`provider registry`, the release build): Proton's OpenPGP.js,
-  // the sister of the go-crypto library Terraform verifies them with; pure JavaScript, so it runs
-  // wherever the CLI does, gpg or not.
-  bundledDeps: ['undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6'],
+  // No runtime dependencies besides the peers: the library the jsii runtime loads needs only cdktf
+  // and constructs, and every program (the command, the provider, the handler) is an esbuild bundle
+  // under assets/ that carries what it runs: undici, zod, openpgp (signing provider releases:
+  // Proton's OpenPGP.js, the sister of the go-crypto library Terraform verifies them with, pure
+  // JavaScript, so it runs wherever the command does), macho-unsign. postject, which only
+  // `provider mirror --standalone` needs, is fetched from the npm registry on first use, pinned by
+  // integrity as the Node binaries are. So the package carries nothing twice.
   // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
-  devDeps: ['@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24'],
+  devDeps: [
+    'undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6',
+    '@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24',
+  ],
 
   jestOptions: {
     jestVersion: '^30',
@@ -96,7 +100,8 @@ project.package.addEngine('node', '^20.16.0 || ^22.11.0 || >=24.0.0');
 // inside this repository (examples/typescript) import the package by name.
 project.package.addField('exports', {
   '.': { types: './lib/index.d.ts', default: './lib/index.js' },
-  './simulator': { types: './lib/simulator/index.d.ts', default: './lib/simulator/index.js' },
+  // The simulator runs from the program bundle (undici and zod inside it), typed by the library's declarations.
+  './simulator': { types: './lib/simulator/index.d.ts', default: './assets/standalone/cli.js' },
   './package.json': './package.json',
 });
 // TypeScript's classic `node` module resolution reads no `exports`: the subpath's types for it.
@@ -328,6 +333,13 @@ new JsonFile(project, '.markdownlint-cli2.jsonc', {
     },
     globs: ['README.md', 'docs/**/*.md'],
   },
+});
+
+// Only the library's own layers (what lib/index.js loads: constructs, contract, testing) must keep to
+// the peers; every other layer reaches users inside an esbuild bundle, which carries its packages.
+project.eslint?.addOverride({
+  files: ['src/api/**', 'src/cli/**', 'src/handler/**', 'src/provider/**', 'src/reconcile/**', 'src/simulator/**'],
+  rules: { 'import/no-extraneous-dependencies': ['error', { devDependencies: true, optionalDependencies: false, peerDependencies: true }] },
 });
 
 project.synth();

@@ -1,7 +1,8 @@
 // Bundles one program into a self-contained file that plain `node` runs where Terraform runs, with
 // no node_modules: the reconcile handler (Terraform's local-exec runs it per resource), the
 // Terraform provider (written into each synthesized stack), or the two inside each standalone
-// executable: its main program (the provider) and the command-line tool it runs when run by hand.
+// executable: its main program (the provider) and the command-line tool it runs when run by hand,
+// which is also the package's command and its `./simulator` subpath.
 // Usage: node scripts/bundle.js <handler|provider|standalone|standalone-cli>...
 // Also a module: bundleInputs(target) lists the files a bundle is made of (the provider's SBOM).
 // Each bundle carries the package's name and version: one file has no package.json beside it.
@@ -14,7 +15,7 @@ const TARGETS = {
   handler: { entry: join(root, 'src', 'handler', 'main.ts'), outfile: join(root, 'assets', 'handler', 'index.js') },
   provider: { entry: join(root, 'src', 'provider', 'main.ts'), outfile: join(root, 'assets', 'provider', 'provider.js') },
   standalone: { entry: join(root, 'src', 'cli', 'executable-main.ts'), outfile: join(root, 'assets', 'standalone', 'standalone.js') },
-  'standalone-cli': { entry: join(root, 'src', 'cli', 'run.ts'), outfile: join(root, 'assets', 'standalone', 'cli.js') },
+  'standalone-cli': { entry: join(root, 'src', 'cli', 'bundle-entry.ts'), outfile: join(root, 'assets', 'standalone', 'cli.js') },
 };
 
 const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

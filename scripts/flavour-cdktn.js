@@ -42,10 +42,9 @@ writeFileSync(seam, readFileSync(seam, 'utf8').replace(/'cdktf(\/lib\/synthesize
 
 // The build tools and types from the repository; cdktn and its constructs from the registry (or npm's cache).
 for (const name of readdirSync(join(root, 'node_modules'))) {
-  if (['cdktf', 'constructs', '@cdktf', ...source.bundledDependencies].includes(name)) continue;
+  if (['cdktf', 'constructs', '@cdktf'].includes(name)) continue;
   symlinkSync(join(root, 'node_modules', name), join(stage, 'node_modules', name));
 }
-for (const dep of source.bundledDependencies) cpSync(join(root, 'node_modules', dep), join(stage, 'node_modules', dep), { recursive: true });
 const packs = join(stage, '.packs');
 mkdirSync(packs);
 for (const [name, version] of Object.entries(CDKTN)) {
@@ -55,7 +54,7 @@ for (const [name, version] of Object.entries(CDKTN)) {
 }
 rmSync(packs, { recursive: true });
 
-const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'dependencies', 'bundledDependencies', 'publishConfig', 'stability'];
+const keep = ['version', 'license', 'author', 'repository', 'engines', 'main', 'types', 'exports', 'typesVersions', 'dependencies', 'publishConfig', 'stability'];
 const manifest = {
   name: 'cdktn-server-hosting',
   description: source.description.replace('CDK for Terraform', 'CDK Terrain (cdktn)'),
@@ -70,6 +69,11 @@ const manifest = {
   jsii: { outdir: 'dist', targets: { python: { distName: 'cdktn-server-hosting', module: 'cdktn_server_hosting' } }, tsconfig: 'tsconfig.json' },
 };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+// The bundles again, from the stage: each carries the package it ships in (the command says
+// cdktn-server-hosting, and adopt writes cdktn programs), and the provider the cdktn seam.
+mkdirSync(join(stage, 'scripts'));
+for (const script of ['bundle.js', 'undici-slim.js']) cpSync(join(__dirname, script), join(stage, 'scripts', script));
+run(process.execPath, [join(stage, 'scripts', 'bundle.js'), 'handler', 'provider', 'standalone', 'standalone-cli'], stage);
 
 run(join(stage, 'node_modules', '.bin', 'jsii'), ['--silence-warnings=reserved-word'], stage);
 mkdirSync(join(root, 'dist', 'js'), { recursive: true });

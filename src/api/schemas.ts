@@ -1,5 +1,6 @@
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
+import type { Scope } from '../contract/scopes';
 
 // zod/mini (not classic zod): the handler starts one process per Terraform resource, and classic
 // zod adds ~70 ms to each start. The English locale keeps validation messages readable.
@@ -15,13 +16,12 @@ z.config(en());
  */
 
 export { SERVER_ID_PATTERN, IPV4_PATTERN } from '../contract/patterns';
+export { SCOPES, type Scope } from '../contract/scopes';
 
 const isoTimestamp = z.string();
 const nullableNumber = z.nullable(z.number());
 
 export const TOKEN_TYPES = ['personal_token', 'reseller_token'] as const;
-export const SCOPES = ['servers:read', 'servers:power', 'servers:control', 'network:read', 'network:write'] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export const tokenInfoSchema = z.object({
   accountId: z.int(),

@@ -22,6 +22,7 @@ if (startedByTerraform(process.env)) {
 /** Runs the tool's bundle as Node runs a CommonJS file; the executable's require serves it Node's own modules. */
 function runCommandLineTool(): void {
   const source = `(function (exports, require, module, __filename, __dirname) {${getAsset(CLI_ASSET, 'utf8')}\n})`;
-  const module = { exports: {} };
+  const module = { exports: {} as { main?: (argv: readonly string[]) => Promise<number> } };
   (runInThisContext(source, { filename: CLI_ASSET }) as (...args: unknown[]) => void)(module.exports, require, module, CLI_ASSET, '.');
+  void module.exports.main!(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -80,7 +80,7 @@ function buildExecutable(program: StandaloneProgram, platform: Platform, out: st
   // A Mach-O's signature no longer matches once the blob is in: it goes first (postject's own advice).
   const unsigned = platform.startsWith('darwin') ? unsign(binary) : null;
   writeFileSync(out, unsigned ? Buffer.from(unsigned) : binary, { mode: 0o755 });
-  inject(out, blob, platform.startsWith('darwin'));
+  inject(out, blob, platform.startsWith('darwin'), build);
   if (platform.startsWith('darwin') && process.platform === 'darwin') run('codesign', ['--sign', '-', out]);
   if (platform === host) smokeTest(out);
   build.log(`built the ${platform} executable (${(Date.now() - started) / 1000} s)`);
@@ -103,19 +103,37 @@ export interface NpmNodeBinary {
  * integrity: a changed upload is refused. Also used by the tests that run the suites on other Node lines.
  */
 export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: string) => void): string {
+  if (!existsSync(file)) log(`fetching ${binary.npmPackage}@${binary.release} from the npm registry (about 50 MB, once)`);
+  return npmPackageFile(binary, 'bin/node', file, 0o755);
+}
+
+/**
+ * postject, which writes the blob into a Node binary: a build tool that only `--standalone` needs,
+ * so the package does not carry it (its LIEF build is 4.8 MB). Fetched from the npm registry on
+ * first use, as the Node binaries are, and pinned the same way.
+ */
+const POSTJECT = { npmPackage: 'postject', release: '1.0.0-alpha.6', integrity: 'sha512-b9Eb8h2eVqNE8edvKdwqkrY6O7kAwmI8kcnBv1NScolYJbo59XUF0noFq+lxbC1yN20bmC0WBEbDC5H/7ASb0A==' };
+
+function postjectApi(build: StandaloneBuild): string {
+  const file = join(build.cacheDir, `postject-${POSTJECT.release}`, 'api.js');
+  if (!existsSync(file)) build.log(`fetching postject@${POSTJECT.release} from the npm registry (about 1 MB, once)`);
+  return npmPackageFile(POSTJECT, 'dist/api.js', file, 0o644);
+}
+
+/** One file of an npm package (`path` inside it) at `file`: `npm pack` once, the tarball checked against the pinned integrity. */
+function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode: number): string {
   if (existsSync(file)) return file;
-  const { npmPackage, release, integrity } = binary;
-  log(`fetching ${npmPackage}@${release} from the npm registry (about 50 MB, once)`);
+  const { npmPackage, release, integrity } = pinned;
   cacheAtomically(file, (tmp) => {
-    const work = mkdtempSync(join(tmpdir(), 'hosting-node-'));
+    const work = mkdtempSync(join(tmpdir(), 'hosting-npm-'));
     try {
       run('npm', ['pack', `${npmPackage}@${release}`, '--pack-destination', work, '--silent']);
       const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
       const actual = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
       if (actual !== integrity) throw new Error(`${npmPackage}@${release} from the registry is not the one this package pins (integrity ${actual}, expected ${integrity}); refusing to use it`);
-      run('tar', ['-xzf', join(work, tarball), '-C', work, 'package/bin/node']);
-      copyFileSync(join(work, 'package', 'bin', 'node'), tmp);
-      chmodSync(tmp, 0o755);
+      run('tar', ['-xzf', join(work, tarball), '-C', work, `package/${path}`]);
+      copyFileSync(join(work, 'package', ...path.split('/')), tmp);
+      chmodSync(tmp, mode);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -139,12 +157,14 @@ function seaBlob(program: StandaloneProgram, node: string): Buffer {
 }
 
 /** postject in a process of its own: its LIEF warnings are noise unless it fails. */
-function inject(executable: string, blob: Buffer, macho: boolean): void {
+function inject(executable: string, blob: Buffer, macho: boolean, build: StandaloneBuild): void {
   const blobFile = `${executable}.blob`;
   writeFileSync(blobFile, blob);
   try {
-    const cli = join(dirname(require.resolve('postject')), 'cli.js');
-    run(process.execPath, [cli, executable, 'NODE_SEA_BLOB', blobFile, '--sentinel-fuse', SEA_FUSE, ...(macho ? ['--macho-segment-name', 'NODE_SEA'] : [])]);
+    const options = { sentinelFuse: SEA_FUSE, ...(macho ? { machoSegmentName: 'NODE_SEA' } : {}) };
+    const script = 'const [api, file, blob, options] = process.argv.slice(1); '
+      + 'require(api).inject(file, "NODE_SEA_BLOB", require("node:fs").readFileSync(blob), JSON.parse(options)).catch((e) => { console.error(e.message); process.exit(1); });';
+    run(process.execPath, ['-e', script, postjectApi(build), executable, blobFile, JSON.stringify(options)]);
   } finally {
     rmSync(blobFile, { force: true });
   }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
-import { SCOPES } from '../api/schemas';
+import { SCOPES } from '../contract/scopes';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
 /*
@@ -15,8 +15,8 @@ import { LISTENING_LINE } from '../simulator/listening-line';
  * in TypeScript and Python.
  */
 
-/** `<package>/lib/cli/main.js`, run as the `simulator` command. */
-const CLI_MAIN = join(__dirname, '..', 'cli', 'main.js');
+/** The package's command, `<package>/assets/standalone/cli.js` (a bundle: the library loads no zod or undici), run as `simulator`. */
+const CLI = join(__dirname, '..', '..', 'assets', 'standalone', 'cli.js');
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -70,7 +70,7 @@ export class SimulatedAccount {
       ...(options.timedTransitions ? [] : ['--still']),
       ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)]),
     ];
-    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI_MAIN)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
+    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
       stdio: ['ignore', out, out],
     });
     closeSync(out);
