@@ -53,7 +53,9 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(packed.code).toBe(0);
     const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
     const files = (JSON.parse(json)[0].files as { path: string }[]).map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'bin/cdktf-server-hosting', 'node_modules/undici/package.json', 'node_modules/zod/package.json', 'node_modules/postject/package.json', 'node_modules/macho-unsign/package.json']));
+    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'assets/handler/index.js', 'assets/provider/provider.js', 'bin/cdktf-server-hosting', 'assets/standalone/cli.js']));
+    // No dependencies of its own: the programs are bundles.
+    expect(files.filter((f) => f.startsWith('node_modules/'))).toEqual([]);
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   });
 
@@ -64,7 +66,8 @@ describeWithTerraform('a user project installs the packed library', () => {
       name: 'my-stack',
       private: true,
       dependencies: { 'cdktf': versionOf('cdktf'), 'constructs': versionOf('constructs'), 'cdktf-server-hosting': `file:${tarball}` },
-      devDependencies: { 'typescript': versionOf('typescript'), '@types/node': versionOf('@types/node') },
+      // zod for the types of the simulator subpath only, as the simulator guide says (it runs from the package's bundle).
+      devDependencies: { 'typescript': versionOf('typescript'), '@types/node': versionOf('@types/node'), 'zod': versionOf('zod') },
     }, null, 2));
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noImplicitAny: true, esModuleInterop: true, outDir: 'out', types: ['node'] },
@@ -129,6 +132,50 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(jest.output).toMatch(/Tests:\s+1 passed, 1 total/);
     expect(jest.code).toBe(0);
   });
+
+  test('the installed command, with no dependencies of its own: a signed registry folder gpg verifies, a standalone mirror (postject fetched on first use), the simulator and adopt', async () => {
+    const cli = (args: string[], env: Record<string, string> = {}) => runAsync(join(project, 'node_modules', '.bin', 'cdktf-server-hosting'), args, project, env);
+    expect(readdirSync(join(project, 'node_modules', 'cdktf-server-hosting')).includes('node_modules')).toBe(false);
+    expect((await cli(['--version'])).stdout).toMatch(/^cdktf-server-hosting \S+/);
+
+    const gnupg = mkdtempSync(join(tmpdir(), 'gnupg-'));
+    const gpg = (args: string[]) => spawnSync('gpg', ['--batch', '--homedir', gnupg, ...args], { cwd: project, encoding: 'utf8' });
+    try {
+      expect(gpg(['--passphrase', '', '--quick-generate-key', 'Platform releases <platform@example.com>', 'ed25519', 'sign', 'never']).status).toBe(0);
+      writeFileSync(join(project, 'release-key.asc'), gpg(['--armor', '--export-secret-keys', 'platform@example.com']).stdout);
+      const registry = await cli(['provider', 'registry', './registry', '--host', 'registry.example.com', '--namespace', 'platform', '--signing-key', 'release-key.asc', '--platform', 'linux_amd64']);
+      expect(registry.code).toBe(0);
+      const version = /provider (\S+) \(/.exec(registry.output)![1];
+      const sums = join(project, 'registry', 'releases', 'platform', 'hosting', version, `terraform-provider-hosting_${version}_SHA256SUMS`);
+      const verify = gpg(['--verify', `${sums}.sig`, sums]);
+      expect({ status: verify.status, said: verify.stderr }).toEqual({ status: 0, said: expect.stringContaining('Good signature from "Platform releases <platform@example.com>"') });
+    } finally {
+      rmSync(gnupg, { recursive: true, force: true });
+    }
+
+    const mirror = await cli(['provider', 'mirror', './mirror', '--standalone', '--platform', 'linux_amd64']);
+    expect(mirror.code).toBe(0);
+    const [executable] = readdirSync(join(project, 'mirror'), { recursive: true }).map(String).filter((f) => /linux_amd64\/terraform-provider-hosting_v/.test(f));
+    expect(spawnSync(join(project, 'mirror', executable), ['--version'], { env: {}, encoding: 'utf8' }).stdout).toContain('the standalone provider executable for linux/x64');
+
+    const adopt = await cli(['adopt', '--language', 'hcl', '--out', 'adopted.tf'], { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: sim.tokens.full });
+    expect(adopt.code).toBe(0);
+    expect(readFileSync(join(project, 'adopted.tf'), 'utf8')).toContain('resource "hosting_server_firewall"');
+    const simulator = spawn(join(project, 'node_modules', '.bin', 'cdktf-server-hosting'), ['simulator', '--port', '0'], { cwd: project });
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        simulator.stdout.on('data', (d: Buffer) => {
+          out += d;
+          const found = /http:\/\/127\.0\.0\.1:\d+\/api\/v1/.exec(out);
+          if (found) resolve(found[0]);
+        });
+      });
+      expect((await fetch(`${url}/servers`)).status).toBe(401);
+    } finally {
+      simulator.kill('SIGTERM');
+    }
+  }, 600_000);
 });
 
 /**
