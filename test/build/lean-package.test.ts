@@ -1,6 +1,6 @@
-import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 
 /*
  * The package has no dependencies but its peers: the library the jsii runtime loads (lib/index.js,
