@@ -220,6 +220,29 @@ describe('shell blocks', () => {
     expect(checked).toBeGreaterThan(10);
   });
 
+  test('blocks that only call the simulator\'s control surface run against one, every request answered 2xx', async () => {
+    // Variable assignments are no commands (shellCommands leaves them out): `json='…'` stays in the script.
+    const controlOnly = of('shell').filter((block) => {
+      const commands = shellCommands(block.code);
+      return commands.length > 0 && commands.every((words) => words[0] === 'curl' && words.some((w) => w.includes('127.0.0.1:8787/__simulator/')));
+    });
+    expect(controlOnly.length).toBeGreaterThan(0);
+    const sim = await startSimulator({ port: 0 });
+    try {
+      const address = new URL(sim.controlUrl).host;
+      for (const block of controlOnly) {
+        // The guide's port is the simulator's default; curl -f fails on any 4xx or 5xx.
+        const script = `set -e\n${block.code.replace(/127\.0\.0\.1:8787/g, address).replace(/^curl /gm, 'curl -fsS -o /dev/null ')}`;
+        const ran = await run('bash', ['-c', script], work, {});
+        expect({ where: block.where, code: ran.code, output: ran.output }).toEqual({ where: block.where, code: 0, output: '' });
+      }
+      expect(sim.state.server('vps_web_1').server.power).toBe('stopped');
+      expect(sim.state.server('vps_web_1').firewall?.enabled).toBe(false);
+    } finally {
+      await sim.close();
+    }
+  });
+
   describeWithTerraform('terraform', () => {
     test("terraform commands name subcommands and flags this Terraform has (from each subcommand's -help)", () => {
       const helps = new Map<string, string>();
