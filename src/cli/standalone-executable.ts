@@ -164,7 +164,7 @@ function inject(executable: string, blob: Buffer, macho: boolean, build: Standal
     const options = { sentinelFuse: SEA_FUSE, ...(macho ? { machoSegmentName: 'NODE_SEA' } : {}) };
     const script = 'const [api, file, blob, options] = process.argv.slice(1); '
       + 'require(api).inject(file, "NODE_SEA_BLOB", require("node:fs").readFileSync(blob), JSON.parse(options)).catch((e) => { console.error(e.message); process.exit(1); });';
-    run(process.execPath, ['-e', script, postjectApi(build), executable, blobFile, JSON.stringify(options)]);
+    run(process.execPath, ['-e', script, resolve(postjectApi(build)), executable, blobFile, JSON.stringify(options)]);
   } finally {
     rmSync(blobFile, { force: true });
   }
