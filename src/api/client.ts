@@ -71,6 +71,8 @@ export interface HostingApiClientOptions {
   /** Defaults to an undici Agent with the timeouts below; tests pass a MockAgent. */
   readonly dispatcher?: Dispatcher;
   readonly timeouts?: Partial<TransportTimeouts>;
+  /** TCP keep-alive probes on the API's connections; undefined is undici's default (on). See tcpKeepAliveSetting. */
+  readonly tcpKeepAlive?: boolean;
   readonly retry?: Partial<RetryOptions>;
   /** One line per attempt, without headers or bodies. */
   readonly log?: (line: string) => void;
@@ -166,7 +168,8 @@ export class HostingApiClient {
     this.#token = options.token;
     this.#signal = options.signal;
     this.#ownsTransport = shared === undefined;
-    this.#transport = shared?.transport ?? createTransport({ dispatcher: options.dispatcher, timeouts: options.timeouts });
+    const { dispatcher, timeouts, tcpKeepAlive } = options;
+    this.#transport = shared?.transport ?? createTransport({ dispatcher, timeouts, tcpKeepAlive });
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#log = options.log ?? (() => undefined);
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';

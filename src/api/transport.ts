@@ -64,13 +64,24 @@ export interface Transport {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
-export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: Partial<TransportTimeouts> } = {}): Transport {
+/**
+ * The `HOSTING_API_TCP_KEEPALIVE` setting: `off` or `on`; unset is undefined (undici's default, on).
+ * Off is for sockets that refuse the keep-alive option, as Wine's do: there every connection fails
+ * with `UNKNOWN` until it is off. Anything else is refused, naming the values, never silently read.
+ */
+export function tcpKeepAliveSetting(value: string | undefined, variable: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${variable} is ${JSON.stringify(value)}: use "off" (no TCP keep-alive probes) or "on" (the default)`);
+}
+
+export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: Partial<TransportTimeouts>; tcpKeepAlive?: boolean } = {}): Transport {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const owned = options.dispatcher === undefined;
   const dispatcher =
     options.dispatcher ??
     new Agent({
-      connect: { timeout: timeouts.connectTimeoutMs },
+      connect: { timeout: timeouts.connectTimeoutMs, ...(options.tcpKeepAlive === undefined ? {} : { keepAlive: options.tcpKeepAlive }) },
       headersTimeout: timeouts.headersTimeoutMs,
       bodyTimeout: timeouts.bodyTimeoutMs,
       keepAliveTimeout: 4_000,

@@ -5,6 +5,7 @@ import { parseCommandLine } from './command-line';
 import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
+import { tcpKeepAliveSetting } from '../api/transport';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import { HANDLER_ENV } from '../contract/resource-document';
@@ -161,7 +162,8 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
   const baseUrl = io.env[HANDLER_ENV.defaultBaseUrl];
   if (!baseUrl) throw new Error(`no API base URL: set ${HANDLER_ENV.defaultBaseUrl}`);
   const now = () => performance.now();
-  const client = new HostingApiClient({ baseUrl, token, userAgent: 'cdktf-server-hosting-adopt', log: (line) => / -> 429 |waiting/.test(line) && io.stderr(`  ${line}`), now });
+  const tcpKeepAlive = tcpKeepAliveSetting(io.env[HANDLER_ENV.tcpKeepAlive], HANDLER_ENV.tcpKeepAlive);
+  const client = new HostingApiClient({ baseUrl, token, tcpKeepAlive, userAgent: 'cdktf-server-hosting-adopt', log: (line) => / -> 429 |waiting/.test(line) && io.stderr(`  ${line}`), now });
   const ctx: ReconcileContext = {
     client,
     instanceId: 'adopt',

@@ -19,6 +19,8 @@ export const HANDLER_ENV = {
   defaultBaseUrl: 'HOSTING_API_URL',
   /** Set to 1 to print every HTTP attempt. */
   debug: 'HOSTING_DEBUG',
+  /** `off` turns TCP keep-alive probes off on the API's connections (Wine's sockets refuse the option); `on` (the default) keeps them. */
+  tcpKeepAlive: 'HOSTING_API_TCP_KEEPALIVE',
 } as const;
 
 export const DOCUMENT_VERSION = 1;

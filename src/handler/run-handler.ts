@@ -1,5 +1,6 @@
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
+import { tcpKeepAliveSetting } from '../api/transport';
 import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
 import { planResource, runBudgetSeconds } from '../reconcile/plan-resource';
@@ -111,6 +112,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       baseUrl,
       allowInsecureHttp: doc.api.allowInsecureHttp,
       token,
+      tcpKeepAlive: tcpKeepAliveSetting(env[HANDLER_ENV.tcpKeepAlive], HANDLER_ENV.tcpKeepAlive),
       userAgent: 'cdktf-server-hosting-handler',
       sleep: io.sleep,
       now,

@@ -1,6 +1,7 @@
 import { errorAt, type Diagnostic } from './diagnostics';
 import { normalizeBaseUrl } from '../api/base-url';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
+import { tcpKeepAliveSetting } from '../api/transport';
 import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
@@ -68,11 +69,18 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     const where = typeof config.base_url === 'string' ? 'base_url' : undefined;
     return { diagnostics: [errorAt(where, (err as Error).message, where ? undefined : `from the ${HANDLER_ENV.defaultBaseUrl} environment variable (${printableUrl(baseUrl)})`)] };
   }
+  let tcpKeepAlive: boolean | undefined;
+  try {
+    tcpKeepAlive = tcpKeepAliveSetting(environment.env[HANDLER_ENV.tcpKeepAlive], HANDLER_ENV.tcpKeepAlive);
+  } catch (err) {
+    return { diagnostics: [errorAt(undefined, (err as Error).message, 'an environment variable of the terraform process')] };
+  }
   const now = () => performance.now();
   const client = new HostingApiClient({
     baseUrl,
     token,
     allowInsecureHttp,
+    tcpKeepAlive,
     userAgent: 'cdktf-server-hosting-provider',
     log: (line) => isTransientLogLine(line) && environment.log(`  ${line}`),
     sleep: stoppableSleep(stopped),
