@@ -72,7 +72,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export function tcpKeepAliveSetting(value: string | undefined, variable: string): boolean | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === 'on' || value === 'off') return value === 'on';
-  throw new Error(`${variable} is ${JSON.stringify(value)}: use "off" (no TCP keep-alive probes) or "on" (the default)`);
+  // Shown only when it is a short word: a token pasted into the wrong variable must not reach the log.
+  const shown = /^\w{1,8}$/.test(value) ? ` is ${JSON.stringify(value)}` : ' is neither "off" nor "on" (its value is not shown)';
+  throw new Error(`${variable}${shown}: use "off" (no TCP keep-alive probes) or "on" (the default)`);
 }
 
 export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: Partial<TransportTimeouts>; tcpKeepAlive?: boolean } = {}): Transport {

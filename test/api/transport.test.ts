@@ -17,6 +17,12 @@ test.each(['0', 'false', 'OFF', 'no'])('%j is refused, naming the variable and t
     .toThrow(`HOSTING_API_TCP_KEEPALIVE is ${JSON.stringify(value)}: use "off" (no TCP keep-alive probes) or "on" (the default)`);
 });
 
+test('a long value, a token pasted into the wrong variable, is refused without being shown', () => {
+  const token = 'hsk_live_Zx9Qw7Er5Ty3Ui1Op2As4Df6Gh8Jk0Lz';
+  expect(() => tcpKeepAliveSetting(token, 'HOSTING_API_TCP_KEEPALIVE')).toThrow(/^HOSTING_API_TCP_KEEPALIVE is neither "off" nor "on" \(its value is not shown\): use "off"/);
+  expect(() => tcpKeepAliveSetting(token, 'HOSTING_API_TCP_KEEPALIVE')).not.toThrow(token);
+});
+
 test('with keep-alive probes off, the client reads the account as before', async () => {
   const sim = await startSimulator({ port: 0 });
   const client = new HostingApiClient({ baseUrl: sim.baseUrl, token: sim.tokens.full, tcpKeepAlive: false });
