@@ -174,12 +174,24 @@ const STANDALONE_CACHE = { CDKTF_SERVER_HOSTING_CACHE_DIR: 'node_modules/.cache/
 const packageStepSuite = (name: string, dir: string, description: string, env: Record<string, string> = {}, jestOptions = '') =>
   project.addTask(name, { description, exec: `jest ${dir} --coverage=false --testPathIgnorePatterns=/node_modules/${jestOptions}`, env });
 const packageStandalone = project.addTask('package:standalone', {
-  description: 'Build the standalone provider for linux and darwin (amd64, arm64) into dist/standalone, a packed mirror',
+  description: 'Build the standalone provider for linux, darwin and windows (amd64, arm64) into dist/standalone, a packed mirror',
   exec: 'node scripts/build-standalone.js dist/standalone',
   env: STANDALONE_CACHE,
 });
 const testStandalone = packageStepSuite('test:standalone', 'test/standalone',
   'Terraform with no node on PATH, installing the standalone provider (linux_amd64) from its mirrors and a registry folder', STANDALONE_CACHE);
+// The script provider's Windows launcher (windows-launcher/launcher.c), built by zig from PyPI. Its
+// build is reproducible, so the .exe files are committed, like API.md, and checked in the package step.
+project.addTask('windows-launcher', {
+  description: 'Build the script provider\'s Windows launchers (windows-launcher/windows_{amd64,arm64}.exe) with zig from PyPI',
+  exec: 'node scripts/build-windows-launcher.js',
+  env: STANDALONE_CACHE,
+});
+const windowsLauncherCheck = project.addTask('windows-launcher:check', {
+  description: 'Rebuild the Windows launchers and fail unless the committed .exe files are those bytes',
+  exec: 'node scripts/build-windows-launcher.js --check',
+  env: STANDALONE_CACHE,
+});
 // The provider's release files in the Terraform Registry's format (zips, manifest, SHA256SUMS, the
 // SBOM) in dist/provider, unsigned: the release workflow signs them in a job of its own, so the
 // build and its tests never hold the key (scripts/ci/sign-provider-release.sh).
@@ -242,6 +254,7 @@ for (const line of ['22', '24']) {
 // cdktn flavour and the standalone provider build too.
 const packageAll = project.tasks.tryFind('package-all');
 if (packageAll) {
+  packageAll.spawn(windowsLauncherCheck);
   packageAll.spawn(packageCdktn);
   packageAll.spawn(testPython);
   packageAll.spawn(packageStandalone);
@@ -297,7 +310,7 @@ project.addBins({ 'cdktf-server-hosting': 'bin/cdktf-server-hosting' });
 // the bundled dependencies): the compiled library and its jsii manifest, the bundles, the command,
 // the simulator's live page, the guides (the account file's schema among them) and the references.
 project.package.addField('files', [
-  'lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'docs/', 'API.md', 'API.python.md', 'SECURITY.md',
+  'lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'windows-launcher/', 'docs/', 'API.md', 'API.python.md', 'SECURITY.md',
 ]);
 
 // The live page's script runs in a browser, as a module, outside any tsconfig.

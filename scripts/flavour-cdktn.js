@@ -16,7 +16,7 @@ const tarball = join(root, 'dist', 'js', `cdktn-server-hosting-${source.version}
 const wheel = join(root, 'dist', 'python', `cdktn_server_hosting-${source.version}-py3-none-any.whl`);
 
 const files = (dir) => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
-const newestSource = Math.max(...files(join(root, 'src')).map((f) => statSync(f).mtimeMs), statSync(__filename).mtimeMs);
+const newestSource = Math.max(...[...files(join(root, 'src')), ...files(join(root, 'windows-launcher'))].map((f) => statSync(f).mtimeMs), statSync(__filename).mtimeMs);
 if ([tarball, wheel].every((f) => existsSync(f) && statSync(f).mtimeMs >= newestSource)) {
   process.stdout.write(`cdktn flavour: up to date (${tarball}, ${wheel})\n`);
   process.exit(0);
@@ -36,7 +36,7 @@ run(process.execPath, [join(__dirname, 'prepack.js')], root);
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'node_modules'), { recursive: true });
-for (const entry of ['src', 'assets', 'bin', 'live-page', 'LICENSE', 'README.md', 'tsconfig.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
+for (const entry of ['src', 'assets', 'bin', 'live-page', 'windows-launcher', 'LICENSE', 'README.md', 'tsconfig.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
 const seam = join(stage, 'src', 'constructs', 'cdk.ts');
 writeFileSync(seam, readFileSync(seam, 'utf8').replace(/'cdktf(\/lib\/synthesize\/synthesizer)?'/g, (_, sub) => `'cdktn${sub ?? ''}'`));
 
@@ -65,7 +65,7 @@ const manifest = {
   // Its own command name: jsii-pacmak makes each `bin` a console script of the wheel, and two wheels
   // with one script name would overwrite each other's in a venv.
   bin: { 'cdktn-server-hosting': source.bin['cdktf-server-hosting'] },
-  files: ['lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'LICENSE', 'README.md'],
+  files: ['lib/**/*.js', 'lib/**/*.d.ts', '.jsii', 'assets/', 'bin/', 'live-page/', 'windows-launcher/', 'LICENSE', 'README.md'],
   jsii: { outdir: 'dist', targets: { python: { distName: 'cdktn-server-hosting', module: 'cdktn_server_hosting' } }, tsconfig: 'tsconfig.json' },
 };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

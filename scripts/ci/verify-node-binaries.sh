@@ -23,7 +23,11 @@ curl -fsSLO --retry 3 "https://nodejs.org/dist/v$release/SHASUMS256.txt.asc"
 # --decrypt fails unless the signature is good: SHASUMS256.txt exists only if it is.
 gpg --batch --decrypt --output SHASUMS256.txt SHASUMS256.txt.asc
 while read -r _platform official npm_package; do
-  curl -fsSLO --retry 3 "https://nodejs.org/dist/v$release/node-v$release-$official.tar.gz"
+  case $official in
+    # Windows binaries are published as files of their own (SHASUMS256.txt lists win-x64/node.exe).
+    win-*) mkdir -p "$official" && curl -fsSL --retry 3 -o "$official/node.exe" "https://nodejs.org/dist/v$release/$official/node.exe" ;;
+    *) curl -fsSLO --retry 3 "https://nodejs.org/dist/v$release/node-v$release-$official.tar.gz" ;;
+  esac
   npm pack "$npm_package@$release" --silent > /dev/null
 done < "$here/node-binaries.list"
 "$here/compare-node-binaries.sh" "$work" "$release"

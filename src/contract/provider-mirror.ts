@@ -17,10 +17,14 @@ import { zipArchive, type ZipEntry } from './zip-archive';
 /** The provider bundle, found by file path (never imported): `<package>/assets/provider/provider.js`. */
 export const PROVIDER_BUNDLE_PATH = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
 const STANDALONE_DIR = join(__dirname, '..', '..', 'assets', 'standalone');
+/** The script package's Windows launchers (built from launcher.c there, committed): `<package>/windows-launcher/<platform>.exe`. */
+const WINDOWS_LAUNCHER_DIR = join(__dirname, '..', '..', 'windows-launcher');
 
 /** The platforms a mirror serves, in Terraform's `<os>_<arch>` names. */
-export const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'] as const;
+export const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64', 'windows_arm64'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+
+const isWindows = (platform: Platform) => platform.startsWith('windows_');
 
 /** One version of the provider: the files Terraform installs, per platform it is built for. */
 export interface ProviderPackage {
@@ -58,8 +62,8 @@ export function readStandaloneProgram(): StandaloneProgram {
   return { main: readBundle(join(STANDALONE_DIR, 'standalone.js'), 'standalone'), cli: readBundle(join(STANDALONE_DIR, 'cli.js'), 'standalone') };
 }
 
-function readBundle(path: string, name: string): Buffer {
-  if (!existsSync(path)) throw new Error(`The ${name} bundle is missing at ${path}; build it with "npx projen bundle:${name}" (installed packages ship it)`);
+function readBundle(path: string, name: string, what = `The ${name} bundle`, build = `npx projen bundle:${name}`): Buffer {
+  if (!existsSync(path)) throw new Error(`${what} is missing at ${path}; build it with "${build}" (installed packages ship it)`);
   return readFileSync(path);
 }
 
@@ -78,21 +82,35 @@ export function writeProviderMirror(root: string, pkg: ProviderPackage, source =
   }
 }
 
-/** The name Terraform looks for in a package: `terraform-provider-<type>_v<version>`. */
-export const executableName = (version: string) => `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+/** The name Terraform looks for in a package: `terraform-provider-<type>_v<version>`, with `.exe` on Windows, which runs nothing else. */
+export const executableName = (version: string, platform: Platform) => `terraform-provider-${PROVIDER_TYPE}_v${version}${isWindows(platform) ? '.exe' : ''}`;
 
-/** The script package, the same files on every platform: a `#!/bin/sh` wrapper that runs node on the bundle beside it. */
+/**
+ * The script package: the bundle, run by the user's node through a `#!/bin/sh` wrapper on Linux and
+ * macOS, and on Windows through a launcher executable (windows-launcher/launcher.c), since Windows
+ * starts no script as a plugin. Platforms that share their files share one array (one zip's bytes).
+ */
 export function scriptPackage(bundle: Buffer, version = providerVersion(bundle)): ProviderPackage {
-  const files: ZipEntry[] = [
-    { name: executableName(version), data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 },
-    { name: 'provider.js', data: bundle, mode: 0o644 },
-  ];
-  return { version, files: new Map(PLATFORMS.map((platform) => [platform, files])) };
+  const provider: ZipEntry = { name: 'provider.js', data: bundle, mode: 0o644 };
+  const wrapper: ZipEntry = { name: executableName(version, 'linux_amd64'), data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 };
+  const unix = [wrapper, provider];
+  return {
+    version,
+    files: new Map(PLATFORMS.map((platform) => [platform, isWindows(platform) ? [windowsLauncher(platform, version), provider] : unix])),
+  };
+}
+
+function windowsLauncher(platform: Platform, version: string): ZipEntry {
+  const data = readBundle(join(WINDOWS_LAUNCHER_DIR, `${platform}.exe`), platform, `The ${platform} launcher`, 'npx projen windows-launcher');
+  return { name: executableName(version, platform), data, mode: 0o755 };
 }
 
 /** The standalone package: per platform, the provider as one executable that needs no Node. */
 export function standalonePackage(version: string, executables: ReadonlyMap<Platform, Buffer>): ProviderPackage {
-  return { version, files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version), data, mode: 0o755 }]])) };
+  return {
+    version,
+    files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version, platform), data, mode: 0o755 }]])),
+  };
 }
 
 /**
@@ -105,7 +123,7 @@ export function readStandaloneMirror(root: string, version: string, source = PRO
   for (const platform of standaloneMirrorPlatforms(root, version, source)) {
     const dir = join(root, ...source.split('/'), version, platform);
     if (existsSync(join(dir, 'provider.js'))) throw new Error(`${dir} holds the script provider, which needs Node; write the standalone one with "provider mirror --standalone ${root}"`);
-    executables.set(platform, readFileSync(join(dir, executableName(version))));
+    executables.set(platform, readFileSync(join(dir, executableName(version, platform))));
   }
   if (executables.size === 0) throw new Error(`${root} holds no standalone provider ${version} (${source}); ${STANDALONE_MIRROR_HINT}`);
   return standalonePackage(version, executables);

@@ -32,19 +32,28 @@ afterEach(() => rmSync(work, { recursive: true, force: true }));
 const run = (cmd: string, args: string[], env: Record<string, string> = {}, input?: string) =>
   spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, input });
 
-/** Node's tarballs, their SHASUMS256.txt and npm's tarballs, each holding `bin/node` with these bytes. */
+/**
+ * Node's release files, their SHASUMS256.txt and npm's tarballs, whose binaries hold these bytes:
+ * a tarball with `bin/node`, or for Windows `<official>/node.exe` itself, as Node publishes them.
+ */
 function nodeReleaseFiles(npmBinary: (platform: string) => string) {
   const sums: string[] = [];
   for (const [platform, official, npmPackage] of PLATFORMS) {
     const tree = join(work, 'tree', platform);
-    mkdirSync(join(tree, `node-v${RELEASE}-${official}`, 'bin'), { recursive: true });
+    const binary = official.startsWith('win-') ? 'node.exe' : 'node';
     mkdirSync(join(tree, 'package', 'bin'), { recursive: true });
-    writeFileSync(join(tree, `node-v${RELEASE}-${official}`, 'bin', 'node'), `node ${official}\n`);
-    writeFileSync(join(tree, 'package', 'bin', 'node'), npmBinary(platform));
-    const tarball = `node-v${RELEASE}-${official}.tar.gz`;
-    expect(run('tar', ['-czf', join(work, tarball), '-C', tree, `node-v${RELEASE}-${official}`]).status).toBe(0);
+    writeFileSync(join(tree, 'package', 'bin', binary), npmBinary(platform));
     expect(run('tar', ['-czf', join(work, `${npmPackage}-${RELEASE}.tgz`), '-C', tree, 'package']).status).toBe(0);
-    sums.push(`${createHash('sha256').update(readFileSync(join(work, tarball))).digest('hex')}  ${tarball}`);
+    const file = binary === 'node.exe' ? `${official}/node.exe` : `node-v${RELEASE}-${official}.tar.gz`;
+    if (binary === 'node.exe') {
+      mkdirSync(join(work, official));
+      writeFileSync(join(work, file), `node ${official}\n`);
+    } else {
+      mkdirSync(join(tree, `node-v${RELEASE}-${official}`, 'bin'), { recursive: true });
+      writeFileSync(join(tree, `node-v${RELEASE}-${official}`, 'bin', 'node'), `node ${official}\n`);
+      expect(run('tar', ['-czf', join(work, file), '-C', tree, `node-v${RELEASE}-${official}`]).status).toBe(0);
+    }
+    sums.push(`${createHash('sha256').update(readFileSync(join(work, file))).digest('hex')}  ${file}`);
   }
   writeFileSync(join(work, 'SHASUMS256.txt'), `${sums.join('\n')}\n`);
 }
@@ -56,7 +65,8 @@ describe('the Node binary check (compare-node-binaries.sh)', () => {
   test('passes when every platform\'s npm binary is Node\'s own', () => {
     nodeReleaseFiles(officialBytes);
     const result = compare();
-    expect(result.stdout.trim().split('\n')).toHaveLength(4);
+    expect(result.stdout.trim().split('\n')).toHaveLength(PLATFORMS.length);
+    expect(PLATFORMS.map(([platform]) => platform)).toContain('windows_arm64');
     expect(result.status).toBe(0);
   });
 
@@ -73,6 +83,14 @@ describe('the Node binary check (compare-node-binaries.sh)', () => {
     writeFileSync(join(work, 'SHASUMS256.txt'), readFileSync(join(work, 'SHASUMS256.txt'), 'utf8').replace(/^[0-9a-f]{64}/, '0'.repeat(64)));
     const result = compare();
     expect(result.stderr).toContain(`linux_amd64: node-v${RELEASE}-linux-x64.tar.gz is missing from SHASUMS256.txt or its hash differs`);
+    expect(result.status).toBe(1);
+  });
+
+  test('fails when a Windows node.exe is not the one SHASUMS256.txt lists', () => {
+    nodeReleaseFiles(officialBytes);
+    writeFileSync(join(work, 'win-x64', 'node.exe'), 'a changed download\n');
+    const result = compare();
+    expect(result.stderr).toContain('windows_amd64: win-x64/node.exe is missing from SHASUMS256.txt or its hash differs');
     expect(result.status).toBe(1);
   });
 });

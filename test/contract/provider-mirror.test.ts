@@ -2,7 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseProviderSource, PROVIDER_SOURCE } from '../../src/contract/provider-address';
-import { lockFileWithProvider, packageHash1, readStandaloneMirror, scriptPackage, standalonePackage, writePackedProviderMirror, writeProviderMirror } from '../../src/contract/provider-mirror';
+import {
+  lockFileWithProvider, packageHash1, readStandaloneMirror, scriptPackage, standalonePackage, writePackedProviderMirror, writeProviderMirror,
+  type Platform,
+} from '../../src/contract/provider-mirror';
 
 test('a packed mirror written into a folder that holds other versions keeps them all listed in index.json', () => {
   const root = mkdtempSync(join(tmpdir(), 'packed-'));
@@ -32,11 +35,15 @@ describe('the standalone package: one executable per platform', () => {
   const executables = new Map([['linux_amd64', Buffer.from('linux exe')], ['darwin_arm64', Buffer.from('mac exe')]] as const);
   const pkg = standalonePackage('1.4.0', executables);
 
-  test('its lock entry records each platform\'s own hash, sorted as terraform writes them; the script package\'s four platforms share one', () => {
+  test('its lock entry records each platform\'s own hash, sorted as terraform writes them', () => {
     const hashes = [...pkg.files.values()].map(packageHash1);
     expect(new Set(hashes).size).toBe(2);
     expect(lockFileWithProvider(undefined, pkg)).toContain(`  hashes = [\n${[...hashes].sort().map((h) => `    "${h}",\n`).join('')}  ]`);
-    expect(lockFileWithProvider(undefined, scriptPackage(Buffer.from('x'), '1.4.0')).match(/"h1:/g)).toHaveLength(1);
+  });
+
+  test('on Windows its executable is named with .exe, as Terraform on Windows starts nothing else', () => {
+    const windows = standalonePackage('1.4.0', new Map([['windows_amd64', Buffer.from('windows exe')]]));
+    expect(windows.files.get('windows_amd64')).toEqual([{ name: 'terraform-provider-hosting_v1.4.0.exe', data: Buffer.from('windows exe'), mode: 0o755 }]);
   });
 
   test('a mirror written by --standalone reads back as the package; the script mirror, or another version, is refused with the command to run', () => {
@@ -52,5 +59,26 @@ describe('the standalone package: one executable per platform', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the script package: the bundle, run by the user\'s node', () => {
+  const pkg = scriptPackage(Buffer.from('bundle'), '1.4.0');
+  const names = (platform: Platform) => pkg.files.get(platform)!.map((file) => file.name);
+  /** The machine a PE executable is built for (IMAGE_FILE_HEADER.Machine). */
+  const peMachine = (exe: Buffer) => exe.readUInt16LE(exe.readUInt32LE(0x3c) + 4);
+
+  test('Linux and macOS start it through a #!/bin/sh wrapper; Windows through the launcher .exe built for its machine', () => {
+    expect(names('linux_amd64')).toEqual(['terraform-provider-hosting_v1.4.0', 'provider.js']);
+    expect(pkg.files.get('darwin_arm64')![0].data.toString()).toMatch(/^#!\/bin\/sh\n/);
+    expect(names('windows_amd64')).toEqual(['terraform-provider-hosting_v1.4.0.exe', 'provider.js']);
+    const [amd64, arm64] = (['windows_amd64', 'windows_arm64'] as const).map((platform) => pkg.files.get(platform)![0].data);
+    expect([amd64, arm64].map((exe) => exe.subarray(0, 2).toString())).toEqual(['MZ', 'MZ']);
+    expect([peMachine(amd64), peMachine(arm64)]).toEqual([0x8664, 0xaa64]);
+    expect(pkg.files.get('windows_arm64')![1].data).toEqual(Buffer.from('bundle'));
+  });
+
+  test('its lock entry has one hash for the platforms the wrapper serves and one per Windows launcher', () => {
+    expect(lockFileWithProvider(undefined, pkg).match(/"h1:/g)).toHaveLength(3);
   });
 });

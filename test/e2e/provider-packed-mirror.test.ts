@@ -61,7 +61,7 @@ describeWithTerraform('the provider as a platform team ships it: packed mirror a
     const versions = JSON.parse(readFileSync(join(dir(), 'index.json'), 'utf8')) as { versions: Record<string, object> };
     [version] = Object.keys(versions.versions);
     const archives = (JSON.parse(readFileSync(join(dir(), `${version}.json`), 'utf8')) as { archives: Record<string, { url: string; hashes: string[] }> }).archives;
-    expect(Object.keys(archives).sort()).toEqual(['darwin_amd64', 'darwin_arm64', 'linux_amd64', 'linux_arm64']);
+    expect(Object.keys(archives).sort()).toEqual(['darwin_amd64', 'darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64', 'windows_arm64']);
     linuxZip = archives.linux_amd64.url;
     const zip = readFileSync(join(dir(), linuxZip));
     zh = `zh:${createHash('sha256').update(zip).digest('hex')}`;

