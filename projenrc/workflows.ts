@@ -29,11 +29,12 @@ const checkout = (fetchDepth = 1): github.workflows.JobStep => ({
   with: { 'fetch-depth': fetchDepth, 'persist-credentials': false },
 });
 // No dependency cache: a release built from a cache another workflow wrote could be poisoned.
-const toolchain: github.workflows.JobStep[] = [
+const nodeAndPython: github.workflows.JobStep[] = [
   { name: 'Setup Node.js', uses: uses('actions/setup-node'), with: { 'node-version': NODE, 'package-manager-cache': false } },
   { name: 'Setup Python', uses: uses('actions/setup-python'), with: { 'python-version': '3.12' } },
-  { name: 'Install Terraform', run: `scripts/ci/install-terraform.sh ${TERRAFORM}` },
 ];
+const installTerraform = (platform = 'linux_amd64'): github.workflows.JobStep => ({ name: 'Install Terraform', run: `scripts/ci/install-terraform.sh ${TERRAFORM} ${platform}` });
+const toolchain: github.workflows.JobStep[] = [...nodeAndPython, installTerraform()];
 const READ: github.workflows.JobPermissions = { contents: github.workflows.JobPermission.READ };
 
 function buildWorkflow(gh: github.GitHub): void {
@@ -63,6 +64,22 @@ function buildWorkflow(gh: github.GitHub): void {
       permissions: READ,
       env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
       steps: [checkout(), ...toolchain, { name: 'Test', run: 'npm ci && npm test' }],
+    },
+    // Windows itself, where the package step's Wine cannot reach: a synthesized stack whose
+    // provider Terraform starts through the script package's launcher .exe, with the runner's Node.
+    windows: {
+      name: 'The provider\'s end-to-end core on Windows (the launcher and node.exe)',
+      runsOn: ['windows-latest'],
+      permissions: READ,
+      env: { CI: 'true', CHECKPOINT_DISABLE: '1' },
+      defaults: { run: { shell: 'bash' } },
+      steps: [
+        checkout(),
+        ...nodeAndPython,
+        installTerraform('windows_amd64'),
+        { name: 'Build', run: 'npm ci && npx projen compile' },
+        { name: 'Test', run: 'npx jest test/e2e/provider.test.ts --coverage=false' },
+      ],
     },
     package: {
       name: 'The package step (wheels, standalone provider, release files, their suites)',

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 
 /*
  * What the registries and GitHub will accept, checked here with the tools they use: the workflows
@@ -58,6 +59,14 @@ describe('the workflows', () => {
     expect(uses.length).toBeGreaterThan(0);
     for (const action of uses) expect(action).toMatch(/^(actions\/[a-z-]+|peter-evans\/create-pull-request)@[0-9a-f]{40}$/);
   });
+
+  test('the build runs the provider\'s end-to-end core on GitHub\'s Windows runner, with Terraform for Windows', () => {
+    const build = parse(readFileSync(join(REPO, '.github', 'workflows', 'build.yml'), 'utf8')) as { jobs: Record<string, { 'runs-on': string; 'steps': Array<{ run?: string }> }> };
+    expect(build.jobs.windows['runs-on']).toBe('windows-latest');
+    expect(build.jobs.windows.steps.map((step) => step.run)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^scripts\/ci\/install-terraform\.sh \S+ windows_amd64$/), 'npx jest test/e2e/provider.test.ts --coverage=false',
+    ]));
+  });
 });
 
 describe('what the registries check on upload', () => {
@@ -72,6 +81,7 @@ describe('what the registries check on upload', () => {
       expect(dry.code).toBe(0);
       expect(manifestOf(tarball)).toMatchObject({ license: 'Apache-2.0', repository: expect.objectContaining({ url: expect.any(String) }), keywords: expect.arrayContaining(['terraform']) });
       expect(run('tar', ['-tzf', tarball]).output).toMatch(/package\/README\.md/);
+      expect(run('tar', ['-tzf', tarball]).output).toContain('package/windows-launcher/windows_arm64.exe');
     }
   });
 
