@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /*
@@ -11,7 +11,11 @@ import { join } from 'node:path';
  */
 
 export const WINE = process.env.WINE ?? '/usr/lib/wine/wine64';
-const PREFIX = join(__dirname, '..', '..', 'node_modules', '.cache', 'wine-prefix');
+/**
+ * Outside the clone: a prefix's drive Z: is a link to `/`, and tools that walk the clone's folders
+ * (jsii-docgen's glob over node_modules, say) would follow it across the whole machine.
+ */
+const PREFIX = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cdktf-server-hosting-wine');
 
 /** The environment every Wine process of the suite gets, on top of `extra`. */
 export const wineEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
