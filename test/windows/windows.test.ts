@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import { defaultCacheDir, NODE_RELEASE, nodeBinary, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { HostingApi, ServerFirewall } from '../../src/constructs';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
@@ -10,6 +12,9 @@ import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, firewallHcl, TerraformWorkspace } from '../helpers/terraform';
 import { describeWithWine, prepareWinePrefix, runUnderWine, startUnderWine, stopWine, wineShim, type WineProcess } from '../helpers/wine';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openpgp = require('openpgp') as typeof OpenPgp;
 
 /*
  * Windows users, under Debian's Wine: the windows_amd64 standalone executable as Terraform's provider
@@ -140,6 +145,21 @@ describeWithWine('Windows users, under Wine', () => {
       await applyAndPlanClean(ws);
       expect(sim.state.server(IDS.vdsRunning).firewall).toEqual({ enabled: true, rulesets: [2] });
     }, 600_000);
+  });
+
+  test('the executable writes itself as a signed registry folder, the zip holding exactly this .exe', async () => {
+    const ws = workspace();
+    const { privateKey } = await openpgp.generateKey({ type: 'ecc', curve: 'ed25519Legacy', userIDs: [{ name: 'hosting releases' }], format: 'armored' });
+    writeFileSync(join(ws.root, 'release-key.asc'), privateKey);
+    const written = await runUnderWine(exe, ['provider', 'registry', 'registry', '--host', 'registry.example.com', '--namespace', 'platform', '--signing-key', 'release-key.asc'], { cwd: ws.root });
+    expect(written.stdout).toContain(`no Node needed; ${WINDOWS}) to the registry in`);
+    expect(written.code).toBe(0);
+    const version = /provider (\S+) \(/.exec(written.stdout)![1];
+    const zip = join(ws.root, 'registry', 'releases', 'platform', 'hosting', version, `terraform-provider-hosting_${version}_${WINDOWS}.zip`);
+    const entries = spawnSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(entries).toEqual([executableName(version, WINDOWS)]);
+    const inside = spawnSync('unzip', ['-p', zip], { maxBuffer: 512 * 1024 * 1024 }).stdout;
+    expect(inside.equals(readFileSync(exe))).toBe(true);
   });
 
   test('the simulator and adopt run from the executable', async () => {
