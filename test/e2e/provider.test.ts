@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TerraformStack } from 'cdktf';
 import { HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, type IpSettingsProps } from '../../src';
+import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -259,5 +260,34 @@ describe('the provider process refuses to serve outside Terraform\'s mutual TLS'
     expect(res.status).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('PLUGIN_CLIENT_CERT is not set: this provider only serves Terraform over mutual TLS.');
+  });
+});
+
+describe('the provider process ends with Terraform', () => {
+  const BUNDLE = join(__dirname, '..', '..', 'assets', 'provider', 'provider.js');
+  /** Alive, and not a zombie no one has reaped yet. */
+  const isRunning = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  // The shell's pid is Linux's: the Windows runner runs the rest of this file.
+  const onLinux = process.platform === 'linux' ? test : test.skip;
+
+  onLinux('Terraform killed without a Shutdown: the provider exits within seconds rather than linger', async () => {
+    const env = { PATH: process.env.PATH!, TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: createServerCertificate().certPem };
+    // A shell stands in for Terraform: it starts the provider, prints its pid, and is killed once the handshake line is out.
+    const terraform = spawn('sh', ['-c', `"${process.execPath}" "${BUNDLE}" & echo "pid $!"; wait`], { env });
+    let output = '';
+    await new Promise<void>((resolve) => terraform.stdout.on('data', (d: Buffer) => {
+      output += d;
+      if (output.includes('|grpc|')) resolve();
+    }));
+    const pid = Number(/^pid (\d+)$/m.exec(output)![1]);
+    terraform.kill('SIGKILL');
+    for (let i = 0; i < 50 && isRunning(pid); i++) await new Promise((done) => setTimeout(done, 100));
+    expect(isRunning(pid)).toBe(false);
   });
 });

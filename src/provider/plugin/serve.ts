@@ -46,9 +46,19 @@ export function serveTerraform(): void {
     const cert = certificate.der.toString('base64').replace(/=+$/, '');
     process.stdout.write(`1|6|tcp|127.0.0.1:${port}|grpc|${cert}\n`);
   });
-  // Terraform gone (killed, say) without a Shutdown: do not linger.
+  // Terraform gone (killed, say) without a Shutdown: do not linger. On Windows a process keeps its
+  // parent's id after the parent ends, so there the parent is looked for as well.
   const parent = process.ppid;
   setInterval(() => {
-    if (process.ppid !== parent) process.exit(0);
+    if (process.ppid !== parent || !isRunning(parent)) process.exit(0);
   }, 1_000).unref();
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
