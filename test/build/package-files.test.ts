@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /*
  * The npm tarball is an allowlist (package.json's `files`): what a user downloads is the library,
- * its bundles, the command, the live page and the docs, never whatever lies at the root of the
+ * its bundles, the command, the live page, the Windows launchers and the docs, never whatever lies at the root of the
  * clone that packed it.
  */
 
@@ -23,11 +23,12 @@ test('files left at the root of the clone (a build log, a .env, a key) are not p
     const files = packedFiles();
     expect(STRAY.filter((name) => files.includes(name))).toEqual([]);
     // lib/ and .jsii exist once jsii has built them (not on a fresh clone before `npm test`): allowed, not required.
-    const allowed = ['.jsii', 'API.md', 'API.python.md', 'LICENSE', 'README.md', 'SECURITY.md', 'assets', 'bin', 'docs', 'lib', 'live-page', 'node_modules', 'package.json'];
+    const allowed = ['.jsii', 'API.md', 'API.python.md', 'LICENSE', 'README.md', 'SECURITY.md', 'assets', 'bin', 'docs', 'lib', 'live-page', 'node_modules', 'package.json', 'windows-launcher'];
     const tops = [...new Set(files.map((f) => f.split('/')[0]))];
     expect(tops.filter((top) => !allowed.includes(top))).toEqual([]);
-    expect(tops).toEqual(expect.arrayContaining(['API.md', 'LICENSE', 'README.md', 'SECURITY.md', 'bin', 'docs', 'live-page', 'package.json']));
-    expect(files).toEqual(expect.arrayContaining(['live-page/index.html', 'live-page/live-page.js', 'live-page/live-page.css', 'live-page/favicon.svg', 'docs/testing/account-file.schema.json']));
+    expect(tops).toEqual(expect.arrayContaining(['API.md', 'LICENSE', 'README.md', 'SECURITY.md', 'bin', 'docs', 'live-page', 'package.json', 'windows-launcher']));
+    expect(files).toEqual(expect.arrayContaining(['live-page/index.html', 'live-page/live-page.js', 'live-page/live-page.css', 'live-page/favicon.svg', 'docs/testing/account-file.schema.json',
+      'windows-launcher/launcher.c', 'windows-launcher/windows_amd64.exe', 'windows-launcher/windows_arm64.exe']));
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/'))).toEqual([]);
   } finally {
     for (const name of STRAY) rmSync(join(ROOT, name), { force: true });
