@@ -208,7 +208,7 @@ const packageProviderRelease = project.addTask('package:provider-release', {
 // Linux terraform through a shim. After package:standalone, whose cache holds the executables.
 const wineInstall = project.addTask('wine:install', {
   description: 'Install Debian\'s wine64 for the Windows tests, if it is missing (apt-get, as root or through sudo)',
-  exec: 'bash scripts/install-wine.sh',
+  exec: 'bash scripts/install-debian-package.sh wine:install wine64 WINE /usr/lib/wine/wine64',
 });
 const testWindows = packageStepSuite('test:windows', 'test/windows',
   'Windows users under Wine: the windows_amd64 executable (provider, simulator, adopt, mirror) and a synthesized stack\'s launcher with node.exe, through terraform',
@@ -243,7 +243,7 @@ const testRelease = packageStepSuite('test:release', 'test/release',
 // about a minute, which `npm test` has no room for.
 const browserInstall = project.addTask('browser:install', {
   description: 'Install Debian\'s chromium for the browser tests, if it is missing (apt-get, as root or through sudo)',
-  exec: 'bash scripts/install-chromium.sh',
+  exec: 'bash scripts/install-debian-package.sh browser:install chromium CHROMIUM_PATH /usr/bin/chromium',
 });
 const testDashboard = packageStepSuite('test:dashboard', 'test/dashboard',
   'The simulator\'s live page in chromium: the seed account, a terraform apply followed live, a 429 on the budget chart, hostile text, no secrets');
