@@ -43,10 +43,11 @@ export interface HostingApiProps {
    * A directory that `npx cdktf-server-hosting provider mirror --standalone <directory>` wrote (from
    * this same package version): the stack then carries the provider as the standalone executables
    * found there, one per platform, which run where Terraform runs without Node on PATH. Write the
-   * mirror with `--platform` for the platforms that apply (each executable is about 120 MB, and each
+   * mirror with `--platform` for the platforms that apply (each executable is 80 to 127 MB, and each
    * is copied into the synthesized stack). A relative path is resolved against the directory synth
    * runs in. Bridge.PROVIDER only: the bridges run the handler with node.
-   * @default - the provider as a script that Terraform runs with the `node` found on PATH
+   * @default - the provider as a script that Terraform runs with the `node` found on PATH (on Windows
+   * through a small launcher, `terraform-provider-hosting_v<version>.exe`)
    */
   readonly standaloneProvider?: string;
 }
