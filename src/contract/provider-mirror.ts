@@ -62,7 +62,12 @@ export function readStandaloneProgram(): StandaloneProgram {
   return { main: readBundle(join(STANDALONE_DIR, 'standalone.js'), 'standalone'), cli: readBundle(join(STANDALONE_DIR, 'cli.js'), 'standalone') };
 }
 
-function readBundle(path: string, name: string, what = `The ${name} bundle`, build = `npx projen bundle:${name}`): Buffer {
+function readBundle(path: string, name: string): Buffer {
+  return readShippedFile(path, `The ${name} bundle`, `npx projen bundle:${name}`);
+}
+
+/** A file the package ships but a clone has only once `build` has run. */
+function readShippedFile(path: string, what: string, build: string): Buffer {
   if (!existsSync(path)) throw new Error(`${what} is missing at ${path}; build it with "${build}" (installed packages ship it)`);
   return readFileSync(path);
 }
@@ -92,6 +97,7 @@ export const executableName = (version: string, platform: Platform) => `terrafor
  */
 export function scriptPackage(bundle: Buffer, version = providerVersion(bundle)): ProviderPackage {
   const provider: ZipEntry = { name: 'provider.js', data: bundle, mode: 0o644 };
+  // One name for every Linux and macOS platform: only Windows adds `.exe`.
   const wrapper: ZipEntry = { name: executableName(version, 'linux_amd64'), data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 };
   const unix = [wrapper, provider];
   return {
@@ -101,7 +107,7 @@ export function scriptPackage(bundle: Buffer, version = providerVersion(bundle))
 }
 
 function windowsLauncher(platform: Platform, version: string): ZipEntry {
-  const data = readBundle(join(WINDOWS_LAUNCHER_DIR, `${platform}.exe`), platform, `The ${platform} launcher`, 'npx projen windows-launcher');
+  const data = readShippedFile(join(WINDOWS_LAUNCHER_DIR, `${platform}.exe`), `The ${platform} launcher`, 'npx projen windows-launcher');
   return { name: executableName(version, platform), data, mode: 0o755 };
 }
 
