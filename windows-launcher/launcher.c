@@ -79,7 +79,8 @@ static WCHAR *node_on_path(void) {
   DWORD length = GetEnvironmentVariableW(L"PATH", path, WIDE_MAX);
   if (length == 0 || length >= WIDE_MAX || SearchPathW(path, L"node.exe", NULL, WIDE_MAX, node, NULL) == 0) {
     fail("node.exe is not on PATH. This provider package runs provider.js with Node (20 or newer): install Node and put it on PATH, "
-         "or give the stack's HostingApi the standalone provider (the standaloneProvider prop), which needs no Node.");
+         "or use the standalone provider, which needs no Node: HostingApi's standaloneProvider prop (standalone_provider in Python) "
+         "in a stack, or the release's windows_amd64 executable (or `provider mirror --standalone`) for plain HCL.");
   }
   return node;
 }

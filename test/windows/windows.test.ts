@@ -104,6 +104,7 @@ describeWithWine('Windows users, under Wine', () => {
     writeFileSync(join(pkg, 'provider.js'), 'console.log(JSON.stringify([process.argv.slice(2), process.env.TF_PLUGIN_MAGIC_COOKIE])); process.exit(7);\n');
     const noNode = await runUnderWine(launcher, []);
     expect(noNode.stderr).toContain('node.exe is not on PATH. This provider package runs provider.js with Node (20 or newer)');
+    expect(noNode.stderr).toContain('standaloneProvider prop (standalone_provider in Python) in a stack, or the release\'s windows_amd64 executable');
     expect(noNode.code).toBe(1);
     const run = await runUnderWine(launcher, ['one', 'two words'], { env: { WINEPATH: windowsNodeOnPath(ws.root), TF_PLUGIN_MAGIC_COOKIE: 'cookie' } });
     expect(run.stdout).toBe('[["one","two words"],"cookie"]\n');
