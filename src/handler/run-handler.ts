@@ -131,7 +131,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
 
   const ctx: ReconcileContext = {
     client,
-    instanceId: instanceId ?? 'plan-only',
+    changeId: instanceId ?? 'plan-only',
     tokenEnvVar: doc.api.tokenEnvVar,
     log: out,
     warn: (line) => out(`warning: ${line}`),

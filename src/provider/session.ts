@@ -18,8 +18,8 @@ export interface ProviderSession {
   readonly warnings: readonly string[];
   /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
   readonly handovers: Handovers;
-  /** A context for one resource operation: its key namespace and its own deadline, for every request too. */
-  context(keyNamespace: string, budgetSeconds: number): ReconcileContext;
+  /** A context for one resource operation: the change id its writes are keyed by, and its own deadline, for every request too. */
+  context(changeId: string, budgetSeconds: number): ReconcileContext;
   /**
    * A server as listed by GET /servers, or undefined when the account has no such server. A
    * refresh of N power states costs one list read: a plan process makes no write, so one fresh
@@ -177,12 +177,12 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
-  const contextFor = (warnings: string[], rerun: string) => (keyNamespace: string, budgetSeconds: number): ReconcileContext => {
+  const contextFor = (warnings: string[], rerun: string) => (changeId: string, budgetSeconds: number): ReconcileContext => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
     return {
       rerun,
       client: options.client.withDeadline(deadlineAt),
-      instanceId: keyNamespace,
+      changeId,
       tokenEnvVar: options.tokenEnvVar,
       log: options.log,
       warn: warnerFor(warnings),

@@ -6,7 +6,8 @@ import type { Scope } from '../api/schemas';
 
 export interface ReconcileContext {
   readonly client: HostingApiClient;
-  readonly instanceId: string;
+  /** Keys every write of this context (`KeyInput.changeId`). */
+  readonly changeId: string;
   /** The NAME of the variable the token came from, for hints; never the token. */
   readonly tokenEnvVar: string;
   /** One line per decision, for a person reading Terraform's log. */
@@ -48,8 +49,8 @@ export interface Plan {
   readonly apply: () => Promise<void>;
 }
 
-export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'instanceId' | 'attempt'> & { attempt?: number }): string {
-  return idempotencyKey({ ...base, instanceId: ctx.instanceId, attempt: base.attempt ?? 1 });
+export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'changeId' | 'attempt'> & { attempt?: number }): string {
+  return idempotencyKey({ ...base, changeId: ctx.changeId, attempt: base.attempt ?? 1 });
 }
 
 /** One write of a kind, and how to tell whether it is in effect. */
@@ -61,7 +62,7 @@ export interface WriteStep<T> {
   readonly write: (attempt: number) => Promise<ApiResponse<T>>;
   /** A fresh read of what the write changes. */
   readonly read: () => Promise<T>;
-  /** What the value still lacks (e.g. `enabled false -> true`); empty once the write is in effect. */
+  /** What the value still lacks of this write's own change (e.g. `enabled false -> true`); empty once it is in effect. */
   readonly pending: (value: T) => readonly string[];
   /** Turns a refusal into a ReconcileError with a next step. */
   readonly explain: (err: unknown) => Promise<never>;
@@ -91,14 +92,14 @@ function isUnresolvedOutcome(err: unknown): err is HostingApiError {
 }
 
 /**
- * Writes until the server shows the desired value, and says so. A fresh answer is the server's
- * own word. A replayed answer is the first result of its key, which may be outdated (the value was
- * changed away and back since), and an unresolved outcome says nothing: both are checked against a
- * fresh read, and written again under the next attempt (a new key) only if still needed. Writing
- * the same value again is harmless for settings, so a read from a shared cache costs at most one
- * more write, never a wrong result.
+ * Writes until the server shows the desired value, says so, and returns the value that showed it.
+ * A fresh answer is the server's own word. A replayed answer is the first result of its key, which
+ * may be outdated (the value was changed away and back since), and an unresolved outcome says
+ * nothing: both are checked against a fresh read, and written again under the next attempt (a new
+ * key) only if still needed. Writing the same value again is harmless for settings, so a read from
+ * a shared cache costs at most one more write, never a wrong result.
  */
-export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>): Promise<void> {
+export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>): Promise<T> {
   const done = (how: string) => ctx.log(`${step.label}: ${step.what ? `${step.what} ` : ''}applied${how}`);
   for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
     let res: ApiResponse<T>;
@@ -107,21 +108,36 @@ export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>)
     } catch (err) {
       if (!isUnresolvedOutcome(err)) return step.explain(err);
       ctx.log(`${step.label}: the outcome of the write is unknown (${err.status} ${err.code}${err.replayed ? ', replayed' : ''}, request id ${err.requestId ?? 'n/a'}); reading the server before deciding`);
-      const left = step.pending(await step.read());
-      if (left.length === 0) return done(' (confirmed by reading the server)');
+      const value = await step.read();
+      const left = step.pending(value);
+      if (left.length === 0) {
+        done(' (confirmed by reading the server)');
+        return value;
+      }
       ctx.log(`${step.label}: the server shows ${left.join(', ')}; writing again`);
       continue;
     }
-    const left = step.pending(res.replayed ? await step.read() : res.data);
-    if (left.length === 0) return done(`${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
-    if (!res.replayed) {
-      throw new ReconcileError(`${step.label}: the API accepted the change but reports ${left.join(', ')} still to do`, 'apply again; if it persists, report the request id to support');
+    const value = res.replayed ? await step.read() : res.data;
+    const left = step.pending(value);
+    if (left.length === 0) {
+      done(`${res.replayed ? ' (replayed)' : ''} (request id ${res.requestId ?? 'n/a'})`);
+      return value;
     }
+    if (!res.replayed) throw notInEffect(step, left, res.requestId);
     ctx.log(`${step.label}: the API replayed an earlier answer, but the server shows ${left.join(', ')}; writing again`);
   }
   throw new ReconcileError(
     `${step.label}: ${step.what ? `${step.what} ` : ''}not confirmed after ${MAX_WRITE_ATTEMPTS} writes with unknown or outdated outcomes`,
     'check the server in the control panel, then apply again: completed writes are detected and not repeated',
+  );
+}
+
+/** A fresh answer to a write that shows the write's own change not made: the API's word, with the request id to quote. */
+function notInEffect(step: Pick<WriteStep<unknown>, 'label'>, left: readonly string[], requestId: string | undefined): ReconcileError {
+  const id = requestId ? ` (request id ${requestId})` : '';
+  return new ReconcileError(
+    `${step.label}: the API accepted the change${id} but its answer shows ${left.join(', ')} still to do`,
+    requestId ? `apply again; if it persists, report request id ${requestId} to support` : 'apply again; if it persists, contact support with the time of this apply',
   );
 }
 

@@ -1,6 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
+import { sincePlanWarning, type MovedValue } from './since-plan';
 import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
 import type { FirewallSpec } from '../contract/resource-document';
@@ -85,11 +86,35 @@ export async function readFirewall(ctx: ReconcileContext, label: string, serverI
   return res.data;
 }
 
+/** Managed members whose value on the server (`actual`) is not the one the plan showed (`shown`). */
+export function movedFirewall(desired: FirewallDesired, shown: Firewall, actual: Firewall): MovedValue[] {
+  const moved: MovedValue[] = [];
+  if (desired.enabled !== undefined && shown.enabled !== actual.enabled) {
+    moved.push({ name: 'enabled', shown: String(shown.enabled), actual: String(actual.enabled), desired: String(desired.enabled), reached: actual.enabled === desired.enabled });
+  }
+  if (desired.rulesets !== undefined) {
+    const [was, now, want] = [shown.rulesets, actual.rulesets, desired.rulesets].map((ids) => formatIds(sortedUnique(ids)));
+    if (was !== now) moved.push({ name: 'rulesets', shown: was, actual: now, desired: want, reached: now === want });
+  }
+  return moved;
+}
+
+export interface FirewallPlanOptions {
+  /** A fresh read the caller already made (the provider's refresh in this run); without it the firewall is read first. */
+  readonly observed?: Firewall;
+  /**
+   * What a plan made earlier showed, when the firewall is read afresh here (a saved plan applied
+   * later): what moved since is named in a warning, and set as planned all the same.
+   */
+  readonly shown?: Firewall;
+}
+
 /**
- * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
- * it the firewall is read first.
+ * Plans from `observed`, or from a fresh read. The apply writes every managed member that differs in
+ * one PUT, and checks the whole answer: a member someone changed after the read is named and written
+ * too (a second PUT), so the apply always ends with the planned values.
  */
-export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, observed?: Firewall): Promise<FirewallPlan> {
+export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, options: FirewallPlanOptions = {}): Promise<FirewallPlan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;
   const listRulesets = () => readRulesets(ctx, label);
@@ -98,9 +123,11 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, obs
   const byName = requested?.some((r) => typeof r === 'string') ?? false;
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = () => readFirewall(ctx, label, doc.serverId);
-  const actual = observed ?? (await read());
+  const actual = options.observed ?? (await read());
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
   const diff = diffFirewall(desired, actual);
+  const moved = options.shown && !options.observed ? sincePlanWarning(label, movedFirewall(desired, options.shown, actual)) : undefined;
+  if (moved) ctx.warn(moved);
   if (diff.changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, actual, diff, apply: async () => undefined };
   }
@@ -110,18 +137,33 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, obs
     }
     return explainApiError(ctx, `${label}: writing`, err, ['network:write']);
   };
+  const write = (from: Firewall) => {
+    const change = diffFirewall(desired, from).change;
+    return confirmWrite(ctx, {
+      label,
+      write: (attempt) => ctx.client.updateFirewall(doc.serverId, change, keyFor(ctx, { kind: 'firewall', serverId: doc.serverId, step: 'firewall', desired: change, observed: from, attempt })),
+      read,
+      pending: (fw) => diffFirewall(change, fw).changes,
+      explain,
+    });
+  };
   return {
     inSync: false,
     summary: `${label}: ${diff.changes.join(', ')}`,
     actual,
     diff,
-    apply: () =>
-      confirmWrite(ctx, {
-        label,
-        write: (attempt) => ctx.client.updateFirewall(doc.serverId, diff.change, keyFor(ctx, { kind: 'firewall', serverId: doc.serverId, step: 'firewall', desired: diff.change, observed: actual, attempt })),
-        read,
-        pending: (fw) => diffFirewall(desired, fw).changes,
-        explain,
-      }),
+    apply: async () => {
+      const after = await write(actual);
+      // Members this PUT left alone, changed by someone since the read: set as planned too, once.
+      const untouched: FirewallDesired = {
+        enabled: diff.change.enabled === undefined ? desired.enabled : undefined,
+        rulesets: diff.change.rulesets === undefined ? desired.rulesets : undefined,
+      };
+      const since = sincePlanWarning(label, movedFirewall(untouched, actual, after).filter((m) => !m.reached));
+      if (since) {
+        ctx.warn(since);
+        await write(after);
+      }
+    },
   };
 }

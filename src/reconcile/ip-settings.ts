@@ -1,6 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
+import { sincePlanWarning, type MovedValue } from './since-plan';
 import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
 import type { IpSettingsSpec } from '../contract/resource-document';
 
@@ -47,6 +48,28 @@ export async function readIpSettings(ctx: ReconcileContext, label: string, serve
   return res.data;
 }
 
+const FIELD_ORDER: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
+
+/** Whether two values of `field` are the same setting (host names ignore case and a final dot). */
+function sameField(field: IpSettingField, a: string | Protection | null, b: string | Protection | null): boolean {
+  if (field === 'rdns') return sameHostName(a as string | null, b as string | null);
+  if (field === 'protection') return formatProtection(a as Protection | null) === formatProtection(b as Protection | null);
+  return a === b;
+}
+
+const fieldText = (field: IpSettingField, value: string | Protection | null) => (field === 'protection' ? formatProtection(value as Protection | null) : quote(value as string | null));
+
+/** Managed fields whose value on the server (`actual`) is not the one the plan showed (`shown`). */
+export function movedIpSettings(desired: IpSettingsDesired, shown: IpSettings, actual: IpSettings): MovedValue[] {
+  return FIELD_ORDER.filter((f) => desired[f] !== undefined && !sameField(f, shown[f], actual[f])).map((f) => ({
+    name: f,
+    shown: fieldText(f, shown[f]),
+    actual: fieldText(f, actual[f]),
+    desired: fieldText(f, desired[f]!),
+    reached: sameField(f, desired[f]!, actual[f]),
+  }));
+}
+
 export interface IpSettingsPlan extends Plan {
   /** The settings the plan was made from. */
   readonly actual: IpSettings;
@@ -55,42 +78,67 @@ export interface IpSettingsPlan extends Plan {
   readonly apply: (onApplied?: (change: IpFieldChange) => void) => Promise<void>;
 }
 
+export interface IpSettingsPlanOptions {
+  /** A fresh read the caller already made (the provider's refresh in this run); without it the address is read first. */
+  readonly observed?: IpSettings;
+  /**
+   * What a plan made earlier showed, when the address is read afresh here (a saved plan applied
+   * later): what moved since is named in a warning, and set as planned all the same.
+   */
+  readonly shown?: IpSettings;
+}
+
 /**
- * `observed` is a fresh read the caller already made (the provider's refresh in this run); without
- * it the address is read first.
+ * Plans from `observed`, or from a fresh read. The apply writes each managed field that differs (one
+ * PATCH each), and checks the last answer, which holds every field: a field someone changed after
+ * the read is named and written too, so the apply always ends with the planned values.
  */
-export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, observed?: IpSettings): Promise<IpSettingsPlan> {
+export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
-  const actual = observed ?? (await read());
+  const actual = options.observed ?? (await read());
   const changes = diffIpSettings(doc.desired, actual);
+  const moved = options.shown && !options.observed ? sincePlanWarning(label, movedIpSettings(doc.desired, options.shown, actual)) : undefined;
+  if (moved) ctx.warn(moved);
   if (changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, actual, changes, apply: async () => undefined };
   }
+  const writeAll = async (from: IpSettings, fieldChanges: readonly IpFieldChange[], onApplied?: (change: IpFieldChange) => void): Promise<IpSettings> => {
+    // All or nothing up front: a locked field is found before any field is written.
+    const locked = lockedFields(fieldChanges, from);
+    if (locked.length) {
+      throw new ReconcileError(
+        `${label}: ${locked.join(' and ')} ${locked.length > 1 ? 'are' : 'is'} not editable for this address; nothing was changed`,
+        `remove ${locked.join(' and ')} from the configuration, or ask the hosting provider to make ${locked.length > 1 ? 'them' : 'it'} editable`,
+      );
+    }
+    let last = from;
+    for (const change of fieldChanges) {
+      last = await confirmWrite(ctx, {
+        label,
+        what: change.field,
+        write: (attempt) => ctx.client.updateIpSettings(doc.serverId, doc.ip, change.body, keyFor(ctx, { kind: 'ip_settings', serverId: `${doc.serverId}/${doc.ip}`, step: change.field, desired: change.body, observed: from[change.field], attempt })),
+        read,
+        pending: (settings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`),
+        explain: (err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']),
+      });
+      onApplied?.(change);
+    }
+    return last;
+  };
   return {
     inSync: false,
     summary: `${label}: ${changes.map((c) => `${c.field} ${c.from} -> ${c.to}`).join(', ')}`,
     actual,
     changes,
     apply: async (onApplied) => {
-      // All or nothing up front: a locked field is found before any field is written.
-      const locked = lockedFields(changes, actual);
-      if (locked.length) {
-        throw new ReconcileError(
-          `${label}: ${locked.join(' and ')} ${locked.length > 1 ? 'are' : 'is'} not editable for this address; nothing was changed`,
-          `remove ${locked.join(' and ')} from the configuration, or ask the hosting provider to make ${locked.length > 1 ? 'them' : 'it'} editable`,
-        );
-      }
-      for (const change of changes) {
-        await confirmWrite(ctx, {
-          label,
-          what: change.field,
-          write: (attempt) => ctx.client.updateIpSettings(doc.serverId, doc.ip, change.body, keyFor(ctx, { kind: 'ip_settings', serverId: `${doc.serverId}/${doc.ip}`, step: change.field, desired: change.body, observed: actual[change.field], attempt })),
-          read,
-          pending: (settings) => diffIpSettings({ [change.field]: doc.desired[change.field] }, settings).map((c) => `${c.field} ${c.from}`),
-          explain: (err) => explainApiError(ctx, `${label}: writing ${change.field}`, err, ['network:write']),
-        });
-        onApplied?.(change);
+      const after = await writeAll(actual, changes, onApplied);
+      // Fields these writes left alone, changed by someone since the read: set as planned too, once.
+      const untouched = Object.fromEntries(Object.entries(doc.desired).filter(([field]) => !changes.some((c) => c.field === field)));
+      const moved = movedIpSettings(untouched, actual, after).filter((m) => !m.reached);
+      if (moved.length) {
+        ctx.warn(sincePlanWarning(label, moved)!);
+        await writeAll(after, diffIpSettings(untouched, after), onApplied);
       }
     },
   };

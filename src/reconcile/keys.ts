@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 
 export interface KeyInput {
-  /** Terraform's id of the bridge resource instance: new on every replacement. */
-  readonly instanceId: string;
+  /**
+   * What names this change wherever it is run again: the bridge resource instance's id (Terraform
+   * draws a new one on every replacement), or the provider's change id (`changeIdOf`: the
+   * resource's prior `apply_id` and planned values, which Terraform keeps through any crash).
+   */
+  readonly changeId: string;
   readonly kind: string;
   readonly serverId: string;
   /** The field or action the write is for, e.g. `rdns` or `shutdown`. */
@@ -14,16 +18,17 @@ export interface KeyInput {
 }
 
 /**
- * A deterministic Idempotency-Key. The same write retried in one run gets the same key, so a lost
- * response is replayed, never executed again. Anything that makes it a different intent gives a
- * different key: another resource or replacement (instance id), another step, another desired or
- * observed value (so A -> B -> A really writes the last time), a deliberate new attempt.
+ * A deterministic Idempotency-Key. The same write sent again, in this run or in the next one after
+ * a process died, gets the same key, so a lost response is replayed, never executed again. Anything
+ * that makes it a different intent gives a different key: another change (change id), another
+ * step, another desired or observed value (so A -> B -> A really writes the last time), a
+ * deliberate new attempt.
  * 8-128 characters of [A-Za-z0-9_-] (section 4, rule 2).
  */
 export function idempotencyKey(input: KeyInput): string {
   const material = canonicalJson([
     'cdktf-server-hosting/v1',
-    input.instanceId,
+    input.changeId,
     input.kind,
     input.serverId,
     input.step,

@@ -9,7 +9,8 @@ import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
-import { decodePrivate, encodePrivate, keyNamespace, nextGeneration, withInstance, withRestoreValues } from '../../src/provider/resources/private-state';
+import { changeIdOf, plannedApplyId } from '../../src/provider/resources/change-id';
+import { decodePrivate, encodePrivate, PLAN_READ_TRUSTED_MS, readRecently, withRestoreValues } from '../../src/provider/resources/private-state';
 import { checkServerExists, takeoverWarning, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
@@ -93,27 +94,61 @@ test('the provider version changes with the bundle, so a lock file never meets a
   expect(providerVersion(Buffer.from('a'), '0.0.0')).not.toBe(providerVersion(Buffer.from('b'), '0.0.0'));
 });
 
-describe('private state: the key namespace and the values to restore', () => {
-  test('a new instance gets a random id once; each returned apply moves the generation on; restore keeps the first observed value', () => {
-    const created = withInstance({});
-    expect(created.instance).toMatch(/^[0-9a-f-]{36}$/);
-    expect(withInstance(created)).toBe(created);
-    expect(withInstance({}).instance).not.toBe(created.instance);
-    expect(keyNamespace(created)).toBe(`${created.instance}.0`);
-    const first = nextGeneration(withRestoreValues(created, { rdns: 'a.example.com' }));
-    const second = nextGeneration(withRestoreValues(first, { rdns: 'b.example.com', description: null }));
-    expect(keyNamespace(second)).toBe(`${created.instance}.2`);
+describe('change ids: what keys a change, from what survives a crash', () => {
+  const firewall = (over: object) => ({ id: 'vps_web_1', server_id: 'vps_web_1', enabled: true, rulesets: [1], ruleset_names: null, applied_rulesets: [1], on_destroy: null, apply_id: 'a1', ...over });
+  const config = (over: object) => ({ ...firewall(over), id: null, applied_rulesets: null, apply_id: null });
+
+  test('the same prior apply id and configuration give the same change id, whatever the refresh read', () => {
+    expect(changeIdOf('hosting_server_firewall', firewall({}), config({ enabled: false }))).toBe(changeIdOf('hosting_server_firewall', firewall({ enabled: false, applied_rulesets: [2] }), config({ enabled: false })));
+  });
+
+  test.each<[string, string, object | null, object]>([
+    ['another apply id before it (A -> B, then B -> A, then A -> B again)', 'hosting_server_firewall', firewall({ apply_id: 'a2' }), config({ enabled: false })],
+    ['another configuration', 'hosting_server_firewall', firewall({}), config({ enabled: true })],
+    ['a create', 'hosting_server_firewall', null, config({ enabled: false })],
+    ['another resource type', 'hosting_power_state', firewall({}), config({ enabled: false })],
+  ])('%s gives another change id', (_name, type, prior, cfg) => {
+    expect(changeIdOf(type, prior as never, cfg as never)).not.toBe(changeIdOf('hosting_server_firewall', firewall({}), config({ enabled: false })));
+  });
+
+  test('a removal that restores has its own change id', () => {
+    expect(changeIdOf('hosting_server_firewall', firewall({}), null, 'restore')).not.toBe(changeIdOf('hosting_server_firewall', firewall({}), null));
+  });
+
+  test('the planned apply id: the prior one when nothing else changes, else known after the apply', () => {
+    expect(plannedApplyId(firewall({}), firewall({ apply_id: UNKNOWN }))).toBe('a1');
+    expect(plannedApplyId(firewall({}), firewall({ enabled: false, apply_id: UNKNOWN }))).toBe(UNKNOWN);
+    expect(plannedApplyId(firewall({}), firewall({ id: UNKNOWN }))).toBe(UNKNOWN);
+    expect(plannedApplyId(null, firewall({}))).toBe(UNKNOWN);
+    // A state written before apply ids keeps its null until something changes.
+    expect(plannedApplyId(firewall({ apply_id: null }), firewall({ apply_id: UNKNOWN }))).toBeNull();
+  });
+});
+
+describe('private state: when the refresh read and the values to restore', () => {
+  test('a read decides the apply only while recent: a saved plan applied later, or a clock gone back, reads again', () => {
+    const now = 1_000_000_000;
+    expect(readRecently({ readAt: now - 1_000 }, now)).toBe(true);
+    expect(readRecently({ readAt: now - PLAN_READ_TRUSTED_MS - 1 }, now)).toBe(false);
+    expect(readRecently({ readAt: now + 5_000 }, now)).toBe(false);
+    expect(readRecently({}, now)).toBe(false);
+  });
+
+  test('restore keeps the first observed value', () => {
+    const first = withRestoreValues({}, { rdns: 'a.example.com' });
+    const second = withRestoreValues(first, { rdns: 'b.example.com', description: null });
     expect(second.restore).toEqual({ rdns: 'a.example.com', description: null });
     expect(withRestoreValues(second, {})).toBe(second);
   });
 
-  test('round trip through the bytes Terraform stores; malformed bytes are an error that says what to do, never a key made of them', () => {
-    const state = { ...withRestoreValues(withInstance({}), { enabled: false, protection: { layer4: 'dynamic', layer7: 'off' } }), incomplete: true };
+  test('round trip through the bytes Terraform stores; malformed bytes are an error that says what to do; an older provider\'s key members are dropped', () => {
+    const state = { ...withRestoreValues({ readAt: 5 }, { enabled: false, protection: { layer4: 'dynamic', layer7: 'off' } }), incomplete: true };
     expect(decodePrivate(encodePrivate(state))).toEqual(state);
     expect(decodePrivate(undefined)).toEqual({});
+    expect(decodePrivate(Buffer.from('{"instance":"i-1","generation":3,"readAt":7}'))).toEqual({ readAt: 7 });
     expect(() => decodePrivate(Buffer.from('not json'))).toThrow(/private data of this resource is not JSON; remove the resource from the state and import it again/);
     expect(() => decodePrivate(Buffer.from('[1]'))).toThrow(/malformed at \(root\)/);
-    expect(() => decodePrivate(Buffer.from('{"generation":"3"}'))).toThrow(/malformed at generation/);
+    expect(() => decodePrivate(Buffer.from('{"readAt":"3"}'))).toThrow(/malformed at readAt/);
   });
 });
 
@@ -189,8 +224,8 @@ test('a power state whose server the account no longer lists leaves the state; a
   const session = (servers: Listed) => ({ listedServer: async (id: string) => servers[id] }) as unknown as ProviderSession;
   const state = powerStateResource.importState('vps_web_1');
   expect((await powerStateResource.read(session({}), state, {})).state).toBeNull();
-  const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { instance: 'i' });
-  expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { instance: 'i' } });
+  const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { readAt: 1 });
+  expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { readAt: 1 } });
 });
 
 describe('data sources: arguments checked at validate time, naming the attribute', () => {

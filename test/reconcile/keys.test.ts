@@ -1,6 +1,6 @@
 import { canonicalJson, idempotencyKey, type KeyInput } from '../../src/reconcile';
 
-const base: KeyInput = { instanceId: 'a1b2', kind: 'firewall', serverId: 'vps_web_1', step: 'firewall', desired: { enabled: true }, observed: { enabled: false }, attempt: 1 };
+const base: KeyInput = { changeId: 'a1b2', kind: 'firewall', serverId: 'vps_web_1', step: 'firewall', desired: { enabled: true }, observed: { enabled: false }, attempt: 1 };
 
 test('deterministic: the same intent gives the same key (a retry is replayed)', () => {
   expect(idempotencyKey(base)).toBe(idempotencyKey({ ...base, desired: { enabled: true } }));
@@ -12,7 +12,7 @@ test('key order inside values does not matter', () => {
 });
 
 test.each<[string, Partial<KeyInput>]>([
-  ['another resource instance (replacement, or another resource)', { instanceId: 'c3d4' }],
+  ['another resource instance (replacement, or another resource)', { changeId: 'c3d4' }],
   ['another server', { serverId: 'vps_web_2' }],
   ['another kind', { kind: 'ip_settings' }],
   ['another step', { step: 'rdns' }],

@@ -1,7 +1,6 @@
 import type { Server } from '../../api/schemas';
 import { errorAt } from '../diagnostics';
 import { importIdOf } from '../resources/identity';
-import { withInstance } from '../resources/private-state';
 import type { ObjectValue, ProviderResource } from '../resources/resource';
 import { schemaOf } from '../schema';
 import { filterProblems, SERVER_FILTER_ATTRIBUTES, selectsServer } from '../server-filters';
@@ -55,7 +54,7 @@ export async function* listObjects(
 
 /** The object's state as `terraform import` reads it, or null when it is gone. */
 async function readAsImported(session: ProviderSession, resource: ProviderResource, identity: ObjectValue) {
-  return (await resource.read(session, resource.importState(importIdOf(resource, identity)), withInstance({}))).state;
+  return (await resource.read(session, resource.importState(importIdOf(resource, identity)), {})).state;
 }
 
 /**

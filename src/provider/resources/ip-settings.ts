@@ -12,7 +12,8 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance, withRestoreValues, type PrivateState } from './private-state';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
+import { readRecently, withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -63,6 +64,7 @@ export const ipSettingsResource: ProviderResource = {
     { name: 'description', type: 'string', optional: true, computed: true, description: 'Description of the address.' },
     { name: 'protection', type: objectOf(PROTECTION_MEMBERS, { required: true }), optional: true, computed: true, description: 'DDoS protection, both layers: the API sets them together.' },
     ON_DESTROY_ATTRIBUTE,
+    APPLY_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -80,7 +82,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async read(session, state, priv) {
     const [serverId, ip] = [String(state.server_id), String(state.ip)];
-    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
+    const ctx = session.context('read', SETTINGS_RUN_SECONDS);
     try {
       const data = await readIpSettings(ctx, label(serverId, ip), serverId, ip);
       // The configuration's spelling of an equal host name is kept: a case or a final dot is no drift.
@@ -107,22 +109,25 @@ export const ipSettingsResource: ProviderResource = {
       protection: plannedValue(config, prior, 'protection'),
       on_destroy: config.on_destroy,
     };
+    planned.apply_id = plannedApplyId(prior, planned);
     const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
     return {
       planned,
       requiresReplace: replaced,
-      private: inherited ? { ...withInstance(priv), restore: inherited, replacesIncomplete: true } : withInstance(priv),
+      private: inherited ? { ...priv, restore: inherited, replacesIncomplete: true } : priv,
       diagnostics: [...(await checkServerExists(session, prior, config)), ...(await checkWrites(session, prior, config, priv, replaced.length > 0))],
     };
   },
 
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
-    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(changeIdOf(this.typeName, prior, config), SETTINGS_RUN_SECONDS);
     const { replacesIncomplete: _, ...base } = priv;
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), settingsIn(prior, priv));
+    // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
+    const shown = settingsIn(prior, priv);
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), readRecently(priv) ? { observed: shown } : { shown });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
@@ -142,7 +147,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
-    const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
+    const ctx = session.context(changeIdOf(this.typeName, prior, null, 'restore'), SETTINGS_RUN_SECONDS);
     if (priv.replacesIncomplete) {
       // Terraform plans the replacement again in this process, after this removal: hand it the values.
       if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
@@ -155,7 +160,7 @@ export const ipSettingsResource: ProviderResource = {
       return;
     }
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), settingsIn(prior, priv));
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed: readRecently(priv) ? settingsIn(prior, priv) : undefined });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
@@ -169,7 +174,7 @@ export const ipSettingsResource: ProviderResource = {
     if (rest.length || !SERVER_ID_PATTERN.test(serverId) || !serverId.startsWith('ded_') || !IPV4_PATTERN.test(ip ?? '')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_ip_settings: the import id is <dedicated server id>/<IPv4 address>`, 'e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
-    return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null };
+    return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, apply_id: newApplyId() };
   },
 
   stateFromBridge(document) {

@@ -10,7 +10,7 @@ import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance } from './private-state';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -54,6 +54,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'hard_reboot', type: 'bool', optional: true, description: 'Reboot by reset (hardware) instead of reboot (operating system); default false.' },
     { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'How long to wait for a provisioning server or an operation in progress (default 600).' },
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
+    APPLY_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -89,13 +90,14 @@ export const powerStateResource: ProviderResource = {
 
   async plan(session, prior, config, priv) {
     const planned: ObjectValue = { ...config, id: prior?.id ?? UNKNOWN };
+    planned.apply_id = plannedApplyId(prior, planned);
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     return {
       planned,
       requiresReplace,
-      private: withInstance(priv),
+      private: priv,
       diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : [])],
     };
   },
@@ -104,9 +106,9 @@ export const powerStateResource: ProviderResource = {
    * Converges the power (a fresh read of the server first: an operation in flight or the actions on
    * offer are not in the list), then reboots once if the triggers of an applied instance changed.
    */
-  async apply(session, { prior, planned, private: priv }) {
+  async apply(session, { prior, planned, config, private: priv }) {
     const spec = specOf(planned);
-    const ctx = session.context(keyNamespace(priv), runBudgetSeconds(spec));
+    const ctx = session.context(changeIdOf(this.typeName, prior, config), runBudgetSeconds(spec));
     try {
       const plan = await planPowerState(ctx, spec);
       ctx.log(plan.summary);
@@ -137,7 +139,7 @@ export const powerStateResource: ProviderResource = {
       throw new ReconcileError(`cannot import "${id}" as hosting_power_state: the import id is a server id (vps_… or ded_…)`, 'use an id listed by GET /servers');
     }
     const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
-    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id };
+    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, apply_id: newApplyId() };
   },
 
   stateFromBridge(document) {

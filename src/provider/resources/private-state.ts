@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Value } from '../plugin/values';
 
 /**
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a
- * plan, carried from plan to apply and stored with the state.
+ * plan, carried from plan to apply and stored with the state. Terraform stores none when the
+ * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (see change-id.ts);
+ * an older provider's members (`instance`, `generation`) are dropped as they are read.
  */
 export interface PrivateState {
-  /** Random per resource instance (create or import), so a replacement never meets its predecessor's keys. */
-  readonly instance?: string;
   /**
-   * How many applies of this instance returned, successful or not. Keys of a later apply differ, so
-   * neither A → B → A nor a retry after a failure takes an earlier apply's stored answer for its own;
-   * an apply killed before it returned keeps its generation, so a re-run may replay (and not repeat).
+   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock).
+   * The apply trusts them only while they are this recent; a saved plan applied later reads afresh.
    */
-  readonly generation?: number;
+  readonly readAt?: number;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
@@ -43,8 +41,7 @@ const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(valueSchema), z.record(z.string(), valueSchema)]));
 
 const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
-  instance: z.optional(z.string().check(z.minLength(1))),
-  generation: z.optional(z.int().check(z.nonnegative())),
+  readAt: z.optional(z.number()),
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
@@ -76,14 +73,16 @@ export function encodePrivate(state: PrivateState): Buffer {
   return Buffer.from(JSON.stringify(state));
 }
 
-/** A resource instance that has none yet gets one; everything else is kept. */
-export function withInstance(state: PrivateState): PrivateState {
-  return state.instance ? state : { ...state, instance: randomUUID() };
-}
+/**
+ * How long a refresh's read decides the apply's writes without a read of its own: a `terraform
+ * apply` that plans and applies in one run comes well within it, a saved plan applied later does
+ * not. The API's shared cache serves reads a few seconds old anyway (section 1, rule 6).
+ */
+export const PLAN_READ_TRUSTED_MS = 60_000;
 
-/** The part of every Idempotency-Key that names the resource instance and this apply. */
-export function keyNamespace(state: PrivateState): string {
-  return `${state.instance ?? 'unplanned'}.${state.generation ?? 0}`;
+/** Whether the prior values were read recently enough to decide the apply (a clock gone back never counts). */
+export function readRecently(state: PrivateState, now = Date.now()): boolean {
+  return state.readAt !== undefined && now >= state.readAt && now - state.readAt <= PLAN_READ_TRUSTED_MS;
 }
 
 /**
@@ -93,9 +92,4 @@ export function keyNamespace(state: PrivateState): string {
 export function withRestoreValues(state: PrivateState, observedBefore: Readonly<Record<string, Value>>): PrivateState {
   if (Object.keys(observedBefore).length === 0) return state;
   return { ...state, restore: { ...observedBefore, ...state.restore } };
-}
-
-/** After an apply returned, whatever it did: its keys are not used again. */
-export function nextGeneration(state: PrivateState): PrivateState {
-  return { ...state, generation: (state.generation ?? 0) + 1 };
 }

@@ -2,11 +2,12 @@ import { RESOURCES } from '.';
 import { atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
-import { decodePrivate, encodePrivate, nextGeneration, withInstance } from './private-state';
+import { APPLY_ID, newApplyId } from './change-id';
+import { decodePrivate, encodePrivate } from './private-state';
 import { warningOf, type ObjectValue, type ProviderResource } from './resource';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue, encodeValue, type Value } from '../plugin/values';
+import { decodeValue, encodeValue, UNKNOWN, type Value } from '../plugin/values';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -21,6 +22,16 @@ export function resourceOf(typeName: string): ProviderResource {
   const resource = RESOURCES.get(typeName);
   if (!resource) throw new Error(`unknown resource type ${typeName}`);
   return resource;
+}
+
+/**
+ * The state an apply returns, its apply id known: a new one after a change that went through; the
+ * prior one after a failure (a re-run then makes the same keys, so what this apply sent is replayed,
+ * not repeated), or a new one for a failed create that left an object behind.
+ */
+function withApplyId(state: ObjectValue | null, prior: ObjectValue | null, failed: boolean): ObjectValue | null {
+  if (state === null || state[APPLY_ID] !== UNKNOWN) return state;
+  return { ...state, [APPLY_ID]: failed && prior ? (prior[APPLY_ID] ?? null) : newApplyId() };
 }
 
 const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
@@ -52,7 +63,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
         const diagnostics = warningsOf(session.warnings);
-        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
+        return { new_state: dynamic(fresh.state), private: encodePrivate({ ...fresh.private, readAt: Date.now() }), new_identity: identity, diagnostics };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(session.reported(err), session.warnings) };
       }
@@ -83,8 +94,6 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const planned = objectOf(req.planned_state);
       const priv = decodePrivate(req.planned_private);
       const session = sessionOf('apply');
-      // Whatever the outcome, this apply's keys are spent: the next apply never replays its answers.
-      const after = encodePrivate(nextGeneration(priv));
       try {
         if (!planned) {
           // Removal: the settings are retained (nothing requested) unless the resource restores them.
@@ -93,10 +102,11 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
         const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
-        const identity = identityData(resource, applied.state);
-        return { new_state: dynamic(applied.state), private: encodePrivate(nextGeneration(applied.private)), new_identity: identity, ...outcome };
+        const state = withApplyId(applied.state, prior, applied.error !== undefined);
+        const identity = identityData(resource, state);
+        return { new_state: dynamic(state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
-        return { new_state: req.prior_state, private: after, ...failing(err, session.warnings) };
+        return { new_state: req.prior_state, private: req.planned_private, ...failing(err, session.warnings) };
       } finally {
         if (resource.changesServerList) session.forgetServerList();
       }
@@ -107,7 +117,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const identity = identityFrom(resource, req.identity);
       const state = resource.importState(identity ? importIdOf(resource, identity) : req.id);
       const imported = {
-        type_name: req.type_name, state: dynamic(state), private: encodePrivate(withInstance({})), identity: identityData(resource, state),
+        type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),
       };
       return { imported_resources: [imported] };
     },
@@ -130,7 +140,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           targetTypeName: req.target_type_name,
         });
         const state = target.stateFromBridge(document);
-        return { target_state: dynamic(state), target_private: encodePrivate(withInstance({})), target_identity: identityData(target, state) };
+        return { target_state: dynamic(state), target_private: encodePrivate({}), target_identity: identityData(target, state) };
       } catch (err) {
         return failing(err);
       }

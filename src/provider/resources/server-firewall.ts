@@ -11,7 +11,8 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { keyNamespace, withInstance, withRestoreValues } from './private-state';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
+import { readRecently, withRestoreValues } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -47,6 +48,7 @@ export const serverFirewallResource: ProviderResource = {
     { name: 'ruleset_names', type: ['list', 'string'], optional: true, description: 'Names of rule sets to apply, resolved to ids.' },
     { name: 'applied_rulesets', type: ['set', 'number'], computed: true, description: 'Ids of the rule sets that apply on the server: those of rulesets and ruleset_names together when managed.' },
     ON_DESTROY_ATTRIBUTE,
+    APPLY_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -68,7 +70,7 @@ export const serverFirewallResource: ProviderResource = {
 
   async read(session, state, priv) {
     const serverId = String(state.server_id);
-    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
+    const ctx = session.context('read', SETTINGS_RUN_SECONDS);
     try {
       const data = await readFirewall(ctx, label(serverId), serverId);
       const actual = sortedUnique(data.rulesets);
@@ -93,6 +95,7 @@ export const serverFirewallResource: ProviderResource = {
       applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
     };
+    planned.apply_id = plannedApplyId(prior, planned);
     const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     const refusals = [
@@ -102,7 +105,7 @@ export const serverFirewallResource: ProviderResource = {
     ];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     const observed = takesOver && typeof config.server_id === 'string' ? await readTakenOver(session, config.server_id) : undefined;
-    const { observedFirewall: _, ...kept } = withInstance(priv);
+    const { observedFirewall: _, ...kept } = priv;
     return {
       planned,
       requiresReplace,
@@ -111,18 +114,23 @@ export const serverFirewallResource: ProviderResource = {
     };
   },
 
-  /** The PUT is the only request: the plan's refresh read the firewall, or for a create the plan did. */
+  /**
+   * The PUT is the only request when the plan's read is recent: the refresh of this run, or for a
+   * create the read of its plan. A saved plan applied later reads the firewall again, names what
+   * moved since the plan, and still makes the planned values true.
+   */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
-    const ctx = session.context(keyNamespace(priv), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(changeIdOf(this.typeName, prior, config), SETTINGS_RUN_SECONDS);
     const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
     // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
     const { observedFirewall, ...base } = priv;
-    const observed = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
-    const plan = await planFirewall(ctx, spec, firewallIn(prior) ?? observed);
+    const shown = firewallIn(prior);
+    const observed = observedFirewall ? { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] } : readRecently(priv) ? shown : undefined;
+    const plan = await planFirewall(ctx, spec, { observed, shown });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
@@ -138,13 +146,13 @@ export const serverFirewallResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const serverId = String(prior.server_id);
-    const ctx = session.context(`${keyNamespace(priv)}.restore`, SETTINGS_RUN_SECONDS);
+    const ctx = session.context(changeIdOf(this.typeName, prior, null, 'restore'), SETTINGS_RUN_SECONDS);
     if (prior.on_destroy !== 'restore' || !priv.restore) {
       session.retained(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
       return;
     }
     const restore = priv.restore as Partial<Firewall>;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), firewallIn(prior));
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed: readRecently(priv) ? firewallIn(prior) : undefined });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },
@@ -153,7 +161,7 @@ export const serverFirewallResource: ProviderResource = {
     if (!SERVER_ID_PATTERN.test(id) || !id.startsWith('vps_')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
-    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null };
+    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, apply_id: newApplyId() };
   },
 
   stateFromBridge(document) {

@@ -1,0 +1,23 @@
+/** One managed value that is not what the plan showed, each side as the plan prints it. */
+export interface MovedValue {
+  readonly name: string;
+  /** What the plan showed (its read). */
+  readonly shown: string;
+  /** What the server holds now. */
+  readonly actual: string;
+  /** What the apply makes it. */
+  readonly desired: string;
+  /** Whether `actual` already is the desired value. */
+  readonly reached: boolean;
+}
+
+/**
+ * A warning for values someone changed between the plan's read and this apply, e.g.
+ * `firewall vps_web_1: changed since the plan: enabled true -> false (set back to true)`: the apply
+ * still makes the plan true, and says what it overwrote. Undefined when nothing moved.
+ */
+export function sincePlanWarning(label: string, moved: readonly MovedValue[]): string | undefined {
+  if (moved.length === 0) return undefined;
+  const what = (m: MovedValue) => (m.reached ? 'now as planned' : m.desired === m.shown ? `set back to ${m.desired}` : `set to ${m.desired} as planned`);
+  return `${label}: changed since the plan: ${moved.map((m) => `${m.name} ${m.shown} -> ${m.actual} (${what(m)})`).join(', ')}`;
+}
