@@ -1,4 +1,5 @@
 import type { Value } from './plugin/values';
+import { PLAN_READ_MAX_AGE_SECONDS, readWithin, type PrivateState } from './resources/private-state';
 import type { HostingApiClient } from '../api/client';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import type { ReconcileContext } from '../reconcile/context';
@@ -50,6 +51,8 @@ export interface ProviderSession {
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
+  /** Whether the refresh's read behind a prior state is recent enough to decide the apply without a read of its own. */
+  trustsRead(priv: PrivateState): boolean;
 }
 
 export interface Handovers {
@@ -85,6 +88,8 @@ export interface SessionOptions {
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
+  /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS. */
+  readonly planReadMaxAgeSeconds?: number;
 }
 
 const stoppedError = () =>
@@ -225,6 +230,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         },
         warnings,
         handovers,
+        trustsRead: (priv) => readWithin(priv, (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS) * 1000),
       };
     },
   };

@@ -13,7 +13,7 @@ import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
-import { readRecently, withRestoreValues, type PrivateState } from './private-state';
+import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -127,7 +127,7 @@ export const ipSettingsResource: ProviderResource = {
     const { replacesIncomplete: _, ...base } = priv;
     // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
     const shown = settingsIn(prior, priv);
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), readRecently(priv) ? { observed: shown } : { shown });
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), session.trustsRead(priv) ? { observed: shown } : { shown });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
@@ -160,7 +160,7 @@ export const ipSettingsResource: ProviderResource = {
       return;
     }
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed: readRecently(priv) ? settingsIn(prior, priv) : undefined });
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed: session.trustsRead(priv) ? settingsIn(prior, priv) : undefined });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.

@@ -12,7 +12,7 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
-import { readRecently, withRestoreValues } from './private-state';
+import { withRestoreValues } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -129,7 +129,7 @@ export const serverFirewallResource: ProviderResource = {
     // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
     const { observedFirewall, ...base } = priv;
     const shown = firewallIn(prior);
-    const observed = observedFirewall ? { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] } : readRecently(priv) ? shown : undefined;
+    const observed = observedFirewall ? { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] } : session.trustsRead(priv) ? shown : undefined;
     const plan = await planFirewall(ctx, spec, { observed, shown });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
@@ -152,7 +152,7 @@ export const serverFirewallResource: ProviderResource = {
       return;
     }
     const restore = priv.restore as Partial<Firewall>;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed: readRecently(priv) ? firewallIn(prior) : undefined });
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed: session.trustsRead(priv) ? firewallIn(prior) : undefined });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },

@@ -1,0 +1,105 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+/**
+ * A GitOps pipeline: `terraform plan -out=tfplan` on the pull request, `terraform apply tfplan`
+ * later, after someone changed the account by hand. The apply makes every planned value true
+ * against a fresh read and names what moved since the plan; the next plan is clean. Plain HCL;
+ * `plan_read_max_age_seconds = 0` stands in for the hours between plan and apply.
+ */
+describeWithTerraform('a saved plan applied after the account moved makes the planned values true', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+  let mainTf: string;
+  let header: string;
+
+  const configure = (providerSettings: string, hcl: string) =>
+    writeFileSync(mainTf, `${header.replace(/provider "hosting" \{\n/, `provider "hosting" {\n${providerSettings}`)}\n${hcl}`);
+  const planToFile = () => ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan']);
+  const applyFile = () => ws.terraform(['apply', '-input=false', '-no-color', 'tfplan']);
+  const firewall = (rulesets: string) => `resource "hosting_server_firewall" "fw" {\n  server_id = "${IDS.vpsRunning}"\n  enabled   = true\n  rulesets  = ${rulesets}\n}\n`;
+  const address = (rdns: string) => `resource "hosting_ip_settings" "ip" {\n  server_id   = "${IDS.dedicated}"\n  ip          = "${IPS.secondary}"\n  rdns        = "${rdns}"\n  description = "reviewed"\n}\n`;
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace(env);
+    ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n`);
+    mainTf = join(ws.stackDir, 'main.tf');
+    header = readFileSync(mainTf, 'utf8');
+    expect((await ws.init()).code).toBe(0);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('firewall: the rule sets change as reviewed, and what someone turned off meanwhile is turned on again, with a warning', async () => {
+    configure('  plan_read_max_age_seconds = 0\n', firewall('[1]'));
+    expect((await ws.apply()).code).toBe(0);
+    configure('  plan_read_max_age_seconds = 0\n', firewall('[1, 2]'));
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [3] } });
+    const run = await applyFile();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: enabled true -> false (set back to true), rulesets [1] -> [3] (set to [1, 2] as planned)`);
+    expect(run.output).not.toMatch(/report the request id|the API accepted the change/);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+    // One write: both members in the one PUT.
+    expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).at(-1)!.detail).toBe(JSON.stringify({ enabled: true, rulesets: [1, 2] }));
+    expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('IP settings: rdns changes as reviewed, and the description someone changed meanwhile is set back, with a warning', async () => {
+    configure('  plan_read_max_age_seconds = 0\n', address('a.example.com'));
+    expect((await ws.apply()).code).toBe(0);
+    configure('  plan_read_max_age_seconds = 0\n', address('b.example.com'));
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.dedicated, { ip: { address: IPS.secondary, description: 'changed by hand' } });
+    const run = await applyFile();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain(`changed since the plan: description "reviewed" -> "changed by hand" (set back to "reviewed")`);
+    const settings = sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)!;
+    expect([settings.rdns, settings.description]).toEqual(['b.example.com', 'reviewed']);
+    expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('within plan_read_max_age_seconds, the plan\'s read decides and a change made after it is caught in the write\'s answer', async () => {
+    configure('', firewall('[1]'));
+    expect((await ws.apply()).code).toBe(0);
+    configure('', firewall('[1, 2]'));
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: false } });
+    const before = sim.requests.length;
+    const run = await applyFile();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: enabled true -> false (set back to true)`);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+    // No read of the firewall: the PUT of the planned rule sets answered with all of it, and a second PUT set enabled.
+    // (The apply's plan reads what every resource shares once: the server list, the token, the rule sets.)
+    expect(sim.requests.slice(before).map((r) => r.endpoint).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(['PUT /servers/{serverId}/firewall', 'PUT /servers/{serverId}/firewall']);
+    expect((await ws.plan()).code).toBe(0);
+  });
+
+  test('a planned stop the server already made by hand applies with no action', async () => {
+    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "running"\n}\n`);
+    expect((await ws.apply()).code).toBe(0);
+    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "stopped"\n}\n`);
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.vdsRunning, { power: 'stopped' });
+    const run = await applyFile();
+    expect(run.code).toBe(0);
+    expect(sim.executed({ serverId: IDS.vdsRunning, kind: 'action' })).toEqual([]);
+  });
+
+  test('plan_read_max_age_seconds out of range is refused, naming it', async () => {
+    configure('  plan_read_max_age_seconds = -1\n', firewall('[1, 2]'));
+    const run = await ws.plan();
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to 86400, not -1');
+  });
+});
