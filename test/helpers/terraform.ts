@@ -65,6 +65,10 @@ export interface TerraformRunOptions {
   readonly until?: (output: string) => boolean;
   readonly signal?: NodeJS.Signals;
   readonly env?: Record<string, string>;
+  /** Hears terraform's process id as it starts. */
+  readonly onStart?: (pid: number) => void;
+  /** Runs terraform as the leader of a process group of its own, which a test may then kill whole (`process.kill(-pid)`). */
+  readonly ownGroup?: boolean;
 }
 
 export interface TerraformRun {
@@ -116,7 +120,9 @@ export class TerraformWorkspace {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,
         env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env, ...options.env },
+        detached: options.ownGroup ?? false,
       });
+      if (child.pid !== undefined) options.onStart?.(child.pid);
       let output = '';
       let interrupted = false;
       const check = () => {
