@@ -1,4 +1,6 @@
 import { errorAt, type Diagnostic } from './diagnostics';
+import { schemaOf } from './schema';
+import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
@@ -6,10 +8,8 @@ import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { UNKNOWN } from './plugin/values';
-import type { ObjectValue } from './resources/resource';
 import { PLAN_READ_MAX_AGE_SECONDS } from './resources/private-state';
-import { schemaOf } from './schema';
-import { createSession, stoppableSleep, type SessionFactory } from './session';
+import type { ObjectValue } from './resources/resource';
 
 export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 
@@ -33,12 +33,22 @@ const MAX_PLAN_READ_AGE_SECONDS = 86_400;
  * provider-configuration diagnostic belongs to (with or without an attribute), and in a one-line
  * `provider "hosting" { token_env_var = "…" }` that line is the token. So the refusal is not made
  * where Terraform would point at that block: the provider configures without a connection, and
- * every resource and data source then fails with this message, pointing at its own block.
+ * every resource and data source then fails, pointing at its own block. Terraform prints them in
+ * any order, so each says the cause in one line; the first one made also gives the rule and what
+ * to do about a leaked token.
  */
-export const TOKEN_IN_NAME = new ReconcileError(
-  `token_env_var in the provider "hosting" block must be the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}), not the token`,
-  'The value is not shown, in case it is a secret. If a token was pasted there, revoke it in the control panel and put the new one in the environment variable instead.',
-);
+export function tokenInNameRefusals(): () => ReconcileError {
+  const summary = 'token_env_var in the provider "hosting" block is not the NAME of an environment variable (its value is not shown, in case it is a token)';
+  let told = false;
+  return () => {
+    if (told) return new ReconcileError(summary, `set token_env_var to the name of the variable that holds the token (default ${DEFAULT_TOKEN_ENV_VAR})`);
+    told = true;
+    return new ReconcileError(
+      summary,
+      `a variable name is ${TOKEN_VARIABLE_NAME_RULE}. If a token was pasted there, revoke it in the control panel and put the new one in the environment variable instead.`,
+    );
+  };
+}
 
 export function isTokenPastedAsName(config: ObjectValue | null): boolean {
   const name = config?.token_env_var;

@@ -1,6 +1,7 @@
 import type { Value } from './plugin/values';
 import { PLAN_READ_MAX_AGE_SECONDS, readWithin, type PrivateState } from './resources/private-state';
 import type { HostingApiClient } from '../api/client';
+import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
@@ -120,8 +121,9 @@ const TOKEN_REFUSALS = new Set(['unauthorized', 'ip_not_allowed']);
 const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof ReconcileError && TOKEN_REFUSALS.has(err.apiError?.code ?? '');
 
 /**
- * A refused token, once per run: the shared reads do not ask the API again, and the first resource
- * that reports the refusal shows it whole; the others show one short line.
+ * A refused token, once per run: the shared reads do not ask the API again. Terraform prints
+ * diagnostics in any order, so every resource's error says the cause in its first line (status,
+ * code, request id); the first one made also says what was read and what the token may do.
  */
 function tokenRefusals(tokenEnvVar: string) {
   let refused: ReconcileError | undefined;
@@ -134,19 +136,20 @@ function tokenRefusals(tokenEnvVar: string) {
     remember: (err: unknown): void => {
       if (isTokenRefusal(err)) refused ??= err;
     },
-    /** What a resource reports for `err`: a token refusal whole the first time, then short. */
+    /** What a resource reports for `err`: a token refusal as its cause in one line, the whole story once. */
     reported: (err: unknown): unknown => {
       if (!isTokenRefusal(err)) return err;
-      if (!shown) {
-        shown = true;
-        return err;
-      }
-      return new ReconcileError(
-        `not read: the token in ${tokenEnvVar} was refused (${err.apiError?.code}); the first error of this run says why`,
-        `fix the token in ${tokenEnvVar}, then run Terraform again`,
-      );
+      const summary = tokenRefusedLine(tokenEnvVar, err.apiError!);
+      if (shown) return new ReconcileError(summary, `fix the token in ${tokenEnvVar}, then run Terraform again`);
+      shown = true;
+      return new ReconcileError(summary, err.hint);
     },
   };
+}
+
+/** e.g. `the token in HOSTING_API_TOKEN was refused (401 unauthorized, request id abc): the token is missing, invalid, expired or revoked` */
+export function tokenRefusedLine(tokenEnvVar: string, err: HostingApiError): string {
+  return `the token in ${tokenEnvVar} was refused (${err.status} ${err.code}${err.requestId ? `, request id ${err.requestId}` : ''}): ${err.detail}`;
 }
 
 type TokenRefusals = ReturnType<typeof tokenRefusals>;

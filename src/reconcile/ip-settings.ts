@@ -103,7 +103,8 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec,
   if (changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, actual, changes, apply: async () => undefined };
   }
-  const writeAll = async (from: IpSettings, fieldChanges: readonly IpFieldChange[], onApplied?: (change: IpFieldChange) => void): Promise<IpSettings> => {
+  type OnApplied = (change: IpFieldChange) => void;
+  const writeAll = async (from: IpSettings, fieldChanges: readonly IpFieldChange[], onApplied?: OnApplied): Promise<IpSettings> => {
     // All or nothing up front: a locked field is found before any field is written.
     const locked = lockedFields(fieldChanges, from);
     if (locked.length) {
@@ -135,9 +136,9 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec,
       const after = await writeAll(actual, changes, onApplied);
       // Fields these writes left alone, changed by someone since the read: set as planned too, once.
       const untouched = Object.fromEntries(Object.entries(doc.desired).filter(([field]) => !changes.some((c) => c.field === field)));
-      const moved = movedIpSettings(untouched, actual, after).filter((m) => !m.reached);
-      if (moved.length) {
-        ctx.warn(sincePlanWarning(label, moved)!);
+      const since = sincePlanWarning(label, movedIpSettings(untouched, actual, after).filter((m) => !m.reached));
+      if (since) {
+        ctx.warn(since);
         await writeAll(after, diffIpSettings(untouched, after), onApplied);
       }
     },

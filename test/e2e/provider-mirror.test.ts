@@ -107,6 +107,11 @@ resource "hosting_server_firewall" "web" {
   server_id = "${IDS.vpsRunning}"
   enabled   = true
 }
+
+resource "hosting_server_firewall" "api" {
+  server_id = "${IDS.vpsStopped}"
+  enabled   = true
+}
 `);
     expect((await ws.init()).code).toBe(0);
     return ws;
@@ -131,7 +136,10 @@ resource "hosting_server_firewall" "web" {
     for (const args of [['plan', '-input=false', '-no-color'], ['apply', '-auto-approve', '-input=false', '-no-color']]) {
       const run = await ws.terraform(args);
       expect(run.code).toBe(1);
-      expect(run.output).toContain('token_env_var in the provider "hosting" block must be the NAME of an environment variable');
+      // Each resource's error says the cause in its first line (Terraform prints them in any order); the rule once.
+      const errors = run.output.split('\n').filter((line) => line.startsWith('Error: '));
+      expect(errors).toEqual(Array(2).fill('Error: token_env_var in the provider "hosting" block is not the NAME of an environment variable (its value is not shown, in case it is a token)'));
+      expect(run.output.match(/upper-case letters, digits and underscores/g)).toHaveLength(1);
       expect(run.output).not.toContain(SENTINEL_TOKEN);
     }
     expect(sim.requests.filter((r) => r.tokenName === 'sentinel')).toEqual([]);

@@ -62,7 +62,7 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     sim.drift(IDS.dedicated, { ip: { address: IPS.secondary, description: 'changed by hand' } });
     const run = await applyFile();
     expect(run.code).toBe(0);
-    expect(run.output).toContain(`changed since the plan: description "reviewed" -> "changed by hand" (set back to "reviewed")`);
+    expect(run.output).toContain('changed since the plan: description "reviewed" -> "changed by hand" (set back to "reviewed")');
     const settings = sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)!;
     expect([settings.rdns, settings.description]).toEqual(['b.example.com', 'reviewed']);
     expect((await ws.plan()).code).toBe(0);

@@ -7,10 +7,10 @@ import { serversDataSource } from '../../src/provider/data-sources/servers';
 import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
+import { changeIdOf, plannedApplyId } from '../../src/provider/resources/change-id';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
-import { changeIdOf, plannedApplyId } from '../../src/provider/resources/change-id';
-import { decodePrivate, encodePrivate, PLAN_READ_TRUSTED_MS, readRecently, withRestoreValues } from '../../src/provider/resources/private-state';
+import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../../src/provider/resources/private-state';
 import { checkServerExists, takeoverWarning, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
@@ -128,10 +128,12 @@ describe('change ids: what keys a change, from what survives a crash', () => {
 describe('private state: when the refresh read and the values to restore', () => {
   test('a read decides the apply only while recent: a saved plan applied later, or a clock gone back, reads again', () => {
     const now = 1_000_000_000;
-    expect(readRecently({ readAt: now - 1_000 }, now)).toBe(true);
-    expect(readRecently({ readAt: now - PLAN_READ_TRUSTED_MS - 1 }, now)).toBe(false);
-    expect(readRecently({ readAt: now + 5_000 }, now)).toBe(false);
-    expect(readRecently({}, now)).toBe(false);
+    expect(readWithin({ readAt: now - 1_000 }, 60_000, now)).toBe(true);
+    expect(readWithin({ readAt: now - 60_001 }, 60_000, now)).toBe(false);
+    expect(readWithin({ readAt: now }, 0, now)).toBe(true);
+    expect(readWithin({ readAt: now - 1 }, 0, now)).toBe(false);
+    expect(readWithin({ readAt: now + 5_000 }, 60_000, now)).toBe(false);
+    expect(readWithin({}, 60_000, now)).toBe(false);
   });
 
   test('restore keeps the first observed value', () => {

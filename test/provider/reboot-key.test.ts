@@ -1,7 +1,7 @@
+import { UNKNOWN } from '../../src/provider/plugin/values';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { createSession } from '../../src/provider/session';
-import { UNKNOWN } from '../../src/provider/plugin/values';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { useSimulator } from '../helpers/simulator';
 

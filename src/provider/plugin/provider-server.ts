@@ -1,7 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
-import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, TOKEN_IN_NAME, type ProviderEnvironment } from '../configure';
+import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
 import { DATA_SOURCES } from '../data-sources';
 import type { ProviderRpc } from './protocol';
 import { dataSourceRpcs } from '../data-sources/rpcs';
@@ -33,8 +33,8 @@ const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_
 
 export function createProviderService(environment: ProviderServerEnvironment): ProviderServices {
   let sessions: SessionFactory | undefined;
-  /** A configuration refused without pointing at the provider block (see TOKEN_IN_NAME). */
-  let refused: Error | undefined;
+  /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
+  let refused: (() => Error) | undefined;
   // Terraform may ask for a stop before the provider is configured; requests and waits started later end at once.
   const stopping = new AbortController();
   let secret: string | undefined;
@@ -43,7 +43,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
   const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
   const rpcEnvironment = {
     session: (phase: RunPhase) => {
-      if (refused) throw refused;
+      if (refused) throw refused();
       if (!sessions) throw new Error('the provider was not configured');
       return sessions.forCall(phase);
     },
@@ -69,7 +69,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
     ValidateProviderConfig: () => ({ diagnostics: [] }),
     ConfigureProvider: (req) => {
       if (isTokenPastedAsName(configOf(req))) {
-        refused = TOKEN_IN_NAME;
+        refused = tokenInNameRefusals();
         return { diagnostics: [] };
       }
       const configured = configureProvider(configOf(req), { env: environment.env, log }, stopping.signal);

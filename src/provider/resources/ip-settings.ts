@@ -160,7 +160,8 @@ export const ipSettingsResource: ProviderResource = {
       return;
     }
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed: session.trustsRead(priv) ? settingsIn(prior, priv) : undefined });
+    const observed = session.trustsRead(priv) ? settingsIn(prior, priv) : undefined;
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.

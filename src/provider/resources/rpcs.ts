@@ -1,8 +1,8 @@
 import { RESOURCES } from '.';
 import { atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
+import { APPLY_ID, newApplyId } from './change-id';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
-import { APPLY_ID, newApplyId } from './change-id';
 import { decodePrivate, encodePrivate } from './private-state';
 import { warningOf, type ObjectValue, type ProviderResource } from './resource';
 import type { ProviderRpc } from '../plugin/protocol';
@@ -63,7 +63,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
         const diagnostics = warningsOf(session.warnings);
-        return { new_state: dynamic(fresh.state), private: encodePrivate({ ...fresh.private, readAt: Date.now() }), new_identity: identity, diagnostics };
+        const priv = encodePrivate({ ...fresh.private, readAt: Date.now() });
+        return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(session.reported(err), session.warnings) };
       }

@@ -129,7 +129,8 @@ export const serverFirewallResource: ProviderResource = {
     // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
     const { observedFirewall, ...base } = priv;
     const shown = firewallIn(prior);
-    const observed = observedFirewall ? { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] } : session.trustsRead(priv) ? shown : undefined;
+    const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
+    const observed = planRead ?? (session.trustsRead(priv) ? shown : undefined);
     const plan = await planFirewall(ctx, spec, { observed, shown });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
@@ -152,7 +153,8 @@ export const serverFirewallResource: ProviderResource = {
       return;
     }
     const restore = priv.restore as Partial<Firewall>;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed: session.trustsRead(priv) ? firewallIn(prior) : undefined });
+    const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },
@@ -161,7 +163,9 @@ export const serverFirewallResource: ProviderResource = {
     if (!SERVER_ID_PATTERN.test(id) || !id.startsWith('vps_')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
-    return { id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, apply_id: newApplyId() };
+    return {
+      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, apply_id: newApplyId(),
+    };
   },
 
   stateFromBridge(document) {
