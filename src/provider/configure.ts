@@ -1,4 +1,5 @@
 import { errorAt, type Diagnostic } from './diagnostics';
+import type { RunNotes } from './run-notes';
 import { schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
@@ -60,6 +61,8 @@ const notKnown = (attribute: string, what: string): Diagnostic =>
 
 export interface ProviderEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where a plan leaves its reads for the apply of the same terraform process (run-notes.ts); default none. */
+  readonly notes?: RunNotes;
   /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
   readonly log: (line: string) => void;
 }
@@ -112,5 +115,5 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     signal: stopped,
     now,
   });
-  return { token, sessions: createSession({ client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge }, stopped) };
+  return { token, sessions: createSession({ client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes }, stopped) };
 }

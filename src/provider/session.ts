@@ -1,5 +1,6 @@
 import type { Value } from './plugin/values';
 import { PLAN_READ_MAX_AGE_SECONDS, readWithin, type PrivateState } from './resources/private-state';
+import { NO_NOTES, type RunNotes } from './run-notes';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
@@ -54,6 +55,10 @@ export interface ProviderSession {
   warn(line: string): void;
   /** Whether the refresh's read behind a prior state is recent enough to decide the apply without a read of its own. */
   trustsRead(priv: PrivateState): boolean;
+  /** What this terraform process's plan noted under `key` (run-notes.ts), while as recent as a trusted read. */
+  planNote(key: string): unknown;
+  /** Notes what this plan read, for the apply that follows it in the same terraform process. */
+  notePlan(key: string, value: unknown): void;
 }
 
 export interface Handovers {
@@ -91,6 +96,8 @@ export interface SessionOptions {
   readonly now: () => number;
   /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS. */
   readonly planReadMaxAgeSeconds?: number;
+  /** Where a plan leaves its reads for the apply of the same terraform process; default none. */
+  readonly notes?: RunNotes;
 }
 
 const stoppedError = () =>
@@ -211,6 +218,8 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const rulesets = once(() => readRulesets(readContext(), 'firewall'), refusals);
   const token = once(() => readTokenScopes(readContext()), refusals);
   const handovers = createHandovers();
+  const notes = options.notes ?? NO_NOTES;
+  const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS) * 1000;
   let retainedSaid = false;
   return {
     forCall(callPhase) {
@@ -233,7 +242,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         },
         warnings,
         handovers,
-        trustsRead: (priv) => readWithin(priv, (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS) * 1000),
+        trustsRead: (priv) => readWithin(priv, maxAgeMs),
+        planNote: (key) => notes.get(key, maxAgeMs),
+        notePlan: (key, value) => notes.put(key, value),
       };
     },
   };

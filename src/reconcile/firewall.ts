@@ -107,6 +107,11 @@ export interface FirewallPlanOptions {
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: Firewall;
+  /**
+   * `observed` is a note of this run's plan rather than a read of this apply: when it shows nothing
+   * to write, the firewall is read to confirm that before the apply says so.
+   */
+  readonly confirmInSync?: boolean;
 }
 
 /**
@@ -123,8 +128,9 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const byName = requested?.some((r) => typeof r === 'string') ?? false;
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = () => readFirewall(ctx, label, doc.serverId);
-  const actual = options.observed ?? (await read());
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
+  const noted = options.observed;
+  const actual = noted && !(options.confirmInSync && diffFirewall(desired, noted).changes.length === 0) ? noted : await read();
   const diff = diffFirewall(desired, actual);
   const moved = options.shown && !options.observed ? sincePlanWarning(label, movedFirewall(desired, options.shown, actual)) : undefined;
   if (moved) ctx.warn(moved);

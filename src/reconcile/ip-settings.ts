@@ -86,6 +86,11 @@ export interface IpSettingsPlanOptions {
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: IpSettings;
+  /**
+   * `observed` is a note of this run's plan rather than a read of this apply: when it shows nothing
+   * to write, the address is read to confirm that before the apply says so.
+   */
+  readonly confirmInSync?: boolean;
 }
 
 /**
@@ -96,7 +101,8 @@ export interface IpSettingsPlanOptions {
 export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
-  const actual = options.observed ?? (await read());
+  const noted = options.observed;
+  const actual = noted && !(options.confirmInSync && diffIpSettings(doc.desired, noted).length === 0) ? noted : await read();
   const changes = diffIpSettings(doc.desired, actual);
   const moved = options.shown && !options.observed ? sincePlanWarning(label, movedIpSettings(doc.desired, options.shown, actual)) : undefined;
   if (moved) ctx.warn(moved);

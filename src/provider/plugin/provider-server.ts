@@ -72,7 +72,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
         refused = tokenInNameRefusals();
         return { diagnostics: [] };
       }
-      const configured = configureProvider(configOf(req), { env: environment.env, log }, stopping.signal);
+      const configured = configureProvider(configOf(req), { env: environment.env, log, notes: environment.notes }, stopping.signal);
       if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
       secret = configured.token;
       sessions = configured.sessions;

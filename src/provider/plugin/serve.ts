@@ -3,6 +3,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { createServerCertificate } from './certificate';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
 import { createProviderService } from './provider-server';
+import { createRunNotes } from '../run-notes';
 
 /*
  * The provider as Terraform starts it through go-plugin: serve gRPC over mutual TLS on loopback,
@@ -27,13 +28,15 @@ export function serveTerraform(): void {
 
   const certificate = createServerCertificate();
   const server = new Server();
-  const shutdown = () => server.tryShutdown(() => process.exit(0));
-  const { provider, controller } = createProviderService({
-    env: process.env,
-    // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
-    log: (line) => process.stderr.write(`[INFO] ${line}\n`),
-    shutdown,
-  });
+  // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
+  const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
+  // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
+  const notes = createRunNotes({ terraformPid: process.ppid, log });
+  const shutdown = () => {
+    notes.flush();
+    server.tryShutdown(() => process.exit(0));
+  };
+  const { provider, controller } = createProviderService({ env: process.env, log, shutdown, notes });
   server.addService(PROVIDER_SERVICE, provider);
   server.addService(CONTROLLER_SERVICE, controller);
   const keyPair = { private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) };

@@ -31,6 +31,9 @@ const withoutApplyId = (values: Readonly<Record<string, Value>>): Record<string,
 const forJson = (value: Value): unknown =>
   value === UNKNOWN ? '(unknown)' : Array.isArray(value) ? value.map(forJson) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forJson(v)])) : value;
 
+/** A configuration as canonical text (unknown values marked): the same text for the same configuration in any process. */
+export const configText = (config: Readonly<Record<string, Value>>): string => canonicalJson(forJson(withoutApplyId(config)));
+
 /**
  * The planned apply id: the prior one when the plan changes nothing else (Terraform then applies
  * nothing), else known only after the apply that draws it.
@@ -47,6 +50,6 @@ export function plannedApplyId(prior: Readonly<Record<string, Value>> | null, pl
  * re-run whatever the refresh reads). `step` tells writes of one change apart (`restore` on removal).
  */
 export function changeIdOf(typeName: string, prior: Readonly<Record<string, Value>> | null, config: Readonly<Record<string, Value>> | null, step = 'apply'): string {
-  const material = canonicalJson([typeName, step, prior?.[APPLY_ID] ?? null, config === null ? null : forJson(withoutApplyId(config))]);
+  const material = canonicalJson([typeName, step, prior?.[APPLY_ID] ?? null, config === null ? null : configText(config)]);
   return createHash('sha256').update(material).digest('base64url').slice(0, 32);
 }

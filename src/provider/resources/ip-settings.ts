@@ -2,7 +2,7 @@ import {
   checkServerExists, checkWrite, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
   validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
 } from './resource';
-import type { IpSettingField, IpSettings, Protection } from '../../api/schemas';
+import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { IpSettingsSpec } from '../../contract/resource-document';
 import { diffIpSettings, lockedFields, planIpSettings, readIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
@@ -12,7 +12,7 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
@@ -113,21 +113,27 @@ export const ipSettingsResource: ProviderResource = {
     const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
+    const missing = await checkServerExists(session, prior, config);
+    const writes = await checkWrites(session, prior, config, priv, replaced.length > 0);
+    const { observedSettings: _, notedAtPlan: __, ...kept } = inherited ? { ...priv, restore: inherited, replacesIncomplete: true } : priv;
+    const taken = writes.taken;
     return {
       planned,
       requiresReplace: replaced,
-      private: inherited ? { ...priv, restore: inherited, replacesIncomplete: true } : priv,
-      diagnostics: [...(await checkServerExists(session, prior, config)), ...(await checkWrites(session, prior, config, priv, replaced.length > 0))],
+      private: taken ? { ...kept, observedSettings: taken.settings, ...(taken.noted && { notedAtPlan: true }) } : kept,
+      diagnostics: [...missing, ...writes.diagnostics],
     };
   },
 
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
     const ctx = session.context(changeIdOf(this.typeName, prior, config), SETTINGS_RUN_SECONDS);
-    const { replacesIncomplete: _, ...base } = priv;
+    const { replacesIncomplete: _, observedSettings, notedAtPlan, ...base } = priv;
     // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
+    // A create has what its plan read (this apply's plan, or this run's plan through the run notes).
     const shown = settingsIn(prior, priv);
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), session.trustsRead(priv) ? { observed: shown } : { shown });
+    const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : session.trustsRead(priv) ? { observed: shown } : { shown };
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), options);
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
@@ -184,10 +190,30 @@ export const ipSettingsResource: ProviderResource = {
   },
 };
 
+interface TakenOver {
+  readonly settings: IpSettings;
+  /** From this terraform process's plan (run notes): said there already, and not read again. */
+  readonly noted: boolean;
+}
+
+/**
+ * The settings a create takes over: noted by this run's plan (run notes), or read, and then noted
+ * for the apply of this terraform process.
+ */
+async function takenOver(session: ProviderSession, config: ObjectValue, serverId: string, ip: string): Promise<TakenOver> {
+  const key = `hosting_ip_settings takes over ${configText(config)}`;
+  const noted = ipSettingsSchema.safeParse(session.planNote(key));
+  if (noted.success) return { settings: noted.data, noted: true };
+  const settings = await readIpSettings(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
+  session.notePlan(key, settings);
+  return { settings, noted: false };
+}
+
 /**
  * What the apply would refuse, known now: an address that is not the server's, a field this token
  * may not edit (read for a new resource, from the refresh otherwise), a shared server, a missing
- * scope. Only for a plan that writes something.
+ * scope. Only for a plan that writes something. For a create, also what it takes over: what its
+ * apply starts from, and what the plan says it changes (once a run).
  */
 async function checkWrites(
   session: ProviderSession,
@@ -195,24 +221,25 @@ async function checkWrites(
   config: ObjectValue,
   priv: PrivateState,
   replaced: boolean,
-): Promise<Diagnostic[]> {
-  if (typeof config.server_id !== 'string' || typeof config.ip !== 'string') return [];
+): Promise<{ diagnostics: Diagnostic[]; taken?: TakenOver }> {
+  if (typeof config.server_id !== 'string' || typeof config.ip !== 'string') return { diagnostics: [] };
   const [serverId, ip] = [config.server_id, config.ip];
   const server = await session.listedServer(serverId);
-  if (!server) return [];
+  if (!server) return { diagnostics: [] };
   const foreign = foreignAddress(label(serverId, ip), server, ip);
-  if (foreign) return [refusalAt('ip', foreign)];
-  const read = () => readIpSettings(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
-  const observed = !replaced && prior ? settingsIn(prior, priv) : await read();
-  if (!observed) return [];
+  if (foreign) return { diagnostics: [refusalAt('ip', foreign)] };
+  const creating = replaced || !prior;
+  const taken = creating ? await takenOver(session, config, serverId, ip) : undefined;
+  const observed = taken?.settings ?? settingsIn(prior, priv);
+  if (!observed) return { diagnostics: [] };
   const changes = diffIpSettings(desiredOf(config), observed);
-  if (changes.length === 0 && FIELDS.every((f) => isKnown(config[f]))) return [];
+  if (changes.length === 0 && FIELDS.every((f) => isKnown(config[f]))) return { diagnostics: [], taken };
   const refusals = [
     ...lockedFields(changes, observed).map((field) =>
       errorAt(field, `${label(serverId, ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
-  // A create takes over the address's settings as they are: the plan names what the apply changes.
-  const takesOver = refusals.length === 0 && (prior === null || replaced);
-  return [...refusals, ...(takesOver ? takeoverWarning(`the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])];
+  // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
+  const says = refusals.length === 0 && taken && !taken.noted;
+  return { diagnostics: [...refusals, ...(says ? takeoverWarning(`the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

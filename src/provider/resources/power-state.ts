@@ -10,7 +10,7 @@ import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -170,11 +170,17 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
  * take the action. The refresh read the power into the state (a new resource: the run's list); when
  * that calls for an action, one fresh read of the server decides, with the actions it offers.
  */
-/** A create's warning when the server's power is not the configured one: the apply starts or stops it. */
+/**
+ * A create's warning when the server's power is not the configured one: the apply starts or stops
+ * it. Said once a run: the apply of the same terraform finds the plan's note of the same power.
+ */
 async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
   if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string') return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
+  const key = `hosting_power_state takes over ${configText(planned)}`;
+  if (session.planNote(key) === power) return [];
+  session.notePlan(key, power);
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
   return takeoverWarning(`the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ipSettingsSchema, type IpSettings } from '../../api/schemas';
 import type { Value } from '../plugin/values';
 
 /**
@@ -35,6 +36,13 @@ export interface PrivateState {
    * after that plan: its diff needs no second read. Never kept in the state.
    */
   readonly observedFirewall?: { readonly enabled: boolean; readonly rulesets: readonly number[] };
+  /** The same for an address's settings. */
+  readonly observedSettings?: IpSettings;
+  /**
+   * `observedFirewall` or `observedSettings` come from this run's plan (run notes), not from a read
+   * of the apply's own plan: an apply that finds nothing to write from them reads to confirm it.
+   */
+  readonly notedAtPlan?: boolean;
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
@@ -47,6 +55,8 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   incomplete: z.optional(z.boolean()),
   replacesIncomplete: z.optional(z.boolean()),
   observedFirewall: z.optional(z.object({ enabled: z.boolean(), rulesets: z.array(z.int().check(z.nonnegative())) })),
+  observedSettings: z.optional(ipSettingsSchema),
+  notedAtPlan: z.optional(z.boolean()),
 });
 
 /**

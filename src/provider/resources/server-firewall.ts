@@ -2,7 +2,7 @@ import {
   checkServerExists, checkWrite, creates, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
   validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
 } from './resource';
-import type { Firewall } from '../../api/schemas';
+import { firewallSchema, type Firewall } from '../../api/schemas';
 import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { FirewallSpec } from '../../contract/resource-document';
 import { diffFirewall, planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
@@ -11,7 +11,7 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, newApplyId, plannedApplyId } from './change-id';
+import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
@@ -104,13 +104,14 @@ export const serverFirewallResource: ProviderResource = {
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
-    const observed = takesOver && typeof config.server_id === 'string' ? await readTakenOver(session, config.server_id) : undefined;
-    const { observedFirewall: _, ...kept } = priv;
+    const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, this.typeName, config.server_id, config) : undefined;
+    const { observedFirewall: _, notedAtPlan: __, ...kept } = priv;
     return {
       planned,
       requiresReplace,
-      private: observed ? { ...kept, observedFirewall: observed } : kept,
-      diagnostics: [...refusals, ...(observed ? takeoverOf(String(config.server_id), planned, observed) : [])],
+      private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
+      // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
+      diagnostics: [...refusals, ...(taken && !taken.noted ? takeoverOf(String(config.server_id), planned, taken.firewall) : [])],
     };
   },
 
@@ -127,11 +128,11 @@ export const serverFirewallResource: ProviderResource = {
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
     // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
-    const { observedFirewall, ...base } = priv;
+    const { observedFirewall, notedAtPlan, ...base } = priv;
     const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
     const observed = planRead ?? (session.trustsRead(priv) ? shown : undefined);
-    const plan = await planFirewall(ctx, spec, { observed, shown });
+    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
@@ -194,11 +195,17 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
 }
 
 /**
- * The firewall a create takes over, read at plan to say what the apply changes there. A failed
- * read warns of nothing: the apply reads again and reports it.
+ * The firewall a create takes over, read at plan to say what the apply changes there, and noted for
+ * the apply of this terraform process (run notes), whose plan then uses it instead of reading again
+ * (`noted`). A failed read warns of nothing: the apply reads again and reports it.
  */
-function readTakenOver(session: ProviderSession, serverId: string): Promise<Firewall | undefined> {
-  return readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+async function takenOver(session: ProviderSession, typeName: string, serverId: string, config: ObjectValue): Promise<{ firewall: Firewall; noted: boolean } | undefined> {
+  const key = `${typeName} takes over ${configText(config)}`;
+  const noted = firewallSchema.safeParse(session.planNote(key));
+  if (noted.success) return { firewall: noted.data, noted: true };
+  const firewall = await readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+  if (firewall) session.notePlan(key, firewall);
+  return firewall && { firewall, noted: false };
 }
 
 /** A create's warning when the firewall it takes over differs from the configuration. */
