@@ -115,5 +115,6 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     signal: stopped,
     now,
   });
-  return { token, sessions: createSession({ client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes }, stopped) };
+  const sessions = createSession({ client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes }, stopped);
+  return { token, sessions };
 }

@@ -132,7 +132,8 @@ export const ipSettingsResource: ProviderResource = {
     // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
     // A create has what its plan read (this apply's plan, or this run's plan through the run notes).
     const shown = settingsIn(prior, priv);
-    const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : session.trustsRead(priv) ? { observed: shown } : { shown };
+    const fromPriorRead = session.trustsRead(priv) ? { observed: shown } : { shown };
+    const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), options);
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };

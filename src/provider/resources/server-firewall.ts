@@ -194,12 +194,18 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
   return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets())]);
 }
 
+interface TakenOver {
+  readonly firewall: Firewall;
+  /** From this terraform process's plan (run notes): said there already, and not read again. */
+  readonly noted: boolean;
+}
+
 /**
  * The firewall a create takes over, read at plan to say what the apply changes there, and noted for
  * the apply of this terraform process (run notes), whose plan then uses it instead of reading again
  * (`noted`). A failed read warns of nothing: the apply reads again and reports it.
  */
-async function takenOver(session: ProviderSession, typeName: string, serverId: string, config: ObjectValue): Promise<{ firewall: Firewall; noted: boolean } | undefined> {
+async function takenOver(session: ProviderSession, typeName: string, serverId: string, config: ObjectValue): Promise<TakenOver | undefined> {
   const key = `${typeName} takes over ${configText(config)}`;
   const noted = firewallSchema.safeParse(session.planNote(key));
   if (noted.success) return { firewall: noted.data, noted: true };
