@@ -115,6 +115,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     signal: stopped,
     now,
   });
-  const sessions = createSession({ client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes }, stopped);
+  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes };
+  const sessions = createSession(options, stopped);
   return { token, sessions };
 }
