@@ -5,14 +5,16 @@
 // window, a window of WINDOW_MS instead of 60 s) against the lower bound the limits allow; the
 // provider's start-up to its handshake line, as a script and as the standalone executable; synth
 // time of 1,000 constructs.
-// Needs a build (npx projen compile).
-// Usage: node bench/apply.js [--only=side,paced,startup,synth] [N ...]   (default: all sections; N 10 100 300)
+// Needs a build (npx projen compile). With --baseline=DIR (another clone, built), its provider runs
+// beside this one in the side-by-side and paced sections: a change's before and after in one run.
+// Usage: node bench/apply.js [--only=side,paced,startup,synth] [--baseline=DIR] [N ...]   (default: all sections; N 10 100 300)
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
-const { Bridge, HostingApi, ServerFirewall } = require('../lib');
+const thisTree = require('../lib');
+const { Bridge, HostingApi, ServerFirewall } = thisTree;
 const { defaultCacheDir, hostPlatform, NODE_RELEASE, standaloneExecutables } = require('../lib/cli/standalone-executable');
 const { readStandaloneProgram } = require('../lib/contract/provider-mirror');
 const { createServerCertificate } = require('../lib/provider/plugin/certificate');
@@ -26,7 +28,11 @@ const UNBOUND = { ...LIMITS, requestsPerToken: 1e9, requestsPerAccount: 1e9 };
 const TIGHT = { ...LIMITS, requestsPerToken: 40 };
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 const only = (process.argv.find((a) => a.startsWith('--only=')) ?? '--only=side,paced,startup,synth').slice('--only='.length).split(',');
-const BRIDGES = [Bridge.PROVIDER, Bridge.TERRAFORM_DATA];
+const baselineDir = (process.argv.find((a) => a.startsWith('--baseline=')) ?? '').slice('--baseline='.length);
+/** The libraries compared: this tree, and the baseline's when given (its constructs carry its provider). */
+const TREES = [...(baselineDir ? [{ name: 'baseline', lib: require(join(require('node:path').resolve(baselineDir), 'lib')) }] : []), { name: 'this tree', lib: thisTree }];
+/** Each provider run, then the bridge of this tree. */
+const SIDES = [...TREES.map((tree) => ({ ...tree, bridge: Bridge.PROVIDER })), { name: 'this tree', lib: thisTree, bridge: Bridge.TERRAFORM_DATA }];
 
 /** Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers). */
 function terraform(cwd, env, args) {
@@ -47,7 +53,7 @@ function terraform(cwd, env, args) {
   });
 }
 
-async function run(n, bridge, limits) {
+async function run(n, bridge, limits, lib = thisTree) {
   const base = defaultSeed();
   const template = base.servers[0];
   const servers = Array.from({ length: n }, (_, i) => ({ ...template, server: { ...template.server, id: `vps_bench_${i + 1}` }, firewall: { enabled: false, rulesets: [] } }));
@@ -57,8 +63,8 @@ async function run(n, bridge, limits) {
     const app = new App({ outdir: root });
     const stack = new TerraformStack(app, 'bench');
     new LocalBackend(stack, { path: 'terraform.tfstate' });
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
-    servers.forEach((s, i) => new ServerFirewall(stack, `fw${i}`, { api, serverId: s.server.id, enabled: true }));
+    const api = new lib.HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
+    servers.forEach((s, i) => new lib.ServerFirewall(stack, `fw${i}`, { api, serverId: s.server.id, enabled: true }));
     app.synth();
     const cwd = join(root, 'stacks', 'bench');
     const env = { HOSTING_API_TOKEN: sim.tokens.full };
@@ -83,23 +89,25 @@ async function run(n, bridge, limits) {
 const f = (x, w = 6) => x.toFixed(1).padStart(w);
 
 async function sideBySide(n) {
-  const results = {};
-  for (const bridge of BRIDGES) {
-    const r = await run(n, bridge, UNBOUND);
-    results[bridge] = r;
+  const results = [];
+  for (const side of SIDES) {
+    const r = await run(n, side.bridge, UNBOUND, side.lib);
+    results.push({ ...side, r });
     console.log(
-      `N=${String(n).padEnd(4)} ${bridge.padEnd(15)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
+      `N=${String(n).padEnd(4)} ${`${side.bridge} (${side.name})`.padEnd(27)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
       `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}`,
     );
   }
-  const [p, t] = [results[Bridge.PROVIDER], results[Bridge.TERRAFORM_DATA]];
-  console.log(`N=${String(n).padEnd(4)} provider / terraform_data: apply wall ${(p.apply.wall / t.apply.wall).toFixed(2)}x (target <= 0.3x at N=300), cpu ${(p.apply.cpu / t.apply.cpu).toFixed(2)}x`);
+  const t = results.at(-1).r;
+  for (const { name, r: p } of results.filter((s) => s.bridge === Bridge.PROVIDER)) {
+    console.log(`N=${String(n).padEnd(4)} provider (${name}) / terraform_data: apply wall ${(p.apply.wall / t.apply.wall).toFixed(2)}x (target <= 0.3x at N=300), cpu ${(p.apply.cpu / t.apply.cpu).toFixed(2)}x`);
+  }
 }
 
-async function paced(n, limits) {
-  const r = await run(n, Bridge.PROVIDER, limits);
+async function paced(n, limits, tree = TREES.at(-1)) {
+  const r = await run(n, Bridge.PROVIDER, limits, tree.lib);
   console.log(
-    `N=${String(n).padEnd(4)} provider, budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${f(r.apply.wall)} s   rate-limit bound ${f(r.bound, 5)} s   ` +
+    `N=${String(n).padEnd(4)} provider (${tree.name}), budget ${limits.requestsPerToken}/${WINDOW_MS / 1000}s   wall ${f(r.apply.wall)} s   rate-limit bound ${f(r.bound, 5)} s   ` +
     `${r.bound > 0 ? `ratio ${(r.apply.wall / r.bound).toFixed(2)}x (target <= 1.1x)` : 'limits do not bind'}   first to last request ${f(r.span, 5)} s   ` +
     `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}`,
   );
@@ -172,8 +180,8 @@ async function main() {
   }
   if (only.includes('paced')) {
     console.log(`\nthe provider under section 8's limits, time-scaled (${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s per token):`);
-    for (const n of sizes.length ? sizes : [100, 300]) await paced(n, LIMITS);
-    await paced(24, TIGHT);
+    for (const n of sizes.length ? sizes : [100, 300]) for (const tree of TREES) await paced(n, LIMITS, tree);
+    for (const tree of TREES) await paced(24, TIGHT, tree);
   }
   if (only.includes('startup')) await startupBench();
   if (only.includes('synth')) synthBench();

@@ -60,6 +60,13 @@ export interface IpSettingsProps extends HostingMetaArguments, MovedFromBridgePr
    * @default OnDestroy.RETAIN
    */
   readonly onDestroy?: OnDestroy;
+  /**
+   * Set once the team has reviewed that creating this construct changes settings that exist
+   * already: the plan then does not warn of it (the warning comes from the provider; the bridges
+   * never warn). A value someone changes after the plan is still named at apply.
+   * @default false
+   */
+  readonly expectTakeover?: boolean;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -114,7 +121,13 @@ export class IpSettings extends Construct implements ITerraformDependable {
       api: props.api,
       type: 'hosting_ip_settings',
       attributes: {
-        server_id: props.serverId, ip: props.ip, rdns: props.rdns, description: props.description, protection, on_destroy: props.onDestroy,
+        server_id: props.serverId,
+        ip: props.ip,
+        rdns: props.rdns,
+        description: props.description,
+        protection,
+        on_destroy: props.onDestroy,
+        expect_takeover: props.expectTakeover,
       },
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),

@@ -64,6 +64,13 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
    * @default 600
    */
   readonly operationTimeoutSeconds?: number;
+  /**
+   * Set once the team has reviewed that creating this construct changes settings that exist
+   * already: the plan then does not warn of it (the warning comes from the provider; the bridges
+   * never warn). A value someone changes after the plan is still named at apply.
+   * @default false
+   */
+  readonly expectTakeover?: boolean;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -109,6 +116,7 @@ export class PowerState extends Construct implements ITerraformDependable {
         hard_reboot: props.hardReboot,
         ready_timeout_seconds: props.readyTimeoutSeconds,
         operation_timeout_seconds: props.operationTimeoutSeconds,
+        expect_takeover: props.expectTakeover,
       }, props.api._provider(), meta);
       moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge', forgotten: ['reboot', 'reboot-armed'] });
       return;

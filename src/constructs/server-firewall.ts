@@ -34,6 +34,13 @@ export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBrid
    * @default OnDestroy.RETAIN
    */
   readonly onDestroy?: OnDestroy;
+  /**
+   * Set once the team has reviewed that creating this construct changes settings that exist
+   * already: the plan then does not warn of it (the warning comes from the provider; the bridges
+   * never warn). A value someone changes after the plan is still named at apply.
+   * @default false
+   */
+  readonly expectTakeover?: boolean;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -80,7 +87,12 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
       api: props.api,
       type: 'hosting_server_firewall',
       attributes: {
-        server_id: props.serverId, enabled: props.enabled, rulesets: props.rulesets, ruleset_names: props.rulesetNames, on_destroy: props.onDestroy,
+        server_id: props.serverId,
+        enabled: props.enabled,
+        rulesets: props.rulesets,
+        ruleset_names: props.rulesetNames,
+        on_destroy: props.onDestroy,
+        expect_takeover: props.expectTakeover,
       },
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),

@@ -82,3 +82,11 @@ export const ON_DESTROY_ATTRIBUTE: AttributeSpec = {
   optional: true,
   description: '"retain" (default): removing the resource leaves the settings as they are. "restore": puts back the values observed before this resource first changed them.',
 };
+
+/** `expect_takeover`, shared by every kind: a reviewed takeover is not warned of again. */
+export const EXPECT_TAKEOVER_ATTRIBUTE: AttributeSpec = {
+  name: 'expect_takeover',
+  type: 'bool',
+  optional: true,
+  description: 'Set once the team has reviewed that creating this resource changes settings that exist already: the plan then does not warn of it. A value someone changes after the plan is still named at apply.',
+};

@@ -97,6 +97,8 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
       `resource "hosting_ip_settings" "ip" {\n  server_id   = "${IDS.dedicated}"\n  ip          = "${IPS.primary}"\n  rdns        = "web.example.com"\n  description = "primary"\n}`,
       // Already as configured: nothing to say.
       `resource "hosting_server_firewall" "same" {\n  server_id = "${IDS.vpsRunning}"\n  enabled   = false\n}`,
+      // Reviewed: the team said it expects the takeover.
+      `resource "hosting_server_firewall" "reviewed" {\n  server_id       = "${IDS.vdsRunning}"\n  rulesets        = [1]\n  expect_takeover = true\n}`,
     ].join('\n'));
     expect(run.code).toBe(2);
     const warnings = run.output.split('\n').filter((line) => line.startsWith('Warning: Creating this resource'));
@@ -108,6 +110,8 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output).toContain('with hosting_server_firewall.fw,');
     expect(run.output).toContain('To keep a current value, set it in the configuration.');
     expect(run.output).not.toContain(`the firewall of ${IDS.vpsRunning}`);
+    expect(run.output).not.toContain(`the firewall of ${IDS.vdsRunning}`);
+    expect(run.output).toMatch(/expect_takeover = true \(expectTakeover in the\s+constructs\) stops this warning/);
   });
 
   test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {

@@ -27,18 +27,18 @@ function everyMember(attributes: readonly WireAttribute[], parent = ''): Array<[
 }
 const membersOf = (schema: Schema) => new Map(everyMember(schema.block.attributes));
 
-/** Attributes added since: computed only, so a state written before them reads with null there (UpgradeResourceState). */
+/** Attributes added since: never required, so a state written before them reads with null there (UpgradeResourceState). */
 const ADDED_SINCE: Record<string, readonly string[]> = {
-  'resource.hosting_server_firewall': ['apply_id'],
-  'resource.hosting_ip_settings': ['apply_id'],
-  'resource.hosting_power_state': ['apply_id'],
+  'resource.hosting_server_firewall': ['apply_id', 'expect_takeover'],
+  'resource.hosting_ip_settings': ['apply_id', 'expect_takeover'],
+  'resource.hosting_power_state': ['apply_id', 'expect_takeover'],
 };
 
 test.each(typed)('%s keeps the value types of earlier versions, so their state reads unchanged', (name, schema) => {
   const added = ADDED_SINCE[name] ?? [];
   const kept = schema.block.attributes.filter((a) => !added.includes(a.name));
   expect(Object.fromEntries(kept.map((a) => [a.name, impliedType(a)]))).toEqual((typesBeforeNested as Record<string, unknown>)[name]);
-  expect(schema.block.attributes.filter((a) => added.includes(a.name)).every((a) => a.computed && !a.optional && !a.required)).toBe(true);
+  expect(schema.block.attributes.filter((a) => added.includes(a.name)).every((a) => !a.required)).toBe(true);
 });
 
 test.each(typed)('%s describes every attribute and every nested member', (_name, schema) => {

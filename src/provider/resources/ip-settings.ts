@@ -15,7 +15,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
-import { objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import { EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
@@ -64,6 +64,7 @@ export const ipSettingsResource: ProviderResource = {
     { name: 'description', type: 'string', optional: true, computed: true, description: 'Description of the address.' },
     { name: 'protection', type: objectOf(PROTECTION_MEMBERS, { required: true }), optional: true, computed: true, description: 'DDoS protection, both layers: the API sets them together.' },
     ON_DESTROY_ATTRIBUTE,
+    EXPECT_TAKEOVER_ATTRIBUTE,
     APPLY_ID_ATTRIBUTE,
   ]),
 
@@ -108,6 +109,7 @@ export const ipSettingsResource: ProviderResource = {
       description: plannedValue(config, prior, 'description'),
       protection: plannedValue(config, prior, 'protection'),
       on_destroy: config.on_destroy,
+      expect_takeover: config.expect_takeover,
     };
     planned.apply_id = plannedApplyId(prior, planned);
     const replaced = replacing(this, prior, config);
@@ -182,7 +184,7 @@ export const ipSettingsResource: ProviderResource = {
     if (rest.length || !SERVER_ID_PATTERN.test(serverId) || !serverId.startsWith('ded_') || !IPV4_PATTERN.test(ip ?? '')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_ip_settings: the import id is <dedicated server id>/<IPv4 address>`, 'e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
-    return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, apply_id: newApplyId() };
+    return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId() };
   },
 
   stateFromBridge(document) {
@@ -241,6 +243,6 @@ async function checkWrites(
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
-  const says = refusals.length === 0 && taken && !taken.noted;
+  const says = refusals.length === 0 && taken && !taken.noted && config.expect_takeover !== true;
   return { diagnostics: [...refusals, ...(says ? takeoverWarning(`the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

@@ -12,7 +12,7 @@ import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { UNKNOWN, type Value } from '../plugin/values';
-import { schemaOf } from '../schema';
+import { EXPECT_TAKEOVER_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 const orDefault = <T>(value: Value, fallback: T): T => (value === null ? fallback : (value as T));
@@ -54,6 +54,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'hard_reboot', type: 'bool', optional: true, description: 'Reboot by reset (hardware) instead of reboot (operating system); default false.' },
     { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'How long to wait for a provisioning server or an operation in progress (default 600).' },
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
+    EXPECT_TAKEOVER_ATTRIBUTE,
     APPLY_ID_ATTRIBUTE,
   ]),
 
@@ -175,7 +176,7 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
  * it. Said once a run: the apply of the same terraform finds the plan's note of the same power.
  */
 async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
-  if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string') return [];
+  if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || planned.expect_takeover === true) return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
   const key = `hosting_power_state takes over ${configText(planned)}`;

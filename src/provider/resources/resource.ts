@@ -190,6 +190,6 @@ export function takeoverWarning(what: string, changes: readonly string[]): Diagn
   if (changes.length === 0) return [];
   return [warningOf(
     `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`,
-    `This resource takes over ${what} as it is now, and the apply makes these changes. To keep a current value, set it in the configuration.`,
+    `This resource takes over ${what} as it is now, and the apply makes these changes. To keep a current value, set it in the configuration. Once the change is reviewed, expect_takeover = true (expectTakeover in the constructs) stops this warning.`,
   )];
 }

@@ -14,7 +14,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
-import { ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import { EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
@@ -48,6 +48,7 @@ export const serverFirewallResource: ProviderResource = {
     { name: 'ruleset_names', type: ['list', 'string'], optional: true, description: 'Names of rule sets to apply, resolved to ids.' },
     { name: 'applied_rulesets', type: ['set', 'number'], computed: true, description: 'Ids of the rule sets that apply on the server: those of rulesets and ruleset_names together when managed.' },
     ON_DESTROY_ATTRIBUTE,
+    EXPECT_TAKEOVER_ATTRIBUTE,
     APPLY_ID_ATTRIBUTE,
   ]),
 
@@ -94,6 +95,7 @@ export const serverFirewallResource: ProviderResource = {
       ruleset_names: config.ruleset_names,
       applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
+      expect_takeover: config.expect_takeover,
     };
     planned.apply_id = plannedApplyId(prior, planned);
     const requiresReplace = replacing(this, prior, config);
@@ -111,7 +113,7 @@ export const serverFirewallResource: ProviderResource = {
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
-      diagnostics: [...refusals, ...(taken && !taken.noted ? takeoverOf(String(config.server_id), planned, taken.firewall) : [])],
+      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(String(config.server_id), planned, taken.firewall) : [])],
     };
   },
 
@@ -165,7 +167,7 @@ export const serverFirewallResource: ProviderResource = {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
     return {
-      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, apply_id: newApplyId(),
+      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId(),
     };
   },
 
