@@ -184,7 +184,9 @@ export const ipSettingsResource: ProviderResource = {
     if (rest.length || !SERVER_ID_PATTERN.test(serverId) || !serverId.startsWith('ded_') || !IPV4_PATTERN.test(ip ?? '')) {
       throw new ReconcileError(`cannot import "${id}" as hosting_ip_settings: the import id is <dedicated server id>/<IPv4 address>`, 'e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
-    return { id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId() };
+    return {
+      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId(),
+    };
   },
 
   stateFromBridge(document) {

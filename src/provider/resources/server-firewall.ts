@@ -21,6 +21,7 @@ function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpe
   return { kind: 'firewall', serverId, desired };
 }
 
+const serverIdOf = (values: ObjectValue) => String(values.server_id);
 const label = (serverId: Value) => resourceLabel(specOf(String(serverId), {}));
 
 /** The firewall a state holds, when it holds a read one (not after an import that was never read). */
@@ -113,7 +114,7 @@ export const serverFirewallResource: ProviderResource = {
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
-      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(String(config.server_id), planned, taken.firewall) : [])],
+      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(serverIdOf(config), planned, taken.firewall) : [])],
     };
   },
 
@@ -167,7 +168,8 @@ export const serverFirewallResource: ProviderResource = {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
     return {
-      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId(),
+      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null,
+      apply_id: newApplyId(),
     };
   },
 
