@@ -21,7 +21,6 @@ function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpe
   return { kind: 'firewall', serverId, desired };
 }
 
-const serverIdOf = (values: ObjectValue) => String(values.server_id);
 const label = (serverId: Value) => resourceLabel(specOf(String(serverId), {}));
 
 /** The firewall a state holds, when it holds a read one (not after an import that was never read). */
@@ -114,7 +113,7 @@ export const serverFirewallResource: ProviderResource = {
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
-      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(serverIdOf(config), planned, taken.firewall) : [])],
+      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(planned, taken.firewall) : [])],
     };
   },
 
@@ -168,7 +167,9 @@ export const serverFirewallResource: ProviderResource = {
       throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
     }
     return {
-      id, server_id: id, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null,
+      ...Object.fromEntries(this.schema.block.attributes.map((a) => [a.name, null])),
+      id,
+      server_id: id,
       apply_id: newApplyId(),
     };
   },
@@ -219,7 +220,8 @@ async function takenOver(session: ProviderSession, typeName: string, serverId: s
 }
 
 /** A create's warning when the firewall it takes over differs from the configuration. */
-function takeoverOf(serverId: string, planned: ObjectValue, actual: Firewall): Diagnostic[] {
+function takeoverOf(planned: ObjectValue, actual: Firewall): Diagnostic[] {
+  const serverId = String(planned.server_id);
   const desired = {
     enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
