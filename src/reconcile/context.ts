@@ -195,6 +195,8 @@ export async function explainApiError(ctx: ReconcileContext, what: string, err: 
   const hint = err.code === 'unauthorized'
     ? `check that the token in the environment variable ${ctx.tokenEnvVar} is valid, not expired and not revoked.`
     : (HINTS[err.code] ?? 'check the API error above; nothing else was changed by this step')
+      // A request id is asked for only when this error carries one.
+      .replace('report the request id', err.requestId ? `report request id ${err.requestId}` : 'report the time of this run')
       .replace(/\bthe apply\b/g, ctx.rerun ?? 'the apply')
       .replace(/\bthe configuration\b/g, ctx.configuration ?? 'the configuration');
   if (err.code === 'insufficient_scope' || err.code === 'unauthorized' || err.code === 'ip_not_allowed') {
