@@ -19,7 +19,8 @@ describe('what an error asks the person to report', () => {
   });
 
   test('an answer that shows its own write not made names the request id it quotes', async () => {
-    const answer = (requestId?: string): ApiResponse<Firewall> => ({ data: { enabled: false, rulesets: [] }, replayed: false, attempt: 1, requestId });
+    const off: Firewall = { enabled: false, rulesets: [] };
+    const answer = (requestId?: string): ApiResponse<Firewall> => ({ data: off, replayed: false, attempt: 1, requestId });
     const step = (requestId?: string) => ({
       label: 'firewall vps_web_1',
       write: async () => answer(requestId),
