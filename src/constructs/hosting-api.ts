@@ -4,8 +4,8 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
-import { ValidationError, inBothLanguages } from './validation';
-import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { checkWholeSeconds, ValidationError, inBothLanguages } from './validation';
+import { isLoopbackHost, isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { providerVersion, readProviderBundle, STANDALONE_MIRROR_HINT, standaloneMirrorPlatforms } from '../contract/provider-mirror';
 import type { ApiConnection } from '../contract/resource-document';
 
@@ -34,6 +34,15 @@ export interface HostingApiProps {
    * @default false
    */
   readonly allowInsecureHttp?: boolean;
+  /**
+   * How old the plan's read of a resource may be for the apply to write from it without reading
+   * again (the provider's `plan_read_max_age_seconds`). A `cdktf deploy` or `terraform apply` that
+   * plans and applies in one run comes within the default; a saved plan applied later reads
+   * afresh, names what changed since the plan, and still makes the planned values true. 0: every
+   * apply reads again. Bridge.PROVIDER only: the bridges' handler reads at every apply anyway.
+   * @default 60
+   */
+  readonly planReadMaxAgeSeconds?: number;
   /**
    * How Terraform runs the constructs: this package's provider, or a bridge resource and the handler.
    * @default Bridge.PROVIDER
@@ -66,6 +75,8 @@ export class HostingApi extends Construct {
   public readonly allowInsecureHttp: boolean;
   /** The standalone provider's mirror directory, resolved, or undefined for the script provider. */
   public readonly standaloneProvider?: string;
+  /** The provider's `plan_read_max_age_seconds`, or undefined for its default. */
+  public readonly planReadMaxAgeSeconds?: number;
 
   constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
     super(scope, id);
@@ -79,6 +90,8 @@ export class HostingApi extends Construct {
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.PROVIDER;
     if (props.standaloneProvider !== undefined) this.standaloneProvider = checkStandaloneProvider(this, props.standaloneProvider, this.bridge);
+    checkWholeSeconds(this, 'planReadMaxAgeSeconds', props.planReadMaxAgeSeconds, PLAN_READ_MAX_AGE_SECONDS.max);
+    this.planReadMaxAgeSeconds = props.planReadMaxAgeSeconds;
   }
 
   /**
@@ -95,7 +108,7 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _provider(): TerraformProvider {
-    const config = { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp };
+    const config = { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp, planReadMaxAgeSeconds: this.planReadMaxAgeSeconds };
     return hostingProvider(this, config, this.standaloneProvider);
   }
 

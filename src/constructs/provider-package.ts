@@ -13,6 +13,7 @@ export interface HostingProviderConfig {
   readonly baseUrl?: string;
   readonly tokenEnvVar: string;
   readonly allowInsecureHttp: boolean;
+  readonly planReadMaxAgeSeconds?: number;
 }
 
 /** A `hosting` provider block of a stack; `required_providers` pins the version of the bundle it carries. */
@@ -55,11 +56,13 @@ class HostingProvider extends TerraformProvider {
       base_url: this.config.baseUrl,
       token_env_var: this.config.tokenEnvVar,
       allow_insecure_http: this.config.allowInsecureHttp || undefined,
+      plan_read_max_age_seconds: this.config.planReadMaxAgeSeconds,
     });
   }
 }
 
-const connectionKey = (config: HostingProviderConfig) => JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp]);
+const connectionKey = (config: HostingProviderConfig) =>
+  JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null]);
 
 /**
  * The provider configuration of one connection. The first connection of a stack is the default

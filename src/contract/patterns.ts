@@ -70,3 +70,11 @@ export function isLoopbackHost(hostname: string): boolean {
 export function printableUrl(input: string): string {
   return input.trim().split(/[?#]/)[0].replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1');
 }
+
+/**
+ * The provider's `plan_read_max_age_seconds` (`planReadMaxAgeSeconds` of HostingApi): how old a
+ * plan's read of a resource may be for the apply to write from it without reading again. By default
+ * a `terraform apply` that plans and applies in one run comes within it, and a saved plan applied
+ * later does not; at most a day.
+ */
+export const PLAN_READ_MAX_AGE_SECONDS = { default: 60, max: 86_400 } as const;

@@ -5,11 +5,10 @@ import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
-import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { UNKNOWN } from './plugin/values';
-import { PLAN_READ_MAX_AGE_SECONDS } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 
 export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
@@ -22,12 +21,11 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     name: 'plan_read_max_age_seconds',
     type: 'number',
     optional: true,
-    description: `How old the plan's read of a resource may be for the apply to write from it without reading again (default ${PLAN_READ_MAX_AGE_SECONDS}; 0: every apply reads again). A saved plan applied later reads afresh, names what changed since the plan, and still makes the planned values true.`,
+    description: `How old the plan's read of a resource may be for the apply to write from it without reading again (default ${PLAN_READ_MAX_AGE_SECONDS.default}; 0: every apply reads again). A saved plan applied later reads afresh, names what changed since the plan, and still makes the planned values true.`,
   },
 ]);
 
-/** The longest trust in a plan's read that the provider accepts: a day. */
-const MAX_PLAN_READ_AGE_SECONDS = 86_400;
+
 
 /**
  * A token pasted into `token_env_var` by mistake. Terraform prints the source line of the block a
@@ -78,9 +76,9 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
   if (config.plan_read_max_age_seconds === UNKNOWN) return { diagnostics: [notKnown('plan_read_max_age_seconds', 'how old a plan\'s read may be')] };
-  const maxAge = config.plan_read_max_age_seconds ?? PLAN_READ_MAX_AGE_SECONDS;
-  if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > MAX_PLAN_READ_AGE_SECONDS) {
-    return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${MAX_PLAN_READ_AGE_SECONDS}, not ${String(maxAge)}`)] };
+  const maxAge = config.plan_read_max_age_seconds ?? PLAN_READ_MAX_AGE_SECONDS.default;
+  if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max) {
+    return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
   }
   const tokenEnvVar = typeof config.token_env_var === 'string' ? config.token_env_var : DEFAULT_TOKEN_ENV_VAR;
   const token = environment.env[tokenEnvVar];

@@ -1,5 +1,5 @@
 import type { Value } from './plugin/values';
-import { PLAN_READ_MAX_AGE_SECONDS, readWithin, type PrivateState } from './resources/private-state';
+import { readWithin, type PrivateState } from './resources/private-state';
 import { NO_NOTES, type RunNotes } from './run-notes';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
@@ -11,6 +11,7 @@ import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
+import { PLAN_READ_MAX_AGE_SECONDS } from '../contract/patterns';
 
 /**
  * What one RPC of the provider works with: contexts for its resource operation, reads that many
@@ -94,7 +95,7 @@ export interface SessionOptions {
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
-  /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS. */
+  /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS.default. */
   readonly planReadMaxAgeSeconds?: number;
   /** Where a plan leaves its reads for the apply of the same terraform process; default none. */
   readonly notes?: RunNotes;
@@ -219,7 +220,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const token = once(() => readTokenScopes(readContext()), refusals);
   const handovers = createHandovers();
   const notes = options.notes ?? NO_NOTES;
-  const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS) * 1000;
+  const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS.default) * 1000;
   let retainedSaid = false;
   return {
     forCall(callPhase) {

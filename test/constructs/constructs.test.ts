@@ -37,6 +37,19 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     expect(power.fqn).toBe(power.resource.fqn);
   });
 
+  test('planReadMaxAgeSeconds and expectTakeover reach the provider block and the resources; another age is another provider configuration', () => {
+    const s = stack();
+    const strict = new HostingApi(s, 'strict', { planReadMaxAgeSeconds: 0 });
+    const relaxed = new HostingApi(s, 'relaxed');
+    new ServerFirewall(s, 'fw', { api: strict, serverId: VPS, enabled: true, expectTakeover: true });
+    new PowerState(s, 'power', { api: relaxed, serverId: DED, state: PowerStateValue.RUNNING });
+    const json = synth(s);
+    expect(json.provider.hosting).toEqual([{ token_env_var: 'HOSTING_API_TOKEN', plan_read_max_age_seconds: 0 }, { token_env_var: 'HOSTING_API_TOKEN', alias: 'relaxed' }]);
+    expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ expect_takeover: true });
+    expect(resourceOf(json, 'hosting_power_state').expect_takeover).toBeUndefined();
+    expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds (plan_read_max_age_seconds) is 1.5; it must be a whole number of seconds from 0 to 86400');
+  });
+
   test('importExisting() adds an import block with each kind\'s documented id', () => {
     const s = stack();
     const api = new HostingApi(s, 'hosting');

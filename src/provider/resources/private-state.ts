@@ -83,14 +83,6 @@ export function encodePrivate(state: PrivateState): Buffer {
   return Buffer.from(JSON.stringify(state));
 }
 
-/**
- * How long a refresh's read decides the apply's writes without a read of its own, by default (the
- * provider's `plan_read_max_age_seconds`): a `terraform apply` that plans and applies in one run
- * comes well within it, a saved plan applied later does not. The API's shared cache serves reads a
- * few seconds old anyway (section 1, rule 6).
- */
-export const PLAN_READ_MAX_AGE_SECONDS = 60;
-
 /** Whether the prior values were read at most `maxAgeMs` ago (a clock gone back never counts). */
 export function readWithin(state: PrivateState, maxAgeMs: number, now = Date.now()): boolean {
   return state.readAt !== undefined && now >= state.readAt && now - state.readAt <= maxAgeMs;
