@@ -108,7 +108,8 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _provider(): TerraformProvider {
-    const config = { baseUrl: this.baseUrl, tokenEnvVar: this.tokenEnvVar, allowInsecureHttp: this.allowInsecureHttp, planReadMaxAgeSeconds: this.planReadMaxAgeSeconds };
+    const { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds } = this;
+    const config = { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds };
     return hostingProvider(this, config, this.standaloneProvider);
   }
 

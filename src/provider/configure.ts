@@ -26,7 +26,6 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
 ]);
 
 
-
 /**
  * A token pasted into `token_env_var` by mistake. Terraform prints the source line of the block a
  * provider-configuration diagnostic belongs to (with or without an attribute), and in a one-line

@@ -4,6 +4,7 @@ import { NO_NOTES, type RunNotes } from './run-notes';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
+import { PLAN_READ_MAX_AGE_SECONDS } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { observeServers, type Observed } from '../reconcile/observe';
@@ -11,7 +12,6 @@ import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
-import { PLAN_READ_MAX_AGE_SECONDS } from '../contract/patterns';
 
 /**
  * What one RPC of the provider works with: contexts for its resource operation, reads that many
