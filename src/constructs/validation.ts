@@ -44,9 +44,12 @@ export function inPythonWords(message: string): string {
   return message.split(/("(?:[^"\\]|\\.)*")/).map((part, i) => (i % 2 === 1 ? part : part.replace(/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g, snakeCase))).join('');
 }
 
-/** An unresolved value: a token string or number, or a resolvable passed where a string goes (an iterator's `value` from Python). */
-const isToken = (value: unknown) =>
-  Tokenization.isResolvable(value) || (typeof value === 'string' ? Token.isUnresolved(value) : typeof value === 'number' && Token.isUnresolved(value));
+/**
+ * An unresolved value of any kind: a token string, number, list, number list (one encoded number,
+ * e.g. an iterator's `getNumberList`) or map, or a resolvable passed where a string goes (an
+ * iterator's `value` from Python).
+ */
+const isToken = (value: unknown) => value !== undefined && value !== null && (Tokenization.isResolvable(value) || Token.isUnresolved(value));
 
 export function checkServerId(scope: IConstruct, serverId: string, kind?: 'vps' | 'ded'): void {
   if (isToken(serverId)) return;

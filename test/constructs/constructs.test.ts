@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, TerraformIterator, TerraformStack, Testing, DataResource, Token } from 'cdktf';
+import { App, Fn, TerraformIterator, TerraformStack, TerraformVariable, Testing, DataResource, Token } from 'cdktf';
 import { Bridge, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { providerVersion, readProviderBundle, standalonePackage, writeProviderMirror } from '../../src/contract/provider-mirror';
@@ -455,5 +455,54 @@ describe('movedFromBridge: from a bridge to the provider without a destroy', () 
       .toThrow('IpSettings at test/b: movedFromBridge (moved_from_bridge) is provider, which is not a bridge');
     expect(() => new PowerState(s, 'c', { api, serverId: TerraformIterator.fromList([VPS]).value, state: PowerStateValue.RUNNING, forEach: TerraformIterator.fromList([VPS]), movedFromBridge: Bridge.TERRAFORM_DATA }))
       .toThrow('PowerState at test/c: movedFromBridge (moved_from_bridge) cannot be combined with forEach or count');
+  });
+});
+
+/**
+ * Values known only at plan (an iterator's members, a variable, a function call) are tokens at
+ * synth: every synth-time check leaves them to the provider, whatever their kind.
+ */
+describe('every prop takes a value known only at plan, of its kind', () => {
+  const variable = (s: TerraformStack, name: string, type: string) => new TerraformVariable(s, name, { type });
+  const text = (s: TerraformStack, name: string) => variable(s, name, 'string').stringValue;
+  const number = (s: TerraformStack, name: string) => variable(s, name, 'number').numberValue;
+  const flag = (s: TerraformStack, name: string) => variable(s, name, 'bool').booleanValue;
+  const numbers = (s: TerraformStack, name: string) => variable(s, name, 'list(number)').numberListValue;
+  const texts = (s: TerraformStack, name: string) => variable(s, name, 'list(string)').listValue;
+  const map = (s: TerraformStack, name: string) => Token.asStringMap(variable(s, name, 'map(string)').value);
+
+  test.each([Bridge.PROVIDER, Bridge.TERRAFORM_DATA])('ServerFirewall, IpSettings, PowerState and HostingApi (%s)', (bridge) => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { bridge, baseUrl: text(s, 'url'), tokenEnvVar: 'HOSTING_API_TOKEN', ...(bridge === Bridge.PROVIDER && { planReadMaxAgeSeconds: number(s, 'age') }) });
+    new ServerFirewall(s, 'fw', { api, serverId: text(s, 'vps'), enabled: flag(s, 'on'), rulesets: numbers(s, 'ids'), rulesetNames: texts(s, 'names') });
+    new ServerFirewall(s, 'fw-fn', { api, serverId: VPS, rulesets: Token.asNumberList(Fn.lookup(variable(s, 'by_server', 'map(list(number))').value, VPS, [])) });
+    new IpSettings(s, 'ip', {
+      api,
+      serverId: text(s, 'ded'),
+      ip: text(s, 'address'),
+      rdns: text(s, 'rdns'),
+      description: text(s, 'description'),
+      protection: { layer4: text(s, 'layer4') as Layer4Protection, layer7: text(s, 'layer7') as Layer7Protection },
+    });
+    new PowerState(s, 'power', {
+      api,
+      serverId: text(s, 'server'),
+      state: text(s, 'state') as PowerStateValue,
+      stopMethod: text(s, 'stop') as StopMethod,
+      forceStopFallback: flag(s, 'force'),
+      rebootTriggers: map(s, 'triggers'),
+      hardReboot: flag(s, 'hard'),
+      readyTimeoutSeconds: number(s, 'ready'),
+      operationTimeoutSeconds: number(s, 'operation'),
+    });
+    expect(() => synth(s)).not.toThrow();
+  });
+
+  test('forEach over a map with a number list per key (the first-hour bug: -1.888e+289 was refused as a rule set id)', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const fleet = TerraformIterator.fromMap({ vps_web_1: { rulesets: [1, 2] }, vps_web_2: { rulesets: [2] } });
+    new ServerFirewall(s, 'fw', { api, forEach: fleet, serverId: fleet.key, enabled: true, rulesets: fleet.getNumberList('rulesets') });
+    expect(resourceOf(synth(s), 'hosting_server_firewall')).toMatchObject({ for_each: expect.anything(), rulesets: '${each.value.rulesets}' });
   });
 });
