@@ -9,14 +9,29 @@ export const SERVER_ID_PATTERN = /^(vps_[A-Za-z0-9-]{1,10}_\d{1,10}|ded_[0-9a-f-
 /** Characters typed for a digit by mistake (`vps_web_l`), and the digit meant. */
 const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = { 'l': '1', 'I': '1', 'i': '1', '|': '1', 'O': '0', 'o': '0' };
 
+/** A prefix typed with its letters swapped or in another case (`vsp`, `VPS`, `dde`), and the one meant. */
+const PREFIX_TYPOS: Readonly<Record<string, 'vps' | 'ded'>> = { vps: 'vps', vsp: 'vps', pvs: 'vps', psv: 'vps', svp: 'vps', spv: 'vps', ded: 'ded', dde: 'ded', edd: 'ded' };
+
+/**
+ * A VPS id's prefix and its separators as the spec writes them: a prefix with swapped letters, or
+ * followed by `-`, `.` or a space (`vsp-web-1` → `vps_web-1`), and the separator before the number
+ * (`vps_web-1` → `vps_web_1`; a segment may hold `-`, so only the last one moves).
+ */
+function normalizedPrefix(value: string): string {
+  const [, prefix, rest] = /^([A-Za-z]{3})[_\-. ](.*)$/.exec(value) ?? [];
+  const meant = prefix && PREFIX_TYPOS[prefix.toLowerCase()];
+  if (!meant) return value;
+  return meant === 'vps' ? `vps_${rest.replace(/[-. ](\d{1,10})$/, '_$1')}` : `ded_${rest}`;
+}
+
 /**
  * The server id a value that is none most likely meant, without asking the API: upper case and
- * spaces dropped, and letters that look like digits read as digits in a VPS id's number
- * (`vps_web_l` → `vps_web_1`); undefined when no such reading is a server id.
+ * spaces dropped, a mistyped prefix or separator put right (`vsp_web_1`, `vps-web-1`), and letters
+ * that look like digits read as digits in a VPS id's number (`vps_web_l` → `vps_web_1`); undefined
+ * when no such reading is a server id.
  */
 export function likelyServerId(value: string): string | undefined {
-  const trimmed = value.trim();
-  const lowered = /^(VPS|DED)_/i.test(trimmed) ? `${trimmed.slice(0, 4).toLowerCase()}${trimmed.slice(4)}` : trimmed;
+  const lowered = normalizedPrefix(value.trim());
   const [, head, number] = /^(vps_[A-Za-z0-9-]{1,10}_)(.{1,10})$/.exec(lowered) ?? [];
   const candidate = head ? `${head}${[...number].map((c) => DIGIT_LOOKALIKES[c] ?? c).join('')}` : lowered.startsWith('ded_') ? lowered.toLowerCase() : lowered;
   return candidate !== value && SERVER_ID_PATTERN.test(candidate) ? candidate : undefined;

@@ -44,12 +44,17 @@ describe('the server id a malformed one most likely meant', () => {
     ['VPS_web_1', 'vps_web_1'],
     [' vps_web_1 ', 'vps_web_1'],
     ['DED_6F1C2A9E-0B7D-4E55-9A43-1C2D3E4F5A6B', 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b'],
+    ['vsp_web_1', 'vps_web_1'],
+    ['psv_web_1', 'vps_web_1'],
+    ['vps-web-1', 'vps_web_1'],
+    ['vps_web-1', 'vps_web_1'],
+    ['dde_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b'],
   ])('%j → %j', (typed, meant) => {
     expect(likelyServerId(typed)).toBe(meant);
     expect(didYouMeanServerId(typed)).toBe(`; did you mean "${meant}"?`);
   });
 
-  test.each(['vps_web_1', 'web-1', 'vps_web_x', 'ded_short', ''])('%j: no guess', (typed) => {
+  test.each(['vps_web_1', 'vps_db-eu_2', 'web-1', 'vps_web_x', 'ded_short', 'abc_web_1', ''])('%j: no guess', (typed) => {
     expect(likelyServerId(typed)).toBeUndefined();
     expect(didYouMeanServerId(typed)).toBe('');
   });
