@@ -93,3 +93,28 @@ export function printableUrl(input: string): string {
  * later does not; at most a day.
  */
 export const PLAN_READ_MAX_AGE_SECONDS = { default: 60, max: 86_400 } as const;
+
+/** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
+function editDistance(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (__, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[x.length][y.length];
+}
+
+/**
+ * The one name `wanted` most likely meant (`webb` → `web`): the nearest by edits, when it is near (a
+ * third of the name's length, at least one edit) and no other is as near; else undefined.
+ */
+export function likelyName(wanted: string, names: readonly string[]): string | undefined {
+  const limit = Math.max(1, Math.floor(wanted.length / 3));
+  const scored = [...new Set(names)].map((name) => ({ name, edits: editDistance(wanted, name) })).filter((c) => c.edits <= limit);
+  const best = Math.min(...scored.map((c) => c.edits));
+  const nearest = scored.filter((c) => c.edits === best);
+  return nearest.length === 1 ? nearest[0].name : undefined;
+}

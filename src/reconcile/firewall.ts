@@ -4,6 +4,7 @@ import { resourceLabel } from './resource-label';
 import { sincePlanWarning, type MovedValue } from './since-plan';
 import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
+import { likelyName } from '../contract/patterns';
 import type { FirewallSpec } from '../contract/resource-document';
 
 export interface FirewallDesired {
@@ -54,7 +55,10 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
     }
     const matches = available.filter((r) => r.name === entry);
     if (matches.length !== 1) {
-      problems.push(matches.length ? `rule set name "${entry}" is ambiguous (ids ${matches.map((r) => r.id).join(', ')})` : `rule set name "${entry}" does not exist`);
+      const likely = matches.length ? undefined : likelyName(entry, available.map((r) => r.name));
+      problems.push(matches.length
+        ? `rule set name "${entry}" is ambiguous (ids ${matches.map((r) => r.id).join(', ')})`
+        : `rule set name "${entry}" does not exist${likely ? ` (did you mean "${likely}"?)` : ''}`);
     }
     return matches[0]?.id ?? -1;
   });

@@ -1,4 +1,4 @@
-import { didYouMeanServerId, isLoopbackHost, isTokenVariableName, likelyServerId } from '../../src/contract/patterns';
+import { didYouMeanServerId, isLoopbackHost, isTokenVariableName, likelyName, likelyServerId } from '../../src/contract/patterns';
 
 // Realistic shapes of API tokens: a prefix and 24-40 random characters (mixed-case alphanumerics,
 // hex in either case, base64url), and bare random strings. None may pass as a variable name.
@@ -58,4 +58,19 @@ describe('the server id a malformed one most likely meant', () => {
     expect(likelyServerId(typed)).toBeUndefined();
     expect(didYouMeanServerId(typed)).toBe('');
   });
+});
+
+test.each<[string, string | undefined]>([
+  ['webb', 'web'],
+  ['Web', 'web'],
+  ['sshh', 'ssh'],
+  ['ssh-only', undefined],
+  ['databse', 'database'],
+  ['xyz', undefined],
+])('the rule set name %j most likely meant: %j', (typed, meant) => {
+  expect(likelyName(typed, ['web', 'ssh', 'database', 'mail'])).toBe(meant);
+});
+
+test('no guess when two names are as near', () => {
+  expect(likelyName('ab', ['aa', 'bb'])).toBeUndefined();
 });

@@ -31,6 +31,9 @@ describe('resolveRulesets', () => {
     expect(err?.summary).toBe('firewall vps_a_1: rule set id 9 does not exist; rule set name "mail" does not exist; rule set name "dup" is ambiguous (ids 5, 6); nothing was changed');
     expect(err?.hint).toBe('use one of the rule sets that exist: 1 "web", 2 "ssh", 5 "dup", 6 "dup"');
   });
+  test('a mistyped name suggests the closest that exists', () => {
+    expect(() => resolveRulesets('firewall vps_a_1', ['webb'], available)).toThrow('firewall vps_a_1: rule set name "webb" does not exist (did you mean "web"?); nothing was changed');
+  });
 });
 
 describe('diffIpSettings', () => {
