@@ -80,6 +80,13 @@ const withText = (props: IpSettingsProps): WithServerIdText<IpSettingsProps> => 
  * `network:write`.
  */
 export class IpSettings extends Construct implements ITerraformDependable {
+  /**
+   * The provider's resource type (`hosting_ip_settings`), as cdktf's generated classes name theirs: so
+   * `Testing.toHaveResourceWithProperties(synthesized, IpSettings, { … })` checks a stack using the
+   * provider (TF_RESOURCE_TYPE in Python).
+   */
+  public static readonly tfResourceType = 'hosting_ip_settings';
+
   /** The server id, for other resources to reference. */
   public readonly serverId: string;
   /** The address, for other resources to reference. */

@@ -81,6 +81,13 @@ const withText = (props: PowerStateProps): WithServerIdText<PowerStateProps> => 
  * `servers:read` and `servers:power`, plus `servers:control` to stop or hard-reset.
  */
 export class PowerState extends Construct implements ITerraformDependable {
+  /**
+   * The provider's resource type (`hosting_power_state`), as cdktf's generated classes name theirs: so
+   * `Testing.toHaveResourceWithProperties(synthesized, PowerState, { … })` checks a stack using the
+   * provider (TF_RESOURCE_TYPE in Python).
+   */
+  public static readonly tfResourceType = 'hosting_power_state';
+
   /** The server id, for other resources to reference. */
   public readonly serverId: string;
   /** The `hosting_power_state` resource, or the bridge resource that converges the power state. */

@@ -53,6 +53,13 @@ const withText = (props: ServerFirewallProps): WithServerIdText<ServerFirewallPr
  * managed. Needs a token with `network:read` and `network:write`.
  */
 export class ServerFirewall extends Construct implements ITerraformDependable {
+  /**
+   * The provider's resource type (`hosting_server_firewall`), as cdktf's generated classes name theirs: so
+   * `Testing.toHaveResourceWithProperties(synthesized, ServerFirewall, { … })` checks a stack using the
+   * provider (TF_RESOURCE_TYPE in Python).
+   */
+  public static readonly tfResourceType = 'hosting_server_firewall';
+
   /** The server id, for other resources to reference. */
   public readonly serverId: string;
   /** The `hosting_server_firewall` resource, or the bridge resource that runs the handler. */

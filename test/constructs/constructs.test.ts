@@ -50,6 +50,20 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds (plan_read_max_age_seconds) is 1.5; it must be a whole number of seconds from 0 to 86400');
   });
 
+  test('each construct names its resource type as cdktf\'s own classes do, for Testing\'s matchers', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
+    new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com' });
+    new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING });
+    Testing.setupJest();
+    const synthesized = Testing.synth(s);
+    expect(synthesized).toHaveResourceWithProperties(ServerFirewall, { server_id: VPS, enabled: true });
+    expect(synthesized).toHaveResourceWithProperties(IpSettings, { rdns: 'a.example.com' });
+    expect(synthesized).toHaveResourceWithProperties(PowerState, { state: 'running' });
+    expect([ServerFirewall.tfResourceType, IpSettings.tfResourceType, PowerState.tfResourceType]).toEqual(['hosting_server_firewall', 'hosting_ip_settings', 'hosting_power_state']);
+  });
+
   test('importExisting() adds an import block with each kind\'s documented id', () => {
     const s = stack();
     const api = new HostingApi(s, 'hosting');
