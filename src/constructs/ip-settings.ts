@@ -83,7 +83,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
   /**
    * The provider's resource type (`hosting_ip_settings`), as cdktf's generated classes name theirs: so
    * `Testing.toHaveResourceWithProperties(synthesized, IpSettings, { … })` checks a stack using the
-   * provider (TF_RESOURCE_TYPE in Python).
+   * provider.
    */
   public static readonly tfResourceType = 'hosting_ip_settings';
 

@@ -84,7 +84,7 @@ export class PowerState extends Construct implements ITerraformDependable {
   /**
    * The provider's resource type (`hosting_power_state`), as cdktf's generated classes name theirs: so
    * `Testing.toHaveResourceWithProperties(synthesized, PowerState, { … })` checks a stack using the
-   * provider (TF_RESOURCE_TYPE in Python).
+   * provider.
    */
   public static readonly tfResourceType = 'hosting_power_state';
 

@@ -56,7 +56,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   /**
    * The provider's resource type (`hosting_server_firewall`), as cdktf's generated classes name theirs: so
    * `Testing.toHaveResourceWithProperties(synthesized, ServerFirewall, { … })` checks a stack using the
-   * provider (TF_RESOURCE_TYPE in Python).
+   * provider.
    */
   public static readonly tfResourceType = 'hosting_server_firewall';
 
