@@ -43,14 +43,18 @@ export function servedHostNames(listenHost: string, allowed: readonly string[] =
   return new Set(names.filter((name) => !isWildcardHost(name)));
 }
 
-/** Why a request's Host header is refused, or undefined when it names a served host. */
+/**
+ * Why a request's Host header is refused, or undefined when it names a served host. The answer
+ * goes to whoever asked, before any key is checked: it names no host name or address of the
+ * machine (the one who runs the simulator knows them; a page that rebinds its name must not learn them).
+ */
 export function hostRefusal(hostHeader: string | undefined, served: ReadonlySet<string>): string | undefined {
   const name = hostHeader === undefined ? '' : bareHostName(hostHeader);
   // Loopback names are always served: only this machine reaches them, so no other site can rebind one.
   if (served.has(name) || isLoopbackHost(name)) return undefined;
-  const shown = hostHeader === undefined ? 'no Host header' : `the host ${JSON.stringify(hostHeader.slice(0, 100))}`;
-  return `this simulator answers requests for ${[...served].join(', ')}; this request named ${shown}. `
-    + 'Use one of those in the URL, or start the simulator with --allow-host NAME for a name of your own.';
+  const shown = hostHeader === undefined ? 'without a Host header' : `for the host ${JSON.stringify(hostHeader.slice(0, 100))}`;
+  return `this simulator does not answer requests ${shown}. `
+    + 'Use localhost or the address it listens on in the URL, or start the simulator with --allow-host NAME for a name of your own.';
 }
 
 /**

@@ -16,13 +16,14 @@ describe('the Host header', () => {
     expect(hostRefusal(host, served)).toBeUndefined();
   });
 
-  test.each(['attacker.example:8787', 'attacker.example', '127.0.0.1.nip.io:8787', '192.168.1.5:8787'])('%s is refused, saying what is served and what to do', (host) => {
-    expect(hostRefusal(host, served)).toBe(`this simulator answers requests for localhost, 127.0.0.1, ::1, sim.ci.internal; this request named the host "${host}". `
-      + 'Use one of those in the URL, or start the simulator with --allow-host NAME for a name of your own.');
+  test.each(['attacker.example:8787', 'attacker.example', '127.0.0.1.nip.io:8787', '192.168.1.5:8787'])('%s is refused, saying what to do and naming none of the machine\'s names', (host) => {
+    expect(hostRefusal(host, served)).toBe(`this simulator does not answer requests for the host "${host}". `
+      + 'Use localhost or the address it listens on in the URL, or start the simulator with --allow-host NAME for a name of your own.');
+    expect(hostRefusal(host, servedHostNames('0.0.0.0', ['build-host-7', '10.0.0.7']))).not.toMatch(/build-host-7|10\.0\.0\.7/);
   });
 
   test('no Host header at all is refused', () => {
-    expect(hostRefusal(undefined, served)).toContain('this request named no Host header');
+    expect(hostRefusal(undefined, served)).toContain('does not answer requests without a Host header');
   });
 
   test('listening on every interface serves none of them by the wildcard address itself', () => {
