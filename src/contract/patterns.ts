@@ -21,7 +21,8 @@ function normalizedPrefix(value: string): string {
   const [, prefix, rest] = /^([A-Za-z]{3})[_\-. ](.*)$/.exec(value) ?? [];
   const meant = prefix && PREFIX_TYPOS[prefix.toLowerCase()];
   if (!meant) return value;
-  return meant === 'vps' ? `vps_${rest.replace(/[-. ](\d{1,10})$/, '_$1')}` : `ded_${rest}`;
+  // The number glued to a name of letters (`vps_web2`) gets its separator too.
+  return meant === 'vps' ? `vps_${rest.replace(/[-. ](\d{1,10})$/, '_$1').replace(/^([A-Za-z-]{1,10})(\d{1,10})$/, '$1_$2')}` : `ded_${rest}`;
 }
 
 /**

@@ -48,6 +48,7 @@ describe('the server id a malformed one most likely meant', () => {
     ['psv_web_1', 'vps_web_1'],
     ['vps-web-1', 'vps_web_1'],
     ['vps_web-1', 'vps_web_1'],
+    ['vps_web2', 'vps_web_2'],
     ['dde_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b'],
   ])('%j → %j', (typed, meant) => {
     expect(likelyServerId(typed)).toBe(meant);

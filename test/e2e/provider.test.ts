@@ -235,7 +235,14 @@ describeWithTerraform('the hosting provider end to end: firewall details and the
     const address = `hosting_server_firewall.${Object.keys(JSON.parse(readFileSync(join(ws.stackDir, 'cdk.tf.json'), 'utf8')).resource.hosting_server_firewall).find((k) => k.startsWith('vds'))}`;
     const wrong = await ws.terraform(['import', '-input=false', '-no-color', address, IDS.dedicated]);
     expect(wrong.code).toBe(1);
-    expect(wrong.output).toContain(`cannot import "${IDS.dedicated}" as hosting_server_firewall: the import id is a VPS id (vps_…)`);
+    expect(wrong.output).toContain(`cannot import as hosting_server_firewall: "${IDS.dedicated}" is a dedicated server id; the import id is a VPS id, vps_<name>_<number> (vps_web_1)`);
+    const typo = await ws.terraform(['import', '-input=false', '-no-color', address, 'vps_web2']);
+    expect(typo.output).toContain('"vps_web2" is not a server id; the import id is a VPS id, vps_<name>_<number> (vps_web_1); did you mean "vps_web_2"?');
+    const missing = await ws.terraform(['import', '-input=false', '-no-color', address, 'vps_web_9']);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain('cannot import "vps_web_9" as hosting_server_firewall: server "vps_web_9" does not exist on this account');
+    expect(missing.output).toMatch(/vps_web_1 \("web-1"\)/);
+    expect(missing.output).not.toContain('Cannot import non-existent remote object');
     const imported = await ws.terraform(['import', '-input=false', '-no-color', address, IDS.vdsRunning]);
     expect(imported.code).toBe(0);
     const plan = await ws.plan();

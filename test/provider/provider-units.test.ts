@@ -200,7 +200,7 @@ test.each<[ProviderResource, string, boolean]>([
   [powerStateResource, 'web-1', false],
 ])('import ids: %#', (resource, id, accepted) => {
   if (!accepted) {
-    expect(() => resource.importState(id)).toThrow(`cannot import "${id}" as ${resource.typeName}`);
+    expect(() => resource.importState(id)).toThrow(`cannot import as ${resource.typeName}: "`);
     return;
   }
   const state = resource.importState(id);

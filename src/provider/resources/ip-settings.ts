@@ -1,9 +1,9 @@
 import {
-  checkServerExists, checkWrite, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
+  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
   validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
-import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../../contract/patterns';
+import { IPV4_PATTERN } from '../../contract/patterns';
 import type { IpSettingsSpec } from '../../contract/resource-document';
 import { diffIpSettings, lockedFields, planIpSettings, readIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
@@ -181,8 +181,10 @@ export const ipSettingsResource: ProviderResource = {
 
   importState(id) {
     const [serverId, ip, ...rest] = id.split('/');
-    if (rest.length || !SERVER_ID_PATTERN.test(serverId) || !serverId.startsWith('ded_') || !IPV4_PATTERN.test(ip ?? '')) {
-      throw new ReconcileError(`cannot import "${id}" as hosting_ip_settings: the import id is <dedicated server id>/<IPv4 address>`, 'e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
+    const problem = rest.length || ip === undefined ? `"${id}" is not <dedicated server id>/<IPv4 address>`
+      : importIdProblem(serverId, 'ded') ?? (IPV4_PATTERN.test(ip) ? undefined : `"${ip}" is not an IPv4 address`);
+    if (problem) {
+      throw new ReconcileError(`cannot import as hosting_ip_settings: ${problem}`, 'the import id is <dedicated server id>/<IPv4 address>, e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
     return {
       id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId(),

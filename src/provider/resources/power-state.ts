@@ -1,6 +1,5 @@
-import { checkServerExists, checkWrite, creates, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
-import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
@@ -136,9 +135,8 @@ export const powerStateResource: ProviderResource = {
   },
 
   importState(id) {
-    if (!SERVER_ID_PATTERN.test(id)) {
-      throw new ReconcileError(`cannot import "${id}" as hosting_power_state: the import id is a server id (vps_… or ded_…)`, 'use an id listed by GET /servers');
-    }
+    const problem = importIdProblem(id, 'any');
+    if (problem) throw new ReconcileError(`cannot import as hosting_power_state: ${problem}`, 'use an id that GET /servers (or the hosting_servers data source) lists');
     const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
     return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, apply_id: newApplyId() };
   },

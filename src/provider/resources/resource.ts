@@ -1,11 +1,12 @@
+import type { PrivateState } from './private-state';
 import type { Scope } from '../../api/schemas';
+import { didYouMeanServerId, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { closestIds, offered } from '../closest';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import type { PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import type { schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -169,6 +170,18 @@ export async function checkWrite(
 /** The attributes of `replacedBy` whose value the configuration changes. */
 export function replacing(resource: Pick<ProviderResource, 'replacedBy'>, prior: ObjectValue | null, config: ObjectValue): string[] {
   return prior ? resource.replacedBy.filter((name) => prior[name] !== config[name]) : [];
+}
+
+/**
+ * What is wrong with an import id that is no server id of the kind a resource takes, e.g.
+ * `"vps_web2" is not a server id: a VPS id is vps_<name>_<number> (vps_web_1); did you mean …?`,
+ * or undefined when it is one.
+ */
+export function importIdProblem(id: string, kind: 'vps' | 'ded' | 'any'): string | undefined {
+  const shapes = { vps: 'a VPS id, vps_<name>_<number> (vps_web_1)', ded: 'a dedicated server id, ded_<uuid>', any: 'a server id: vps_<name>_<number> (vps_web_1) or ded_<uuid>' };
+  if (!SERVER_ID_PATTERN.test(id)) return `"${id}" is not a server id; the import id is ${shapes[kind]}${didYouMeanServerId(id)}`;
+  if (kind !== 'any' && !id.startsWith(`${kind}_`)) return `"${id}" is a ${id.startsWith('vps_') ? 'VPS' : 'dedicated server'} id; the import id is ${shapes[kind]}`;
+  return undefined;
 }
 
 /** A refusal that means the object is gone (404): the refresh drops it from the state. */

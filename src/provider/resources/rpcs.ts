@@ -4,7 +4,7 @@ import { APPLY_ID, newApplyId } from './change-id';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
-import { warningOf, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, warningOf, type ObjectValue, type ProviderResource } from './resource';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../plugin/values';
@@ -112,11 +112,16 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         if (resource.changesServerList) session.forgetServerList();
       }
     },
-    ImportResourceState: (req) => {
+    ImportResourceState: async (req) => {
       const resource = resourceOf(req.type_name);
       // An `import` block names the object by `id`, or (Terraform 1.12+) by its identity.
       const identity = identityFrom(resource, req.identity);
-      const state = resource.importState(identity ? importIdOf(resource, identity) : req.id);
+      const id = identity ? importIdOf(resource, identity) : req.id;
+      const state = resource.importState(id);
+      // A server the account does not have: said here with the closest ids (one list read), not as Terraform's "non-existent remote object".
+      const session = sessionOf('plan');
+      const missing = await checkServerExists(session, null, state).catch((err: unknown) => [diagnosticOf(session.reported(err), scrub)]);
+      if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import "${id}" as ${req.type_name}: ${d.summary}` })) };
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),
       };

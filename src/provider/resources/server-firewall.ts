@@ -1,9 +1,8 @@
 import {
-  checkServerExists, checkWrite, creates, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
+  checkServerExists, checkWrite, creates, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
   validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
 } from './resource';
 import { firewallSchema, type Firewall } from '../../api/schemas';
-import { SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { FirewallSpec } from '../../contract/resource-document';
 import { diffFirewall, planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
@@ -163,9 +162,8 @@ export const serverFirewallResource: ProviderResource = {
   },
 
   importState(id) {
-    if (!SERVER_ID_PATTERN.test(id) || !id.startsWith('vps_')) {
-      throw new ReconcileError(`cannot import "${id}" as hosting_server_firewall: the import id is a VPS id (vps_…)`, 'use an id listed by GET /servers, e.g. terraform import <address> vps_web_1');
-    }
+    const problem = importIdProblem(id, 'vps');
+    if (problem) throw new ReconcileError(`cannot import as hosting_server_firewall: ${problem}`, 'use a VPS id that GET /servers (or the hosting_servers data source) lists, e.g. terraform import <address> vps_web_1');
     return {
       ...Object.fromEntries(this.schema.block.attributes.map((a) => [a.name, null])),
       id,
