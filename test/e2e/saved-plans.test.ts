@@ -97,14 +97,18 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   });
 
   test('a create in one terraform apply: the plan\'s read serves the apply (two requests), and the takeover is said once', async () => {
-    const creates = [IDS.vpsStopped, IDS.vdsRunning].map((id, i) => `resource "hosting_server_firewall" "new${i}" {\n  server_id = "${id}"\n  rulesets  = [1, 3]\n}\n`).join('');
+    const creates = [IDS.vpsStopped, IDS.vdsRunning].map((id, i) => `resource "hosting_server_firewall" "new${i}" {\n  server_id = "${id}"\n  rulesets  = [1, 3]\n}\n`).join('')
+      + `resource "hosting_ip_settings" "new" {\n  server_id = "${IDS.dedicated}"\n  ip        = "${IPS.primary}"\n  rdns      = "created.example.com"\n}\n`;
     configure('', creates);
     const before = sim.requests.length;
     const run = await ws.apply();
     expect(run.code).toBe(0);
     const firewallRequests = sim.requests.slice(before).filter((r) => /^(GET|PUT) \/servers\/\{serverId\}\/firewall$/.test(r.endpoint));
     expect(firewallRequests.map((r) => r.endpoint).sort()).toEqual(['GET', 'GET', 'PUT', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
+    const addressRequests = sim.requests.slice(before).filter((r) => r.endpoint.endsWith('/ips/{ip}')).map((r) => r.endpoint);
+    expect(addressRequests).toEqual(['GET /servers/{serverId}/ips/{ip}', 'PATCH /servers/{serverId}/ips/{ip}']);
     expect(run.output.match(/Warning: Creating this resource changes the firewall of/g)).toHaveLength(2);
+    expect(run.output.match(/Warning: Creating this resource changes the settings of/g)).toHaveLength(1);
     expect(sim.state.server(IDS.vpsStopped).firewall!.rulesets).toEqual([1, 3]);
     expect((await ws.plan()).code).toBe(0);
     // Undone for the next test: retained on removal, so set back by hand.
