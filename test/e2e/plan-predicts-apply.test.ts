@@ -56,6 +56,13 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output).not.toContain('nothing was changed');
   });
 
+  test('several mistakes in one configuration are all refused by one plan: a mistyped server id and a mistyped rule set name', async () => {
+    const run = await planWith('resource "hosting_server_firewall" "x" {\n  server_id     = "vps_web_9"\n  ruleset_names = ["webb"]\n}');
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('server "vps_web_9" does not exist on this account');
+    expect(run.output).toContain('rule set name "webb" does not exist (did you mean "web"?)');
+  });
+
   test('what needs no write plans green on the same servers, and the reads stay bounded per run', async () => {
     const before = sim.requests.length;
     const run = await planWith([

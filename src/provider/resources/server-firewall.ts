@@ -83,7 +83,7 @@ export const serverFirewallResource: ProviderResource = {
   },
 
   async plan(session, prior, config, priv) {
-    const desired = await desiredRulesets(session, config);
+    const { desired, refusals: nameRefusals } = await desiredOrRefusal(session, config);
     // Neither attribute set: the rule sets are not managed, and the plan shows those in effect.
     const unmanaged = config.rulesets === null && config.ruleset_names === null;
     const planned: ObjectValue = {
@@ -99,8 +99,10 @@ export const serverFirewallResource: ProviderResource = {
     planned.apply_id = plannedApplyId(prior, planned);
     const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
+    // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
     const refusals = [
       ...(await checkServerExists(session, prior, config)),
+      ...nameRefusals,
       ...(writes ? await checkRulesetIds(session, config) : []),
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
@@ -185,6 +187,17 @@ export const serverFirewallResource: ProviderResource = {
     };
   },
 };
+
+/** The desired rule sets, or the refusal of their names (unknown, ambiguous) on `ruleset_names`, with them known only after apply. */
+async function desiredOrRefusal(session: ProviderSession, config: ObjectValue): Promise<{ desired: Value | undefined; refusals: Diagnostic[] }> {
+  try {
+    return { desired: await desiredRulesets(session, config), refusals: [] };
+  } catch (err) {
+    // A refusal of the names themselves; a failed read of the list is the plan's failure as before.
+    if (!(err instanceof ReconcileError) || err.apiError) throw err;
+    return { desired: UNKNOWN, refusals: [errorAt('ruleset_names', err.summary, err.hint)] };
+  }
+}
 
 /** Rule set ids the configuration asks for, names resolved; undefined when not managed, UNKNOWN when not known yet. */
 async function desiredRulesets(session: ProviderSession, config: ObjectValue): Promise<Value | undefined> {
