@@ -95,7 +95,8 @@ function buildWorkflow(gh: github.GitHub): void {
 const ON_MAIN = "github.ref == 'refs/heads/main'";
 
 function releaseWorkflow(gh: github.GitHub): void {
-  const release = new github.GithubWorkflow(gh, 'release', { concurrencyOptions: { group: 'release', cancelInProgress: false } });
+  // Two quick pushes to main queue their releases: one at a time, none cancelled halfway.
+  const release = new github.GithubWorkflow(gh, 'release', { limitConcurrency: true, concurrencyOptions: { group: 'release', cancelInProgress: false } });
   release.on({ push: { branches: ['main'] }, workflowDispatch: {} });
   const download = (name: string) => ({ name: `Download the ${name} release`, uses: uses('actions/download-artifact'), with: { name, path: 'dist' } });
   const published = `${ON_MAIN} && needs.release.outputs.version != ''`;

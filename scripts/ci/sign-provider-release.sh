@@ -4,7 +4,7 @@
 # that sees the key: it runs in a job of its own, after the build and tests, in the protected
 # release environment, and reads nothing but DIR, HOSTING_RELEASE_SIGNING_KEY (ASCII-armoured) and
 # HOSTING_RELEASE_SIGNING_PASSPHRASE (if the key has one). The key lives in a keyring made for this
-# run, deleted when it ends.
+# run, deleted when it ends. SHA256SUMS is checked against the archives before anything is signed.
 # Usage: sign-provider-release.sh DIR
 set -euo pipefail
 dir=$1
@@ -16,6 +16,19 @@ shopt -s nullglob
 sums=("$dir"/terraform-provider-hosting_*_SHA256SUMS)
 if [ "${#sums[@]}" -ne 1 ]; then
   echo "sign-provider-release: expected one terraform-provider-hosting_<version>_SHA256SUMS in $dir, found ${#sums[@]}" >&2
+  exit 1
+fi
+# Sign only what was built: every archive beside SHA256SUMS is listed there, and every line holds
+# (fail closed, before the key is read).
+listed=$(awk '{ print $2 }' "${sums[0]}")
+for archive in "$dir"/terraform-provider-hosting_*.zip; do
+  if ! grep -qxF "$(basename "$archive")" <<<"$listed"; then
+    echo "sign-provider-release: $(basename "$archive") is not in $(basename "${sums[0]}"); nothing was signed" >&2
+    exit 1
+  fi
+done
+if ! (cd "$dir" && sha256sum --check --strict --quiet "$(basename "${sums[0]}")" >&2); then
+  echo "sign-provider-release: the archives in $dir do not match $(basename "${sums[0]}"); nothing was signed" >&2
   exit 1
 fi
 export GNUPGHOME

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
@@ -111,9 +111,24 @@ withGpg('the signing step (sign-provider-release.sh)', () => {
     return { armored, publicKey };
   }
 
+  const ZIP = 'terraform-provider-hosting_1.4.2_linux_amd64.zip';
   beforeEach(() => {
     mkdirSync(join(work, 'dist'));
-    writeFileSync(join(work, 'dist', SUMS), `${'a'.repeat(64)}  terraform-provider-hosting_1.4.2_linux_amd64.zip\n`);
+    writeFileSync(join(work, 'dist', ZIP), 'the archive');
+    writeFileSync(join(work, 'dist', SUMS), `${createHash('sha256').update('the archive').digest('hex')}  ${ZIP}\n`);
+  });
+
+  test.each<[string, () => void, string]>([
+    ['an archive changed after SHA256SUMS was written', () => writeFileSync(join(work, 'dist', ZIP), 'another archive'), 'do not match'],
+    ['an archive SHA256SUMS does not list', () => writeFileSync(join(work, 'dist', 'terraform-provider-hosting_1.4.2_linux_arm64.zip'), 'planted'), 'terraform-provider-hosting_1.4.2_linux_arm64.zip is not in'],
+    ['a listed archive missing', () => rmSync(join(work, 'dist', ZIP)), 'do not match'],
+  ])('signs nothing when %s (checked before the key is read)', (_name, change, message) => {
+    change();
+    const result = sign({ HOSTING_RELEASE_SIGNING_KEY: 'not read' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('nothing was signed');
+    expect(existsSync(join(work, 'dist', `${SUMS}.sig`))).toBe(false);
   });
 
   test('writes the detached signature gpg and OpenPGP.js verify, and prints the key ID only', async () => {
@@ -154,7 +169,7 @@ withGpg('the signing step (sign-provider-release.sh)', () => {
 describe('the release workflow', () => {
   interface Step { readonly name?: string; readonly run?: string; readonly env?: Record<string, string> }
   interface Job { readonly if?: string; readonly environment?: string; readonly env?: Record<string, string>; readonly steps: Step[] }
-  const workflow = parse(readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'release.yml'), 'utf8')) as { jobs: Record<string, Job> };
+  const workflow = parse(readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'release.yml'), 'utf8')) as { jobs: Record<string, Job>; concurrency?: unknown };
 
   test('every job releases from main only: a dispatch on another branch builds, signs and publishes nothing', () => {
     for (const [name, job] of Object.entries(workflow.jobs)) expect([name, job.if]).toEqual([name, expect.stringMatching(/^github\.ref == 'refs\/heads\/main'/)]);
@@ -168,6 +183,8 @@ describe('the release workflow', () => {
     expect(holders).toEqual(['sign: Sign SHA256SUMS']);
     expect(workflow.jobs.sign.environment).toBe('release-signing');
     expect(workflow.jobs.sign.steps.find((s) => s.name === 'Sign SHA256SUMS')?.run).toBe('scripts/ci/sign-provider-release.sh dist/provider');
+    // Two quick pushes to main queue their releases rather than run them at once.
+    expect(workflow.concurrency).toEqual({ 'group': 'release', 'cancel-in-progress': false });
     expect(workflow.jobs.sign.steps.map((s) => s.run ?? '').join('\n')).not.toMatch(/npm|pip|apt-get|projen/);
   });
 });
