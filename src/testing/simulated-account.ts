@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
+import { inBothLanguages } from '../constructs/validation';
 import { SCOPES } from '../contract/scopes';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
@@ -61,6 +62,11 @@ export interface ExecutedWrite {
 export class SimulatedAccount {
   /** Starts a simulated account and returns once it answers. */
   public static start(options: SimulatedAccountOptions = {}): SimulatedAccount {
+    const accountFile = options.accountFile === undefined ? undefined : resolve(options.accountFile);
+    if (accountFile !== undefined && !existsSync(accountFile)) {
+      // Said before a simulator starts, in the caller's words: not the simulator's ENOENT from another process.
+      throw new Error(`SimulatedAccount.start: ${inBothLanguages('accountFile')} ${JSON.stringify(options.accountFile)} does not exist; looked for ${accountFile} (a relative path is read from the folder the tests run in, ${process.cwd()})`);
+    }
     const logDir = mkdtempSync(join(tmpdir(), 'hosting-simulated-account-'));
     const log = join(logDir, 'simulator.log');
     const out = openSync(log, 'w');
@@ -68,7 +74,7 @@ export class SimulatedAccount {
     const args = [
       'simulator', '--exit-with-parent', '--port', String(options.port ?? 0),
       ...(options.timedTransitions ? [] : ['--still']),
-      ...(options.accountFile === undefined ? [] : ['--account', resolve(options.accountFile)]),
+      ...(accountFile === undefined ? [] : ['--account', accountFile]),
     ];
     const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
       stdio: ['ignore', out, out],

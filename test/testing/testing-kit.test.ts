@@ -4,12 +4,26 @@ import { parseSimulatorArgs, readAccountFile } from '../../src/cli/simulator-com
 import { accountFileJsonSchema, seedFromAccountFile, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { faultBody, serverChangeBody } from '../../src/testing/control-bodies';
 import { FaultEffect } from '../../src/testing/fault';
+import { SimulatedAccount } from '../../src/testing/simulated-account';
 import { filesBelow } from '../helpers/files';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples', 'testing');
 const ACCOUNT = join(EXAMPLES, 'account.json');
+
+test('a missing account file is named with where it was looked for, in the caller\'s words, before any simulator starts', () => {
+  expect(() => SimulatedAccount.start({ accountFile: 'acount.json' })).toThrow(
+    `SimulatedAccount.start: accountFile (account_file) "acount.json" does not exist; looked for ${join(process.cwd(), 'acount.json')}`);
+  const agent = process.env.JSII_AGENT;
+  process.env.JSII_AGENT = 'Python/3.12.1';
+  try {
+    expect(() => SimulatedAccount.start({ accountFile: 'acount.json' })).toThrow('SimulatedAccount.start: account_file "acount.json" does not exist');
+  } finally {
+    if (agent === undefined) delete process.env.JSII_AGENT;
+    else process.env.JSII_AGENT = agent;
+  }
+});
 
 describe('the account file', () => {
   test('the example reads with the defaults filled in: the full token added, shared servers secondary, firewalls as given', () => {
