@@ -13,6 +13,9 @@ export class ValidationError extends Error {
     const message = `${scope.constructor.name} at ${scope.node.path}: ${inBothLanguages(prop)} ${problem}`;
     super(pythonDrives() ? inPythonWords(message) : message);
     this.name = 'ValidationError';
+    // jsii shows Python the error's JavaScript stack above the RuntimeError: frames of the library
+    // say nothing to a Python user, so the stack is the message alone.
+    if (pythonDrives()) this.stack = `${this.name}: ${this.message}`;
   }
 }
 

@@ -270,6 +270,26 @@ describe('when Python drives the library (JSII_AGENT), synth-time errors speak i
     const api = new HostingApi(s, 'hosting');
     expect(() => fn(s, api)).toThrow(message);
   });
+
+  test('the error\'s stack is its message alone: jsii prints it above Python\'s RuntimeError, and frames of the library say nothing there', () => {
+    const s = stack();
+    const error = (() => {
+      try {
+        new ServerFirewall(s, 'fw', { api: new HostingApi(s, 'hosting'), serverId: 'web-1', enabled: true });
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.stack).toBe(`ValidationError: ${error?.message}`);
+    delete process.env.JSII_AGENT;
+    try {
+      new ServerFirewall(stack(), 'fw', { api: new HostingApi(stack(), 'hosting'), serverId: 'web-1', enabled: true });
+    } catch (e) {
+      // TypeScript keeps its stack: it leads to the user's own line.
+      expect((e as Error).stack).toMatch(/\n\s+at /);
+    }
+  });
 });
 
 describe('the token never reaches the synth output, and never crosses a network in clear text', () => {
