@@ -63,12 +63,18 @@ export function simulatedServer(value: unknown): SimulatedServer {
   };
 }
 
-/** The control surface's change body; settings of an address need the address. */
+/** The control surface's change body; settings of an address need the address. Takes its nested shape, or the flat one. */
 export function serverChangeBody(change: ServerChange): object {
   const { power, status, firewallEnabled, firewallRulesets, ip, rdns, description, layer4, layer7 } = change;
-  const firewallChanges = firewallEnabled !== undefined || firewallRulesets !== undefined;
-  const firewall = firewallChanges ? { enabled: firewallEnabled, rulesets: firewallRulesets } : undefined;
+  const flatFirewall = firewallEnabled !== undefined || firewallRulesets !== undefined;
+  if (change.firewall !== undefined && flatFirewall) throw new Error('changeServer: set firewall, or firewallEnabled and firewallRulesets (the flat form), not both');
+  const firewall = change.firewall ?? (flatFirewall ? { enabled: firewallEnabled, rulesets: firewallRulesets } : undefined);
   const touchesIp = [rdns, description, layer4, layer7].some((v) => v !== undefined);
+  if (ip !== undefined && typeof ip !== 'string') {
+    if (touchesIp) throw new Error('changeServer: with ip as an object, put rdns, description and protection inside it');
+    if (ip.protection && (ip.protection.layer4 === undefined || ip.protection.layer7 === undefined)) throw new Error('changeServer: set layer4 and layer7 together, as the API sets them');
+    return { power, status, firewall, ip };
+  }
   if (touchesIp && ip === undefined) throw new Error('changeServer: rdns, description and the protection layers change one address: set ip too');
   if ((layer4 === undefined) !== (layer7 === undefined)) throw new Error('changeServer: set layer4 and layer7 together, as the API sets them');
   const protection = layer4 === undefined ? undefined : { layer4, layer7 };

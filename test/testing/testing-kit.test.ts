@@ -87,6 +87,15 @@ describe('the kit\'s structs as the control surface speaks them', () => {
     expect(() => serverChangeBody({ rdns: 'x.example.com' })).toThrow('changeServer: rdns, description and the protection layers change one address: set ip too');
     expect(() => serverChangeBody({ ip: '203.0.113.10', layer4: 'permanent' })).toThrow('set layer4 and layer7 together');
   });
+
+  test('a server change in the control surface\'s own shape gives the same body as the flat one', () => {
+    const nested = serverChangeBody({ firewall: { enabled: false }, ip: { address: '203.0.113.10', rdns: 'x.example.com', protection: { layer4: 'permanent', layer7: 'off' } } });
+    const flat = serverChangeBody({ firewallEnabled: false, ip: '203.0.113.10', rdns: 'x.example.com', layer4: 'permanent', layer7: 'off' });
+    expect(JSON.parse(JSON.stringify(nested))).toEqual(JSON.parse(JSON.stringify(flat)));
+    expect(JSON.parse(JSON.stringify(nested))).toEqual({ firewall: { enabled: false }, ip: { address: '203.0.113.10', rdns: 'x.example.com', protection: { layer4: 'permanent', layer7: 'off' } } });
+    expect(() => serverChangeBody({ firewall: { enabled: false }, firewallRulesets: [1] })).toThrow('changeServer: set firewall, or firewallEnabled and firewallRulesets (the flat form), not both');
+    expect(() => serverChangeBody({ ip: { address: '203.0.113.10' }, rdns: 'x.example.com' })).toThrow('with ip as an object, put rdns, description and protection inside it');
+  });
 });
 
 test('the testing guide shows each example file as it is, so what it shows is what the tests run', () => {
