@@ -3,7 +3,6 @@
 // limits time-scaled as in bench/apply.js (120 requests per 6 s per token instead of per 60 s). Prints
 // plan and apply wall beside the rate-limit bound, and requests per server. Needs `npx projen
 // compile` first. Usage: node bench/for-each.js [N]   (default 300)
-const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -11,21 +10,10 @@ const { App, LocalBackend, TerraformIterator, TerraformStack } = require('cdktf'
 const { DataHostingServers, HostingApi, ServerFirewall } = require('../lib');
 const { seedOf } = require('./fleet-seed');
 const { startSimulator } = require('../lib/simulator');
+const { terraform } = require('./terraform');
 
 const WINDOW_MS = 6_000;
 const LIMITS = { requestsPerToken: 120, actionsPerToken: 10, requestsPerAccount: 300, windowMs: WINDOW_MS };
-const RC = join(__dirname, '..', 'test', 'e2e', 'terraform.rc');
-
-function terraform(dir, args, env) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('terraform', args, { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: RC, ...env } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output, wall: Number(process.hrtime.bigint() - started) / 1e9 }));
-  });
-}
 
 function synth(root, baseUrl) {
   const app = new App({ outdir: root });

@@ -4,29 +4,17 @@
 // apply's wall and exit code, the 429s the API answered (which the providers wait out), and the
 // resources Terraform reports as failed. Needs `npx projen compile` first.
 // Usage: node bench/parallel-stacks.js [N]   (default 50)
-const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { App, LocalBackend, TerraformStack } = require('cdktf');
 const { HostingApi, ServerFirewall } = require('../lib');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
+const { terraform } = require('./terraform');
 
 const WINDOW_MS = 6_000;
 const LIMITS = { requestsPerToken: 120, actionsPerToken: 10, requestsPerAccount: 300, windowMs: WINDOW_MS };
-const RC = join(__dirname, '..', 'test', 'e2e', 'terraform.rc');
 const n = Number(process.argv[2] ?? 50);
-
-function terraform(dir, args, env) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('terraform', args, { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: RC, ...env } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output, wall: Number(process.hrtime.bigint() - started) / 1e9 }));
-  });
-}
 
 /** One stack of `count` firewalls on the servers `first`..`first + count - 1`. */
 function synth(root, name, baseUrl, first, count) {

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -71,10 +70,7 @@ resource "hosting_power_state" "reboot" {
       // Operations take a few seconds, so the kill often lands while one is in flight.
       sim = await simulatorWithSentinel({ operationDelays: { queuedMs: 300, runningMs: 2_000 } });
       ws = new TerraformWorkspace(env);
-      ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n`);
-      mainTf = join(ws.stackDir, 'main.tf');
-      header = readFileSync(mainTf, 'utf8');
-      expect((await ws.init()).code).toBe(0);
+      ({ mainTf, header } = await ws.initHclFor(env, sim.baseUrl));
     });
     afterAll(async () => {
       await sim?.close();

@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -29,10 +28,7 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
   beforeAll(async () => {
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace(env);
-    ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n`);
-    mainTf = join(ws.stackDir, 'main.tf');
-    header = readFileSync(mainTf, 'utf8');
-    expect((await ws.init()).code).toBe(0);
+    ({ mainTf, header } = await ws.initHclFor(env, sim.baseUrl));
   });
   afterAll(async () => {
     await sim?.close();

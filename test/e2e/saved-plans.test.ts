@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -20,6 +19,8 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
 
   const configure = (providerSettings: string, hcl: string) =>
     writeFileSync(mainTf, `${header.replace(/provider "hosting" \{\n/, `provider "hosting" {\n${providerSettings}`)}\n${hcl}`);
+  /** The endpoint of each request the simulator answered since the `before`-th (unmatched paths left out). */
+  const endpointsSince = (before: number) => sim.requests.slice(before).flatMap((r) => (r.endpoint === undefined ? [] : [r.endpoint]));
   const planToFile = () => ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan']);
   const applyFile = () => ws.terraform(['apply', '-input=false', '-no-color', 'tfplan']);
   const firewall = (rulesets: string) => `resource "hosting_server_firewall" "fw" {\n  server_id = "${IDS.vpsRunning}"\n  enabled   = true\n  rulesets  = ${rulesets}\n}\n`;
@@ -28,10 +29,7 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   beforeAll(async () => {
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace(env);
-    ws.writeHcl(env, `provider "hosting" {\n  base_url = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n`);
-    mainTf = join(ws.stackDir, 'main.tf');
-    header = readFileSync(mainTf, 'utf8');
-    expect((await ws.init()).code).toBe(0);
+    ({ mainTf, header } = await ws.initHclFor(env, sim.baseUrl));
   });
   afterAll(async () => {
     await sim?.close();
@@ -81,7 +79,7 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
     // No read of the firewall: the PUT of the planned rule sets answered with all of it, and a second PUT set enabled.
     // (The apply's plan reads what every resource shares once: the server list, the token, the rule sets.)
-    expect(sim.requests.slice(before).map((r) => r.endpoint).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(['PUT /servers/{serverId}/firewall', 'PUT /servers/{serverId}/firewall']);
+    expect(endpointsSince(before).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(['PUT /servers/{serverId}/firewall', 'PUT /servers/{serverId}/firewall']);
     expect((await ws.plan()).code).toBe(0);
   });
 
@@ -103,9 +101,9 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     const before = sim.requests.length;
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    const firewallRequests = sim.requests.slice(before).filter((r) => /^(GET|PUT) \/servers\/\{serverId\}\/firewall$/.test(r.endpoint));
-    expect(firewallRequests.map((r) => r.endpoint).sort()).toEqual(['GET', 'GET', 'PUT', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
-    const addressRequests = sim.requests.slice(before).filter((r) => r.endpoint.endsWith('/ips/{ip}')).map((r) => r.endpoint);
+    const firewallRequests = endpointsSince(before).filter((e) => /^(GET|PUT) \/servers\/\{serverId\}\/firewall$/.test(e));
+    expect(firewallRequests.sort()).toEqual(['GET', 'GET', 'PUT', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
+    const addressRequests = endpointsSince(before).filter((e) => e.endsWith('/ips/{ip}'));
     expect(addressRequests).toEqual(['GET /servers/{serverId}/ips/{ip}', 'PATCH /servers/{serverId}/ips/{ip}']);
     expect(run.output.match(/Warning: Creating this resource changes the firewall of/g)).toHaveLength(2);
     expect(run.output.match(/Warning: Creating this resource changes the settings of/g)).toHaveLength(1);

@@ -163,6 +163,20 @@ export class TerraformWorkspace {
     return printed;
   }
 
+  /**
+   * Plain HCL against a simulator at `baseUrl` (plain http allowed there): the provider from a
+   * mirror, `terraform init` done. Returns main.tf's path and its text so far, the header each
+   * configuration a test writes begins with.
+   */
+  public async initHclFor(env: Record<string, string>, baseUrl: string): Promise<{ mainTf: string; header: string }> {
+    this.writeHcl(env, `provider "hosting" {\n  base_url = "${baseUrl}"\n  allow_insecure_http = true\n}\n`);
+    const mainTf = join(this.stackDir, 'main.tf');
+    const header = readFileSync(mainTf, 'utf8');
+    const init = await this.init();
+    if (init.code !== 0) throw new Error(`terraform init failed:\n${init.output}`);
+    return { mainTf, header };
+  }
+
   /** Every file of the synth output and the state, as text, for secret scans. */
   public allText(): string {
     const walk = (dir: string): string[] =>
