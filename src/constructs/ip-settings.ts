@@ -3,7 +3,7 @@ import type { Bridge } from './bridge';
 import { Fn, type ITerraformDependable, type TerraformResource, type IResolvable } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
@@ -66,7 +66,7 @@ export interface IpSettingsProps extends HostingMetaArguments, MovedFromBridgePr
    * never warn). A value someone changes after the plan is still named at apply.
    * @default false
    */
-  readonly expectTakeover?: boolean;
+  readonly expectTakeover?: boolean | IResolvable;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -87,14 +87,12 @@ export class IpSettings extends Construct implements ITerraformDependable {
    */
   public static readonly tfResourceType = 'hosting_ip_settings';
 
-  /** The server id, for other resources to reference. */
-  public readonly serverId: string;
-  /** The address, for other resources to reference. */
-  public readonly ip: string;
   /** The `hosting_ip_settings` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
   readonly #repeated: boolean;
+  readonly #serverId: string;
+  readonly #ip: string;
 
   constructor(scope: Construct, id: string, input: IpSettingsProps) {
     super(scope, id);
@@ -122,8 +120,8 @@ export class IpSettings extends Construct implements ITerraformDependable {
         protection,
       },
     };
-    this.serverId = props.serverId;
-    this.ip = props.ip;
+    this.#serverId = props.serverId;
+    this.#ip = props.ip;
     this.resource = createConstructResource(this, {
       api: props.api,
       type: 'hosting_ip_settings',
@@ -142,6 +140,18 @@ export class IpSettings extends Construct implements ITerraformDependable {
     moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge' });
   }
 
+  /** The server id, for other resources to reference. One instance's only: refused with forEach or count. */
+  public get serverId(): string {
+    checkOneInstanceRead(this, this.#repeated, 'serverId', 'server_id');
+    return this.#serverId;
+  }
+
+  /** The address, for other resources to reference. One instance's only: refused with forEach or count. */
+  public get ip(): string {
+    checkOneInstanceRead(this, this.#repeated, 'ip', 'ip');
+    return this.#ip;
+  }
+
   /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
@@ -150,24 +160,28 @@ export class IpSettings extends Construct implements ITerraformDependable {
   /** The address's reverse DNS name, as the provider read it. Bridge.PROVIDER only. */
   public get rdns(): string {
     checkProviderBridge(this, this.#bridge, 'rdns', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'rdns', 'rdns');
     return this.resource.getStringAttribute('rdns');
   }
 
   /** The address's description, as the provider read it. Bridge.PROVIDER only. */
   public get description(): string {
     checkProviderBridge(this, this.#bridge, 'description', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'description', 'description');
     return this.resource.getStringAttribute('description');
   }
 
   /** The layer 4 DDoS protection mode (`dynamic` or `permanent`), as the provider read it. Bridge.PROVIDER only. */
   public get protectionLayer4(): string {
     checkProviderBridge(this, this.#bridge, 'protectionLayer4', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'protectionLayer4', 'protection.layer4');
     return Fn.lookup(this.resource.interpolationForAttribute('protection'), 'layer4', '');
   }
 
   /** The layer 7 DDoS protection mode (`off`, `permanent` or `only`), as the provider read it. Bridge.PROVIDER only. */
   public get protectionLayer7(): string {
     checkProviderBridge(this, this.#bridge, 'protectionLayer7', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'protectionLayer7', 'protection.layer7');
     return Fn.lookup(this.resource.interpolationForAttribute('protection'), 'layer7', '');
   }
 
@@ -179,6 +193,6 @@ export class IpSettings extends Construct implements ITerraformDependable {
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
     checkSingleInstance(this, this.#repeated);
-    this.resource.importFrom(`${this.serverId}/${this.ip}`);
+    this.resource.importFrom(`${this.#serverId}/${this.#ip}`);
   }
 }

@@ -42,6 +42,12 @@ export function asText(value: string | IResolvable | undefined): string | undefi
   return Tokenization.isResolvable(value) ? Token.asString(value) : value;
 }
 
+/**
+ * A boolean prop as the bridge document's boolean: a token (a variable's `booleanValue`) stays a
+ * reference in the document, which Terraform's `jsonencode` turns into the boolean at plan.
+ */
+export const asDocumentBoolean = (value: boolean | IResolvable | undefined): boolean | undefined => value as boolean | undefined;
+
 /** Props as the construct works with them: the server id as text (a token string when not known yet). */
 export type WithServerIdText<P extends { readonly serverId: string | IResolvable }> = Omit<P, 'serverId'> & { readonly serverId: string };
 
@@ -55,5 +61,17 @@ export const isRepeated = (props: HostingMetaArguments): boolean => props.forEac
 export function checkSingleInstance(scope: IConstruct, repeated: boolean): void {
   if (repeated) {
     throw new ValidationError(scope, 'importExisting()', 'adopts one instance, but this construct has forEach or count; import its instances with terraform import \'<address>["<key>"]\' <id>, or use adopt');
+  }
+}
+
+/**
+ * A construct with `forEach` or `count` stands for several instances, so what it reads (`serverId`,
+ * `appliedRulesets`) would synthesize `each.key` or an address without an instance key: cdktf writes
+ * it silently and Terraform refuses it only at plan, far from the line that read it.
+ */
+export function checkOneInstanceRead(scope: IConstruct, repeated: boolean, prop: string, attribute: string): void {
+  if (repeated) {
+    throw new ValidationError(scope, prop, 'is read from a construct with forEach or count, which stands for several instances: '
+      + `give other repeated constructs the iterator itself (iterator.key), and read one instance as \${<resource.fqn>["<key>"].${attribute}}`);
   }
 }

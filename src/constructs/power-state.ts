@@ -3,7 +3,7 @@ import { Bridge } from './bridge';
 import { createArmedRecord, createBridgeResource, createRebootResource } from './bridge-resource';
 import type { ITerraformDependable, TerraformResource, IResolvable } from './cdk';
 import type { HostingApi } from './hosting-api';
-import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asDocumentBoolean, asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { HostingProviderResource } from './provider-package';
 import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
@@ -39,7 +39,7 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
    * Cut the power (`power_off`) when a graceful shutdown fails.
    * @default false
    */
-  readonly forceStopFallback?: boolean;
+  readonly forceStopFallback?: boolean | IResolvable;
   /**
    * Values whose change reboots the server once (e.g. an image version). Only a change of a value
    * that was already applied reboots: the first creation never does, nor does an apply after a
@@ -52,7 +52,7 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
    * Needs `rebootTriggers`. Changing it alone does not reboot.
    * @default false
    */
-  readonly hardReboot?: boolean;
+  readonly hardReboot?: boolean | IResolvable;
   /**
    * How long to wait for a server that is provisioning, whose power is unknown, or that has an
    * operation in progress.
@@ -70,7 +70,7 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
    * never warn). A value someone changes after the plan is still named at apply.
    * @default false
    */
-  readonly expectTakeover?: boolean;
+  readonly expectTakeover?: boolean | IResolvable;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -88,14 +88,13 @@ export class PowerState extends Construct implements ITerraformDependable {
    */
   public static readonly tfResourceType = 'hosting_power_state';
 
-  /** The server id, for other resources to reference. */
-  public readonly serverId: string;
   /** The `hosting_power_state` resource, or the bridge resource that converges the power state. */
   public readonly resource: TerraformResource;
   /** With a bridge: the bridge resource that reboots on trigger changes, when `rebootTriggers` is set. */
   public readonly rebootResource?: TerraformResource;
   readonly #bridge: Bridge;
   readonly #repeated: boolean;
+  readonly #serverId: string;
 
   constructor(scope: Construct, id: string, input: PowerStateProps) {
     super(scope, id);
@@ -105,12 +104,12 @@ export class PowerState extends Construct implements ITerraformDependable {
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
     checkPositiveSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
     checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
-    if (props.hardReboot && !props.rebootTriggers) {
+    if (props.hardReboot === true && !props.rebootTriggers) {
       throw new ValidationError(this, 'hardReboot', 'is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot');
     }
     this.#bridge = props.api.bridge;
     this.#repeated = isRepeated(props);
-    this.serverId = props.serverId;
+    this.#serverId = props.serverId;
     const meta = metaArgumentsOf(this, props, props.api.bridge);
     if (props.api.bridge === Bridge.PROVIDER) {
       // One resource: the provider tells a change of the triggers from a create, so no reboot resource.
@@ -140,7 +139,7 @@ export class PowerState extends Construct implements ITerraformDependable {
       api,
       desired: { state: props.state },
       stopMethod: props.stopMethod ?? POWER_DEFAULTS.stopMethod,
-      forceStopFallback: props.forceStopFallback ?? POWER_DEFAULTS.forceStopFallback,
+      forceStopFallback: asDocumentBoolean(props.forceStopFallback) ?? POWER_DEFAULTS.forceStopFallback,
       timeouts,
     };
     this.resource = createBridgeResource(this, 'bridge', { api: props.api, document, dependsOn: meta.dependsOn });
@@ -148,7 +147,7 @@ export class PowerState extends Construct implements ITerraformDependable {
 
     if (props.rebootTriggers) {
       // A separate resource, replaced only when the triggers change: nothing else ever reboots.
-      const reboot: DocumentOf<RebootSpec> = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: props.hardReboot ?? POWER_DEFAULTS.hardReboot, timeouts };
+      const reboot: DocumentOf<RebootSpec> = { version: DOCUMENT_VERSION, kind: 'reboot', serverId: props.serverId, api, hard: asDocumentBoolean(props.hardReboot) ?? POWER_DEFAULTS.hardReboot, timeouts };
       this.rebootResource = createRebootResource(this, 'reboot', {
         api: props.api,
         document: reboot,
@@ -159,6 +158,12 @@ export class PowerState extends Construct implements ITerraformDependable {
     }
   }
 
+  /** The server id, for other resources to reference. One instance's only: refused with forEach or count. */
+  public get serverId(): string {
+    checkOneInstanceRead(this, this.#repeated, 'serverId', 'server_id');
+    return this.#serverId;
+  }
+
   /** The address of the last resource, so `dependsOn` on this construct waits for power and reboot. */
   public get fqn(): string {
     return (this.rebootResource ?? this.resource).fqn;
@@ -167,6 +172,7 @@ export class PowerState extends Construct implements ITerraformDependable {
   /** The server's power (`running`, `stopped` or `unknown`), as the provider read it. Bridge.PROVIDER only. */
   public get power(): string {
     checkProviderBridge(this, this.#bridge, 'power', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'power', 'state');
     return this.resource.getStringAttribute('state');
   }
 
@@ -177,6 +183,6 @@ export class PowerState extends Construct implements ITerraformDependable {
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
     checkSingleInstance(this, this.#repeated);
-    this.resource.importFrom(this.serverId);
+    this.resource.importFrom(this.#serverId);
   }
 }

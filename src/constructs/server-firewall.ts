@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
-import type { IResolvable, ITerraformDependable, TerraformResource } from './cdk';
+import { Fn, Token, type IResolvable, type ITerraformDependable, type TerraformResource } from './cdk';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
-import { asText, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
+import { asDocumentBoolean, asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
@@ -18,7 +18,7 @@ export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBrid
    * Whether the firewall is on.
    * @default - not managed
    */
-  readonly enabled?: boolean;
+  readonly enabled?: boolean | IResolvable;
   /**
    * Ids of the rule sets to apply (GET /firewall/rulesets). Compared as a set: order does not matter.
    * @default - not managed, unless rulesetNames is set
@@ -40,7 +40,7 @@ export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBrid
    * never warn). A value someone changes after the plan is still named at apply.
    * @default false
    */
-  readonly expectTakeover?: boolean;
+  readonly expectTakeover?: boolean | IResolvable;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -52,6 +52,18 @@ const withText = (props: ServerFirewallProps): WithServerIdText<ServerFirewallPr
  * The firewall of one VPS: on or off, and which rule sets apply. Only the members set here are
  * managed. Needs a token with `network:read` and `network:write`.
  */
+/**
+ * The bridge document's rule sets: ids and names in one list. A list known only at plan is one
+ * token, which cannot be spread into another list; Terraform joins them at plan instead, with
+ * `flatten` (`concat` would turn the ids into strings, which the handler reads as names).
+ */
+function desiredRulesets(ids?: number[], names?: string[]): Array<number | string> | undefined {
+  if (ids === undefined && names === undefined) return undefined;
+  const lists: Array<Array<number | string>> = [ids ?? [], names ?? []];
+  if (lists.some((list) => Token.isUnresolved(list))) return Token.asList(Fn.flatten(lists));
+  return lists.flat();
+}
+
 export class ServerFirewall extends Construct implements ITerraformDependable {
   /**
    * The provider's resource type (`hosting_server_firewall`), as cdktf's generated classes name theirs: so
@@ -60,12 +72,11 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
    */
   public static readonly tfResourceType = 'hosting_server_firewall';
 
-  /** The server id, for other resources to reference. */
-  public readonly serverId: string;
   /** The `hosting_server_firewall` resource, or the bridge resource that runs the handler. */
   public readonly resource: TerraformResource;
   readonly #bridge: Bridge;
   readonly #repeated: boolean;
+  readonly #serverId: string;
 
   constructor(scope: Construct, id: string, input: ServerFirewallProps) {
     super(scope, id);
@@ -78,18 +89,17 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
     this.#repeated = isRepeated(props);
-    const managesRulesets = props.rulesets !== undefined || props.rulesetNames !== undefined;
     const document: DocumentOf<FirewallSpec> = {
       version: DOCUMENT_VERSION,
       kind: 'firewall',
       serverId: props.serverId,
       api: props.api._connection(),
       desired: {
-        enabled: props.enabled,
-        rulesets: managesRulesets ? [...(props.rulesets ?? []), ...(props.rulesetNames ?? [])] : undefined,
+        enabled: asDocumentBoolean(props.enabled),
+        rulesets: desiredRulesets(props.rulesets, props.rulesetNames),
       },
     };
-    this.serverId = props.serverId;
+    this.#serverId = props.serverId;
     this.resource = createConstructResource(this, {
       api: props.api,
       type: 'hosting_server_firewall',
@@ -107,6 +117,12 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     moveFromBridge(this, this.resource, props.api, props.movedFromBridge, this.#repeated, { moved: 'bridge' });
   }
 
+  /** The server id, for other resources to reference. One instance's only: refused with forEach or count. */
+  public get serverId(): string {
+    checkOneInstanceRead(this, this.#repeated, 'serverId', 'server_id');
+    return this.#serverId;
+  }
+
   /** The resource's address, so `dependsOn` on this construct works. */
   public get fqn(): string {
     return this.resource.fqn;
@@ -115,12 +131,14 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   /** The ids of the rule sets that apply on the server, as the provider read them. Bridge.PROVIDER only. */
   public get appliedRulesets(): number[] {
     checkProviderBridge(this, this.#bridge, 'appliedRulesets', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'appliedRulesets', 'applied_rulesets');
     return this.resource.getNumberListAttribute('applied_rulesets');
   }
 
   /** Whether the firewall is on, as the provider read it. Bridge.PROVIDER only. */
   public get firewallEnabled(): IResolvable {
     checkProviderBridge(this, this.#bridge, 'firewallEnabled', READ_NEEDS_PROVIDER);
+    checkOneInstanceRead(this, this.#repeated, 'firewallEnabled', 'enabled');
     return this.resource.getBooleanAttribute('enabled');
   }
 
@@ -131,6 +149,6 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
   public importExisting(): void {
     checkProviderBridge(this, this.#bridge, 'importExisting()', IMPORT_NEEDS_PROVIDER);
     checkSingleInstance(this, this.#repeated);
-    this.resource.importFrom(this.serverId);
+    this.resource.importFrom(this.#serverId);
   }
 }

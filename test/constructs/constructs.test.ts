@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Fn, TerraformIterator, TerraformStack, TerraformVariable, Testing, DataResource, Token } from 'cdktf';
+import { App, Fn, TerraformIterator, TerraformOutput, TerraformStack, TerraformVariable, Testing, DataResource, Token } from 'cdktf';
 import { Bridge, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { providerVersion, readProviderBundle, standalonePackage, writeProviderMirror } from '../../src/contract/provider-mirror';
@@ -414,6 +414,48 @@ test('importExisting() on a construct with forEach says how to import its instan
   expect(() => fw.importExisting()).toThrow(/ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) adopts one instance, but this construct has forEach or count; import its instances with terraform import/);
 });
 
+describe('what a construct with forEach or count reads is refused at synth, not synthesized as each.key (issue 42, point 4)', () => {
+  function repeated() {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting');
+    const fleet = TerraformIterator.fromMap({ [VPS]: { ip: '203.0.113.10' } });
+    return {
+      s,
+      fleet,
+      fw: new ServerFirewall(s, 'fw', { api, forEach: fleet, serverId: fleet.key, enabled: true }),
+      ip: new IpSettings(s, 'ip', { api, forEach: fleet, serverId: fleet.key, ip: fleet.getString('ip'), rdns: 'web.example.com' }),
+      power: new PowerState(s, 'power', { api, count: 2, serverId: VPS, state: PowerStateValue.RUNNING }),
+    };
+  }
+  const reads: Array<[string, (c: ReturnType<typeof repeated>) => unknown, string]> = [
+    ['ServerFirewall at test/fw: serverId (server_id)', (c) => c.fw.serverId, 'server_id'],
+    ['ServerFirewall at test/fw: appliedRulesets (applied_rulesets)', (c) => c.fw.appliedRulesets, 'applied_rulesets'],
+    ['ServerFirewall at test/fw: firewallEnabled (firewall_enabled)', (c) => c.fw.firewallEnabled, 'enabled'],
+    ['IpSettings at test/ip: serverId (server_id)', (c) => c.ip.serverId, 'server_id'],
+    ['IpSettings at test/ip: ip', (c) => c.ip.ip, 'ip'],
+    ['IpSettings at test/ip: rdns', (c) => c.ip.rdns, 'rdns'],
+    ['IpSettings at test/ip: protectionLayer4 (protection_layer4)', (c) => c.ip.protectionLayer4, 'protection.layer4'],
+    ['PowerState at test/power: serverId (server_id)', (c) => c.power.serverId, 'server_id'],
+    ['PowerState at test/power: power', (c) => c.power.power, 'state'],
+  ];
+  test.each(reads)('%s names the prop and how to read one instance', (where, read, attribute) => {
+    const c = repeated();
+    expect(() => read(c)).toThrow(`${where} is read from a construct with forEach or count, which stands for several instances: `
+      + `give other repeated constructs the iterator itself (iterator.key), and read one instance as \${<resource.fqn>["<key>"].${attribute}}`);
+  });
+
+  test('the way the message gives reads one instance, and a single construct still reads its own values', () => {
+    const c = repeated();
+    new TerraformOutput(c.s, 'one', { value: `\${${c.fw.resource.fqn}["${VPS}"].server_id}` });
+    const single = new ServerFirewall(c.s, 'single', { api: new HostingApi(c.s, 'other'), serverId: 'vps_web_2', enabled: true });
+    new TerraformOutput(c.s, 'single_id', { value: single.serverId });
+    const outputs = synth(c.s).output;
+    expect(outputs.one.value).toMatch(new RegExp(`^\\\$\\{hosting_server_firewall\\.fw_resource_[0-9A-F]+\\["${VPS}"\\]\\.server_id\\}$`));
+    expect(outputs.single_id.value).toBe('vps_web_2');
+    expect(JSON.stringify(outputs)).not.toContain('each.key');
+  });
+});
+
 describe('HostingApi standaloneProvider: the stack carries the standalone executables of a mirror', () => {
   const version = providerVersion(readProviderBundle());
   let mirror: string;
@@ -501,7 +543,7 @@ describe('every prop takes a value known only at plan, of its kind', () => {
   const text = (s: TerraformStack, name: string) => variable(s, name, 'string').stringValue;
   const number = (s: TerraformStack, name: string) => variable(s, name, 'number').numberValue;
   const flag = (s: TerraformStack, name: string) => variable(s, name, 'bool').booleanValue;
-  const numbers = (s: TerraformStack, name: string) => variable(s, name, 'list(number)').numberListValue;
+  const numbers = (s: TerraformStack, name: string) => Token.asNumberList(variable(s, name, 'list(number)').value);
   const texts = (s: TerraformStack, name: string) => variable(s, name, 'list(string)').listValue;
   const map = (s: TerraformStack, name: string) => Token.asStringMap(variable(s, name, 'map(string)').value);
 
@@ -529,7 +571,14 @@ describe('every prop takes a value known only at plan, of its kind', () => {
       readyTimeoutSeconds: number(s, 'ready'),
       operationTimeoutSeconds: number(s, 'operation'),
     });
-    expect(() => synth(s)).not.toThrow();
+    const synthesized = JSON.stringify(synth(s));
+    // Each value is the reference Terraform resolves at plan, none a placeholder of cdktf's.
+    for (const name of ['vps', 'on', 'ids', 'names', 'by_server', 'ded', 'address', 'rdns', 'layer4', 'state', 'force', 'triggers', 'hard', 'ready']) {
+      expect([name, synthesized.includes(`var.${name}`)]).toEqual([name, true]);
+    }
+    expect(synthesized).not.toMatch(/TfToken|-1\.8881|e\+289/);
+    // The bridge's document joins ids and names at plan, keeping the ids numbers (concat would make them strings).
+    if (bridge !== Bridge.PROVIDER) expect(synthesized).toContain('flatten([var.ids, var.names])');
   });
 
   test('forEach over a map with a number list per key (the first-hour bug: -1.888e+289 was refused as a rule set id)', () => {

@@ -41,28 +41,38 @@ describe('TypeScript blocks', () => {
   const root = join(work, 'ts');
   const files = writePrograms(root, programs);
 
+  const source = join(ROOT, 'src', 'index.ts');
+  const compilerOptions = (): ts.CompilerOptions => ({
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    types: ['node', 'jest'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+    baseUrl: root,
+    paths: { 'cdktf-server-hosting': [source], 'cdktn-server-hosting': [source], 'cdktn': [join(ROOT, 'node_modules', 'cdktf')], '*': [join(ROOT, 'node_modules', '*')] },
+  });
+
   test('type-check, strict, against the library (cdktn blocks against the same source)', () => {
-    const source = join(ROOT, 'src', 'index.ts');
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      esModuleInterop: true,
-      skipLibCheck: true,
-      types: ['node', 'jest'],
-      typeRoots: [join(ROOT, 'node_modules', '@types')],
-      baseUrl: root,
-      paths: { 'cdktf-server-hosting': [source], 'cdktn-server-hosting': [source], 'cdktn': [join(ROOT, 'node_modules', 'cdktf')], '*': [join(ROOT, 'node_modules', '*')] },
-    };
-    const program = ts.createProgram(files, options);
+    const program = ts.createProgram(files, compilerOptions());
     const errors = ts.getPreEmitDiagnostics(program).map((d) => {
       const index = files.indexOf(d.file?.fileName ?? '');
       const where = index >= 0 ? `${programs[index].block.where} (as ${programs[index].path}:${d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})` : d.file?.fileName;
       return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('the README\'s word on enums holds: a choice written as its string is the type error it quotes', () => {
+    const quoted = /`(Type '"permanent"' is not assignable to type 'Layer4Protection')`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    const file = join(root, 'enum-as-string.ts');
+    writeFileSync(file, "import { IpProtection, Layer7Protection } from 'cdktf-server-hosting';\nexport const p: IpProtection = { layer4: 'permanent', layer7: Layer7Protection.ONLY };\n");
+    const errors = ts.getPreEmitDiagnostics(ts.createProgram([file], compilerOptions())).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(quoted).toBeDefined();
+    expect(errors).toEqual([`${quoted}.`]);
   }, 120_000);
 
   test('whole programs synthesize their stacks', () => {

@@ -154,6 +154,42 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(reboot.stderr).toContain('RuntimeError: PowerState at web/power: hard_reboot is true but reboot_triggers is not set, so there is never a reboot for it to change; set reboot_triggers or remove hard_reboot');
   });
 
+  // Enums are the exception: jsii checks a Python enum argument's type before the library sees it.
+  test('every prop takes a value known only at plan, of its kind, from Python too: variables, iterator members, Fn results and number lists synthesize', () => {
+    const out = join(work, 'tokens-synth');
+    const res = sh(py, ['-c', [
+      'from cdktf import App, Fn, TerraformIterator, TerraformStack, TerraformVariable, Token',
+      'from cdktf_server_hosting import (Bridge, HostingApi, IpProtection, IpSettings, Layer4Protection, Layer7Protection, PowerState,',
+      '                                  PowerStateValue, ServerFirewall, StopMethod)',
+      'app = App()',
+      'for bridge in (Bridge.PROVIDER, Bridge.TERRAFORM_DATA):',
+      '    s = TerraformStack(app, bridge.name.lower().replace("_", "-"))',
+      '    var = lambda name, kind: TerraformVariable(s, name, type=kind)',
+      '    text = lambda name: var(name, "string").string_value',
+      '    number = lambda name: var(name, "number").number_value',
+      '    flag = lambda name: var(name, "bool").boolean_value',
+      '    age = number("age") if bridge == Bridge.PROVIDER else None',
+      '    api = HostingApi(s, "hosting", bridge=bridge, base_url=text("url"), plan_read_max_age_seconds=age)',
+      '    ServerFirewall(s, "fw", api=api, server_id=text("vps"), enabled=flag("on"),',
+      '                   rulesets=Token.as_number_list(var("ids", "list(number)").value), ruleset_names=var("names", "list(string)").list_value)',
+      '    ServerFirewall(s, "fw-fn", api=api, server_id="vps_web_1",',
+      '                   rulesets=Token.as_number_list(Fn.lookup(var("by_server", "map(list(number))").value, "vps_web_1", [])))',
+      '    IpSettings(s, "ip", api=api, server_id=text("ded"), ip=text("address"), rdns=text("rdns"), description=text("description"),',
+      '               protection=IpProtection(layer4=Layer4Protection.PERMANENT, layer7=Layer7Protection.ONLY))',
+      '    PowerState(s, "power", api=api, server_id=text("server"), state=PowerStateValue.RUNNING, stop_method=StopMethod.SHUTDOWN,',
+      '               force_stop_fallback=flag("force"), reboot_triggers=Token.as_string_map(var("triggers", "map(string)").value),',
+      '               hard_reboot=flag("hard"), ready_timeout_seconds=number("ready"), operation_timeout_seconds=number("operation"))',
+      'fleet_stack = TerraformStack(app, "fleet")',
+      'fleet = TerraformIterator.from_map({"vps_web_1": {"rulesets": [1, 2]}, "vps_web_2": {"rulesets": [2]}})',
+      'ServerFirewall(fleet_stack, "fw", api=HostingApi(fleet_stack, "hosting"), for_each=fleet, server_id=fleet.key, enabled=True,',
+      '               rulesets=fleet.get_number_list("rulesets"))',
+      'app.synth()',
+    ].join('\n')], { cwd: work, env: { CDKTF_OUTDIR: out } });
+    expect({ code: res.code, error: res.code === 0 ? '' : res.stderr.slice(-2000) }).toEqual({ code: 0, error: '' });
+    const fleet = JSON.parse(readFileSync(join(out, 'stacks', 'fleet', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, { rulesets: unknown }>> };
+    expect(Object.values(fleet.resource.hosting_server_firewall)[0].rulesets).toBe('${each.value.rulesets}');
+  });
+
   test('the example synthesizes; terraform imports, applies, shows drift, repairs it, and reboots once per release', async () => {
     expect(synth('1')).toMatchObject({ code: 0 });
     expect((await ws.init()).code).toBe(0);

@@ -129,7 +129,7 @@ describeWithTerraform('a user project installs the packed library', () => {
       if (!existsSync(join(project, 'node_modules', dev))) symlinkSync(join(root, 'node_modules', dev), join(project, 'node_modules', dev));
     }
     const jest = run(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--coverage=false', '--config', 'jest.config.js'], project);
-    expect(jest.output).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(jest.output).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(jest.code).toBe(0);
   });
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'cdktf';
-import { testing } from 'cdktf-server-hosting';
+import { App, Testing } from 'cdktf';
+import { PowerState, ServerFirewall, testing } from 'cdktf-server-hosting';
 import { WebStack } from './web-stack';
 
 let account: testing.SimulatedAccount | undefined;
@@ -33,4 +33,11 @@ test('the change stops exactly web-1 and writes nothing else', () => {
   expect(sim.executedActions()).toEqual([{ serverId: 'vps_web_1', action: 'shutdown' }]);
   expect(sim.executedWrites()).toHaveLength(1);
   expect(sim.state().find((s) => s.id === 'vps_web_2')?.power).toBe('running');
+});
+
+// Offline, no account: cdktf's own matchers find a construct's resource by its tfResourceType.
+test('the stack manages both firewalls and stops web-1', () => {
+  const synthesized = Testing.synth(new WebStack(Testing.app(), 'web'));
+  expect(Testing.toHaveResourceWithProperties(synthesized, ServerFirewall.tfResourceType, { server_id: 'vps_web_2', rulesets: [1, 2] })).toBe(true);
+  expect(Testing.toHaveResourceWithProperties(synthesized, PowerState.tfResourceType, { server_id: 'vps_web_1', state: 'stopped' })).toBe(true);
 });
