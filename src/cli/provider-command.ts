@@ -93,7 +93,7 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
   const builds = providerBuilds();
   const { version } = builds;
   const pkg = builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log, 'registry');
-  const release = mergedRelease(root, providerRelease(pkg), address);
+  const release = await mergedRelease(root, providerRelease(pkg), address, signer);
   writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
   const kept = release.archives.filter((a) => !pkg.files.has(a.platform)).map((a) => a.platform);
   print(`Wrote the hosting provider ${version} (${describe(pkg, true)}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);

@@ -24,6 +24,8 @@ export interface ReleaseSigner {
   readonly publicKeyArmored: string;
   /** A detached binary signature of `data`. */
   sign(data: Buffer): Promise<Buffer>;
+  /** Whether `signature` is a good detached signature of `data` by this key. */
+  verify(data: Buffer, signature: Buffer): Promise<boolean>;
 }
 
 /**
@@ -43,12 +45,25 @@ export async function releaseSigner(armoredKey: string, passphrase: string | und
       const message = await openpgp.createMessage({ binary: data });
       return Buffer.from(await openpgp.sign({ message, signingKeys: unlocked, detached: true, format: 'binary' }));
     },
+    verify: (data, signature) => verifiedBy(unlocked.toPublic(), data, signature),
   };
 }
 
 /** The release with its SHA256SUMS signed: what Terraform checks before it installs an archive. */
 export async function signedRelease(release: ProviderRelease, signer: ReleaseSigner): Promise<ProviderRelease> {
   return withSignature(release, await signer.sign(release.files.get(shasumsName(release.version))!));
+}
+
+/** Whether `signature` (binary or ASCII-armoured, as gpg writes either) is a good signature of `data` by `key`. */
+async function verifiedBy(key: OpenPgp.PublicKey, data: Buffer, signature: Buffer): Promise<boolean> {
+  try {
+    const armored = signature.subarray(0, 64).toString('latin1').startsWith('-----BEGIN PGP SIGNATURE-----');
+    const read = armored ? await openpgp.readSignature({ armoredSignature: signature.toString('utf8') }) : await openpgp.readSignature({ binarySignature: signature });
+    await openpgp.verify({ message: await openpgp.createMessage({ binary: data }), signature: read, verificationKeys: key, expectSigned: true, format: 'binary' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function readKey(armoredKey: string, source: string): Promise<OpenPgp.PrivateKey> {

@@ -23,6 +23,12 @@ export interface RegistrySigningKey {
   readonly publicKeyArmored: string;
 }
 
+/** The signing key as a checker: whether a detached signature of `data` is its own. */
+export interface SignatureChecker {
+  readonly keyId: string;
+  verify(data: Buffer, signature: Buffer): Promise<boolean>;
+}
+
 const DISCOVERY = join('.well-known', 'terraform.json');
 const providerPath = (a: RegistryAddress) => ['v1', 'providers', a.namespace, PROVIDER_TYPE];
 const releasePath = (a: RegistryAddress, version: string) => ['releases', a.namespace, PROVIDER_TYPE, version];
@@ -76,10 +82,12 @@ const compareVersions = (a: string, b: string) => {
  * The release to publish when `release`'s version may already be in the folder for other
  * platforms: their archives are kept beside the new ones, so the version's SHA256SUMS, signature
  * and versions entry cover every platform. Sign what this returns: it replaces the folder's
- * signature of that version.
+ * signature of that version, so nothing is kept unless the folder's SHA256SUMS carries `key`'s own
+ * signature (whoever can write to the served folder could otherwise have the next run sign theirs).
  */
-export function mergedRelease(root: string, release: ProviderRelease, address: RegistryAddress): ProviderRelease {
+export async function mergedRelease(root: string, release: ProviderRelease, address: RegistryAddress, key: SignatureChecker): Promise<ProviderRelease> {
   const kept = publishedArchives(root, release, address);
+  if (kept.size) await checkPublishedSignature(join(root, ...releasePath(address, release.version)), release.version, key);
   if (kept.size === 0) return release;
   const added = new Map(release.archives.map((a) => [a.platform, release.files.get(a.name)!]));
   const zips = new Map(PLATFORMS.flatMap((p): Array<[Platform, Buffer]> => {
@@ -110,6 +118,17 @@ function publishedArchives(root: string, release: ProviderRelease, address: Regi
     kept.set(platform, zip);
   }
   return kept;
+}
+
+/** Refuses a version folder whose SHA256SUMS was not signed by `key`: its archives are not ours to sign again. */
+async function checkPublishedSignature(dir: string, version: string, key: SignatureChecker): Promise<void> {
+  const sums = join(dir, shasumsName(version));
+  const signature = join(dir, signatureName(version));
+  const problem = !existsSync(signature) ? `has no signature (${signature} is missing)`
+    : !(await key.verify(readFileSync(sums), readFileSync(signature))) ? `does not carry a good signature by key ID ${key.keyId} in ${signature}` : undefined;
+  if (!problem) return;
+  throw new Error(`${sums} ${problem}, so the archives it lists are not signed again: someone or something changed the folder since this key signed it. `
+    + `Inspect ${dir}; to start version ${version} afresh, remove that folder and write every platform again with this key`);
 }
 
 /** The names and SHA-256 hashes a SHA256SUMS lists; none when there is no such file. */

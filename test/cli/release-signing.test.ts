@@ -22,6 +22,19 @@ test('a detached binary signature that OpenPGP verifies with the public key, and
   expect(signer.publicKeyArmored).not.toContain('PRIVATE');
 });
 
+test('verify: the key\'s own signature of the bytes, binary or armoured; not another key\'s, other bytes or garbage', async () => {
+  const signer = await releaseSigner((await generate()).privateKey, undefined, 'release.asc');
+  const other = await releaseSigner((await generate()).privateKey, undefined, 'other.asc');
+  const data = Buffer.from('0123  terraform-provider-hosting_1.4.2_linux_amd64.zip\n');
+  const signature = await signer.sign(data);
+  await expect(signer.verify(data, signature)).resolves.toBe(true);
+  const armored = await openpgp.armor(openpgp.enums.armor.signature, signature);
+  await expect(signer.verify(data, Buffer.from(armored))).resolves.toBe(true);
+  await expect(signer.verify(Buffer.concat([data, Buffer.from('x')]), signature)).resolves.toBe(false);
+  await expect(signer.verify(data, await other.sign(data))).resolves.toBe(false);
+  await expect(signer.verify(data, Buffer.from('sig 1'))).resolves.toBe(false);
+});
+
 test('errors name where the key came from and what to do, and never repeat the key or passphrase', async () => {
   const { privateKey } = await generate('secret-passphrase');
   await expect(releaseSigner('not a key', undefined, '/keys/release.asc')).rejects.toThrow('/keys/release.asc does not hold an ASCII-armoured OpenPGP private key');

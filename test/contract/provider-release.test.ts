@@ -1,14 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
+import { releaseSigner, signedRelease, type ReleaseSigner } from '../../src/cli/release-signing';
 import { standalonePackage } from '../../src/contract/provider-mirror';
 import { downloadDocuments, mergedRelease, versionsDocument, writeProviderRegistry } from '../../src/contract/provider-registry';
-import { providerRelease, sha256Hex, shasums, withSignature } from '../../src/contract/provider-release';
+import { providerRelease, releaseZipName, sha256Hex, shasums, withSignature, type ProviderRelease } from '../../src/contract/provider-release';
 
 const executables = new Map([['linux_amd64', Buffer.from('linux exe')], ['darwin_arm64', Buffer.from('mac exe')]] as const);
 const release = (version = '1.4.2') => providerRelease(standalonePackage(version, executables), new Map([[`terraform-provider-hosting_${version}_sbom.cdx.json`, Buffer.from('{}')]]));
 const address = { host: 'registry.example.com', namespace: 'platform' };
 const key = { keyId: '0123456789ABCDEF', publicKeyArmored: '-----BEGIN PGP PUBLIC KEY BLOCK-----\n…' };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openpgp = require('openpgp') as typeof OpenPgp;
+const newSigner = async (name: string) => {
+  const { privateKey } = await openpgp.generateKey({ type: 'ecc', curve: 'ed25519Legacy', userIDs: [{ name }], format: 'armored' });
+  return releaseSigner(privateKey, undefined, `${name}.asc`);
+};
 
 test('the release files are the registry\'s: a zip per platform, the manifest, and SHA256SUMS listing them all', () => {
   const files = release().files;
@@ -87,9 +95,15 @@ describe('writing a registry folder', () => {
     const dir = () => join(root, 'releases', 'platform', 'hosting', '1.4.2');
     const read = (...segments: string[]) => readFileSync(join(root, ...segments), 'utf8');
 
-    test('keeps them: SHA256SUMS, the signature, every download document and the versions list cover both platforms', () => {
-      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
-      const merged = mergedRelease(root, only('darwin_arm64'), address);
+    let signer: ReleaseSigner;
+    beforeAll(async () => {
+      signer = await newSigner('releases');
+    });
+    const publish = async (release: ProviderRelease) => writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
+
+    test('keeps them: SHA256SUMS, the signature, every download document and the versions list cover both platforms', async () => {
+      await publish(only('linux_amd64'));
+      const merged = await mergedRelease(root, only('darwin_arm64'), address, signer);
       expect(merged.archives.map((a) => a.platform)).toEqual(['linux_amd64', 'darwin_arm64']);
       writeProviderRegistry(root, withSignature(merged, Buffer.from('sig 2')), address, key);
 
@@ -107,24 +121,44 @@ describe('writing a registry folder', () => {
       ]);
     });
 
-    test('writing the same platform again replaces it and keeps the other', () => {
-      writeProviderRegistry(root, withSignature(release(), Buffer.from('sig 1')), address, key);
-      const merged = mergedRelease(root, only('darwin_arm64'), address);
+    test('writing the same platform again replaces it and keeps the other', async () => {
+      await publish(release());
+      const merged = await mergedRelease(root, only('darwin_arm64'), address, signer);
       expect(merged.archives.map((a) => a.platform)).toEqual(['linux_amd64', 'darwin_arm64']);
       expect([...merged.files.keys()]).not.toContain('terraform-provider-hosting_1.4.2_SHA256SUMS.sig');
     });
 
-    test('an archive that is not the one its SHA256SUMS lists is never signed again: the update is refused', () => {
-      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
+    test('an archive that is not the one its SHA256SUMS lists is never signed again: the update is refused', async () => {
+      await publish(only('linux_amd64'));
       writeFileSync(join(dir(), 'terraform-provider-hosting_1.4.2_linux_amd64.zip'), 'tampered');
-      expect(() => mergedRelease(root, only('darwin_arm64'), address)).toThrow(
+      await expect(mergedRelease(root, only('darwin_arm64'), address, signer)).rejects.toThrow(
         `${join(dir(), 'terraform-provider-hosting_1.4.2_linux_amd64.zip')} is not the archive its SHA256SUMS lists, so version 1.4.2 cannot be extended with darwin_arm64: remove ${dir()} and write every platform again`);
     });
 
-    test('a new version leaves the older one as it was', () => {
-      writeProviderRegistry(root, withSignature(only('linux_amd64'), Buffer.from('sig 1')), address, key);
+    test('a new version leaves the older one as it was', async () => {
+      await publish(only('linux_amd64'));
       const next = providerRelease(standalonePackage('1.5.0', new Map([['darwin_arm64', Buffer.from('mac exe')]])));
-      expect(mergedRelease(root, next, address)).toBe(next);
+      await expect(mergedRelease(root, next, address, signer)).resolves.toBe(next);
+    });
+
+    // Issue 41, point 1: whoever can write to the served folder adds an archive and its line to
+    // SHA256SUMS; the maintainer's next run must not sign it.
+    test('an archive added to SHA256SUMS behind the key\'s back is never signed: the folder\'s signature is checked first', async () => {
+      await publish(only('linux_amd64'));
+      const fake = releaseZipName('1.4.2', 'linux_arm64');
+      writeFileSync(join(dir(), fake), 'attacker');
+      appendFileSync(join(dir(), 'terraform-provider-hosting_1.4.2_SHA256SUMS'), `${sha256Hex(Buffer.from('attacker'))}  ${fake}\n`);
+      const sums = join(dir(), 'terraform-provider-hosting_1.4.2_SHA256SUMS');
+      await expect(mergedRelease(root, only('darwin_arm64'), address, signer)).rejects.toThrow(
+        `${sums} does not carry a good signature by key ID ${signer.keyId} in ${sums}.sig, so the archives it lists are not signed again: `
+        + `someone or something changed the folder since this key signed it. Inspect ${dir()}; to start version 1.4.2 afresh, remove that folder and write every platform again with this key`);
+    });
+
+    test('a folder signed by another key, or not signed, is refused too; the key that signed it extends it', async () => {
+      await publish(only('linux_amd64'));
+      await expect(mergedRelease(root, only('darwin_arm64'), address, await newSigner('someone else'))).rejects.toThrow(/does not carry a good signature by key ID [0-9A-F]{16}/);
+      rmSync(join(dir(), 'terraform-provider-hosting_1.4.2_SHA256SUMS.sig'));
+      await expect(mergedRelease(root, only('darwin_arm64'), address, signer)).rejects.toThrow(`has no signature (${join(dir(), 'terraform-provider-hosting_1.4.2_SHA256SUMS.sig')} is missing)`);
     });
   });
 });
