@@ -85,7 +85,9 @@ const compareVersions = (a: string, b: string) => {
  * signature of that version, so nothing is kept unless the folder's SHA256SUMS carries `key`'s own
  * signature (whoever can write to the served folder could otherwise have the next run sign theirs).
  */
-export async function mergedRelease(root: string, release: ProviderRelease, address: RegistryAddress, key: SignatureChecker): Promise<ProviderRelease> {
+export async function mergedRelease(
+  root: string, release: ProviderRelease, address: RegistryAddress, key: SignatureChecker,
+): Promise<ProviderRelease> {
   const kept = publishedArchives(root, release, address);
   if (kept.size) await checkPublishedSignature(join(root, ...releasePath(address, release.version)), release.version, key);
   if (kept.size === 0) return release;

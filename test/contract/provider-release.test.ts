@@ -99,7 +99,7 @@ describe('writing a registry folder', () => {
     beforeAll(async () => {
       signer = await newSigner('releases');
     });
-    const publish = async (release: ProviderRelease) => writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
+    const publish = async (written: ProviderRelease) => writeProviderRegistry(root, await signedRelease(written, signer), address, signer);
 
     test('keeps them: SHA256SUMS, the signature, every download document and the versions list cover both platforms', async () => {
       await publish(only('linux_amd64'));
