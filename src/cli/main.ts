@@ -1,4 +1,5 @@
 import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
+import { endWithPythonCommand } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
 import { THIS_PACKAGE } from './this-package';
@@ -71,6 +72,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`usage: ${command.usage}\n${command.help ? `${command.help}\n` : ''}`);
     return 0;
   }
+  endWithPythonCommand();
   try {
     return await command.run(args);
   } catch (err) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseCommandLine } from './command-line';
+import { watchParent } from './parent-watch';
 import { THIS_PACKAGE } from './this-package';
 import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
@@ -116,13 +117,12 @@ function warnExposed(host: string, warn: (line: string) => void): void {
  * returns, say) it keeps running: that parent ending is no reason to stop.
  */
 function untilStopped(exitWithParent: boolean): Promise<void> {
-  const parent = process.ppid;
   return new Promise<void>((resolve) => {
     const stop = () => {
-      clearInterval(watch);
+      unwatch?.();
       resolve();
     };
-    const watch = exitWithParent ? setInterval(() => process.ppid !== parent && stop(), 250) : undefined;
+    const unwatch = exitWithParent ? watchParent(stop) : undefined;
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

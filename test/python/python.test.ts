@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
 import { DEMO_ACCOUNT_ID, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { LISTENING_LINE } from '../../src/simulator/listening-line';
 import { docBlocks } from '../helpers/doc-blocks';
 import { pythonProgram, writePrograms } from '../helpers/doc-programs';
 import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
@@ -189,6 +190,34 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     const fleet = JSON.parse(readFileSync(join(out, 'stacks', 'fleet', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, { rulesets: unknown }>> };
     expect(Object.values(fleet.resource.hosting_server_firewall)[0].rulesets).toBe('${each.value.rulesets}');
   });
+
+  // Issue 41, point 6: the console script runs the command as its child; a kill of the script alone
+  // left the simulator serving, re-parented, until killed by its own id.
+  test.each(['SIGTERM', 'SIGINT'] as const)('%s to the console script ends its simulator: nothing is left listening', async (signal) => {
+    const script = spawn(join(venv, 'bin', 'cdktf-server-hosting'), ['simulator', '--port', '0'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the simulator did not start:\n${output}`)), 60_000);
+      script.stdout.on('data', (d: Buffer) => {
+        output += d;
+        const url = new RegExp(`${LISTENING_LINE}(\\S+)`).exec(output)?.[1];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      });
+    });
+    const exited = new Promise((resolve) => script.once('exit', resolve));
+    script.kill(signal);
+    await exited;
+    // A child the script left behind holds these pipes: they must not keep jest waiting.
+    script.stdout.destroy();
+    script.stderr.destroy();
+    const listening = async () => fetch(`${baseUrl}/servers`).then(() => true, () => false);
+    const deadline = Date.now() + 5_000;
+    while (await listening() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect({ signal, listening: await listening() }).toEqual({ signal, listening: false });
+  }, 90_000);
 
   test('the example synthesizes; terraform imports, applies, shows drift, repairs it, and reboots once per release', async () => {
     expect(synth('1')).toMatchObject({ code: 0 });
