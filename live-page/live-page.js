@@ -86,7 +86,7 @@ function renderRequests(view) {
 function requestCountText(view, shown) {
   const all = `${view.requestCount} ${view.requestCount === 1 ? 'request' : 'requests'}`;
   const dropped = view.requestsDropped > 0
-    ? ` The simulator keeps the newest ${view.requestLogSize} (${view.requestsDropped} dropped); GET /__simulator/requests answers with those.`
+    ? ` The simulator keeps the newest ${view.requestsKept} (at most ${view.requestLogSize}, and ${Math.round(view.requestLogBytes / 1048576)} MB; ${view.requestsDropped} dropped); GET /__simulator/requests answers with those.`
     : ' GET /__simulator/requests answers with all of them.';
   return view.requestCount > shown ? `The newest ${shown} of ${all}.${dropped}` : `${all}.`;
 }

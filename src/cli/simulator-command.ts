@@ -15,7 +15,7 @@ export const SIMULATOR_HELP = [
   '                      start, and the demo tokens get random secrets',
   '  --allow-host NAME   a host name requests may use besides the loopback names and --host (repeatable)',
   '  --account FILE      the account to simulate (docs/testing/account-file.md; default: the demo account)',
-  `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE})`,
+  `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`,
   '  --still             no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want',
   '  --exit-with-parent  stop when the process that started this one ends (what the testing kit asks for);',
   '                      without it the simulator runs until it is interrupted or sent SIGTERM',

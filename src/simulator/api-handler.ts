@@ -5,7 +5,7 @@ import { headerValue, INVALID_JSON, parseJsonBody, readBody, writeResponse } fro
 import type { IdempotencyStore, StoredResponse } from './idempotency-store';
 import type { LastGoodReads } from './last-good-reads';
 import type { Budget, RateLimiter, RateLimits, RateLimitVerdict } from './rate-limiter';
-import { loggedPath, type RequestLog } from './request-log';
+import type { RequestLog } from './request-log';
 import type { SimulatorState, TokenRecord } from './state';
 import { LIMITS } from '../api/schemas';
 
@@ -44,7 +44,7 @@ export function createApiHandler(parts: ApiParts) {
       requests.add({
         requestId,
         method,
-        path: loggedPath(`${apiPath ?? url.pathname}${url.search}`),
+        path: `${apiPath ?? url.pathname}${url.search}`,
         ...seen,
         status,
         code,

@@ -76,18 +76,36 @@ export const DASHBOARD_REQUEST_ROWS = 500;
 export const MAX_WATCHERS = 32;
 
 /**
+ * How long one stream stays open. A page's EventSource reconnects at once and gets a fresh view,
+ * so a page never notices; a connection that never reads holds its place this long at most.
+ */
+export const WATCHER_MAX_AGE_MS = 5 * 60_000;
+
+/** How long a page may leave an update unread before its stream is closed (it reconnects when it reads again). */
+export const WATCHER_STALL_MS = 30_000;
+
+/**
  * How much may wait unsent for one page. A page that stops reading (a paused tab) gets no more
  * updates until it drains; one whose buffer still passes this is closed, and its EventSource
  * reconnects for a fresh view.
  */
 export const WATCHER_BUFFER_BYTES = 4 * 1024 * 1024;
 
+/** How long streams live; tests shorten them. */
+export interface WatcherTimeouts {
+  readonly maxAgeMs: number;
+  readonly stallMs: number;
+}
+
 interface Watcher {
   readonly res: ServerResponse;
+  readonly openedAt: number;
   /** How many requests (counted since the start) it has had. */
   sent: number;
   /** Set while its connection holds more than it can take: it hears of changes after `drain`. */
   behind: boolean;
+  /** While behind: closes the stream unless it drains in time. */
+  stall?: NodeJS.Timeout;
 }
 
 /** The pages watching: each gets the view, and the requests it has not had yet. */
@@ -95,20 +113,41 @@ export class DashboardStream {
   private readonly watchers = new Set<Watcher>();
   private pending?: NodeJS.Timeout;
 
-  constructor(private readonly sources: DashboardSources) {}
+  constructor(
+    private readonly sources: DashboardSources,
+    private readonly timeouts: WatcherTimeouts = { maxAgeMs: WATCHER_MAX_AGE_MS, stallMs: WATCHER_STALL_MS },
+  ) {}
 
-  /** Answers `GET /__simulator/events`: the stream stays open until the page goes. */
+  /**
+   * Answers `GET /__simulator/events`: the stream stays open until the page goes, it stalls (leaves
+   * an update unread for `stallMs`), or it is `maxAgeMs` old; a page's EventSource then reconnects.
+   */
   public watch(res: ServerResponse): void {
     if (this.watchers.size >= MAX_WATCHERS) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '10' })
-        .end(JSON.stringify({ error: `${MAX_WATCHERS} live pages are open already; close one and reload` }));
+      const retry = Math.ceil(this.untilAPlaceFrees() / 1000);
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(retry) })
+        .end(JSON.stringify({
+          error: `${this.watchers.size} live pages are open, the most one simulator serves: close one, or retry in ${retry} s, `
+            + `when the oldest stream ends (streams last ${Math.round(this.timeouts.maxAgeMs / 1000)} s, and its page reconnects)`,
+        }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    const watcher: Watcher = { res, sent: 0, behind: false };
+    const watcher: Watcher = { res, openedAt: Date.now(), sent: 0, behind: false };
     this.watchers.add(watcher);
-    res.on('close', () => this.watchers.delete(watcher));
+    const expiry = setTimeout(() => res.destroy(), this.timeouts.maxAgeMs).unref();
+    res.on('close', () => {
+      clearTimeout(expiry);
+      clearTimeout(watcher.stall);
+      this.watchers.delete(watcher);
+    });
     this.send(watcher, this.sources.view());
+  }
+
+  /** Milliseconds until the oldest stream ends by age. */
+  private untilAPlaceFrees(): number {
+    const oldest = Math.min(...[...this.watchers].map((w) => w.openedAt));
+    return Math.max(1000, oldest + this.timeouts.maxAgeMs - Date.now());
   }
 
   /** How many pages watch now. */
@@ -136,7 +175,9 @@ export class DashboardStream {
       requests: unsent,
       requestCount: requests.total,
       requestsDropped: requests.dropped,
+      requestsKept: requests.count,
       requestLogSize: requests.size,
+      requestLogBytes: requests.maxBytes,
       requestRows: DASHBOARD_REQUEST_ROWS,
     };
     watcher.sent = requests.total;
@@ -148,7 +189,10 @@ export class DashboardStream {
     }
     if (!flushed) {
       watcher.behind = true;
+      // A page that reads nothing for this long has gone (or never read): its place goes to another.
+      watcher.stall = setTimeout(() => watcher.res.destroy(), this.timeouts.stallMs).unref();
       watcher.res.once('drain', () => {
+        clearTimeout(watcher.stall);
         watcher.behind = false;
         this.send(watcher, this.sources.view());
       });

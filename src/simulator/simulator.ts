@@ -12,7 +12,7 @@ import { LastGoodReads } from './last-good-reads';
 import { LivePage } from './live-page';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limiter';
 import { carriesAccessKey, controlWriteRefusal, hostRefusal, isLoopbackHost, isWildcardHost, servedHostNames } from './request-guard';
-import { DEFAULT_REQUEST_LOG_SIZE, RequestLog, type RequestLogEntry } from './request-log';
+import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_BYTES, RequestLog, type RequestLogEntry } from './request-log';
 import { DEMO_ACCOUNT_ID, defaultSeed, withoutDemoSecrets, withoutTimedTransitions, type SimulatorSeed } from './seed';
 import { DEFAULT_OPERATION_DELAYS, SimulatorState, type DriftChange, type ExecutedWrite, type OperationDelays } from './state';
 
@@ -36,6 +36,8 @@ export interface SimulatorOptions {
   readonly faultSeed?: number;
   /** How many requests the log keeps, the newest; default 10,000. */
   readonly requestLogSize?: number;
+  /** How many bytes of entries the request log keeps at most (default MAX_REQUEST_LOG_BYTES, 4 MB). */
+  readonly requestLogBytes?: number;
   /**
    * False: no server changes by itself (the demo's `vps_new_4` stays provisioning instead of turning
    * active after 1.5 s); only requests change the account. Default true.
@@ -58,7 +60,7 @@ export interface RunningSimulator {
   /** Seeded token secrets by token name. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly state: SimulatorState;
-  /** The requests the log keeps (the newest `requestLogSize`), oldest first. */
+  /** The requests the log keeps (the newest, within `requestLogSize` and `requestLogBytes`), oldest first. */
   readonly requests: readonly RequestLogEntry[];
   /** How many requests the log has let go to keep its size. */
   readonly requestsDropped: number;
@@ -85,7 +87,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const state = new SimulatorState(seed, now, { ...DEFAULT_OPERATION_DELAYS, ...options.operationDelays });
   const faults = new FaultInjector(options.faultSeed);
   const limiter = new RateLimiter(limits.windowMs);
-  const requests = new RequestLog(options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE);
+  const requests = new RequestLog(options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, options.requestLogBytes ?? MAX_REQUEST_LOG_BYTES);
   const dashboard = new DashboardStream({
     view: () => {
       state.settle();

@@ -164,7 +164,7 @@ describeWithBrowser('the simulator\'s live page, in chromium', () => {
     for (let i = 0; i < 650; i++) await fetch(`${sim.baseUrl}/servers?n=${i}`);
     // The page redraws as requests arrive: wait for the view of all 650, not the first one that drops some.
     await page.waitForFunction(() => document.getElementById('request-count')!.textContent!.includes('of 650 requests'));
-    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of 650 requests. The simulator keeps the newest 600 (50 dropped); GET /__simulator/requests answers with those.`);
+    expect(await text(page, '#request-count')).toBe(`The newest ${DASHBOARD_REQUEST_ROWS} of 650 requests. The simulator keeps the newest 600 (at most 600, and 4 MB; 50 dropped); GET /__simulator/requests answers with those.`);
     await page.close();
   });
 

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { SEED_SERVER_IDS as IDS, type RequestLogEntry, type ServerRecord } from '../../src/simulator';
-import { DASHBOARD_REQUEST_ROWS, DashboardStream, dashboardServers, WATCHER_BUFFER_BYTES } from '../../src/simulator/dashboard';
+import { DASHBOARD_REQUEST_ROWS, DashboardStream, dashboardServers, MAX_WATCHERS, WATCHER_BUFFER_BYTES } from '../../src/simulator/dashboard';
 import { RateLimiter } from '../../src/simulator/rate-limiter';
 import { RequestLog } from '../../src/simulator/request-log';
+import { logEntry } from '../helpers/request-log-entry';
 import { useSimulator } from '../helpers/simulator';
 
 /*
@@ -44,7 +45,7 @@ test('a server row names its rule sets and sums up each address\'s protection', 
 
 test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most, with how many there are in all', async () => {
   const requests = new RequestLog();
-  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 100; i++) requests.add({ requestId: `req_${i}` } as RequestLogEntry);
+  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 100; i++) requests.add(logEntry(`req_${i}`));
   const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
   const stream = new DashboardStream({ view: () => view, requests });
   const events: Array<{ requests: RequestLogEntry[]; requestCount: number; requestRows: number }> = [];
@@ -56,10 +57,10 @@ test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most,
   stream.watch(res as unknown as ServerResponse);
   expect(events[0].requests.map((r) => r.requestId)).toEqual(requests.since(100).map((r) => r.requestId));
   expect([events[0].requestCount, events[0].requestRows]).toEqual([DASHBOARD_REQUEST_ROWS + 100, DASHBOARD_REQUEST_ROWS]);
-  requests.add({ requestId: 'req_next' } as RequestLogEntry);
+  requests.add(logEntry('req_next'));
   await updated();
   expect(events[1].requests.map((r) => r.requestId)).toEqual(['req_next']);
-  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 1; i++) requests.add({ requestId: `req_burst_${i}` } as RequestLogEntry);
+  for (let i = 0; i < DASHBOARD_REQUEST_ROWS + 1; i++) requests.add(logEntry(`req_burst_${i}`));
   await updated();
   expect(events[2].requests).toHaveLength(DASHBOARD_REQUEST_ROWS);
   expect(events[2].requests[0].requestId).toBe('req_burst_1');
@@ -87,7 +88,7 @@ test('a page that stops reading gets nothing until it drains, then one fresh vie
   stream.watch(res as unknown as ServerResponse);
   expect(writes).toHaveLength(1);
   for (let i = 0; i < 3; i++) {
-    requests.add({ requestId: `req_${i}` } as RequestLogEntry);
+    requests.add(logEntry(`req_${i}`));
     await updated();
   }
   expect(writes).toHaveLength(1);
@@ -97,6 +98,60 @@ test('a page that stops reading gets nothing until it drains, then one fresh vie
   res.writableLength = WATCHER_BUFFER_BYTES + 1;
   handlers.get('drain')!();
   expect(res.destroyed).toBe(true);
+});
+
+/** A stand-in for a stream's response: records writes, holds its event handlers, never drains by itself. */
+function fakeResponse() {
+  const handlers = new Map<string, () => void>();
+  const res = {
+    writableLength: 0,
+    destroyed: false,
+    status: 0,
+    body: '',
+    headers: {} as Record<string, string>,
+    writeHead: (status: number, headers: Record<string, string>) => Object.assign(res, { status, headers }),
+    end: (body: string) => (res.body = body),
+    on: (event: string, handler: () => void) => (handlers.set(event, handler), res),
+    once: (event: string, handler: () => void) => (handlers.set(event, handler), res),
+    write: () => false,
+    destroy: () => {
+      res.destroyed = true;
+      handlers.get('close')?.();
+    },
+  };
+  return res;
+}
+
+describe('streams that never read give their place up (issue 41, point 4)', () => {
+  const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  test('a stream that leaves an update unread past the stall time is closed; the 33rd page then gets in', async () => {
+    const stream = new DashboardStream({ view: () => view, requests: new RequestLog() }, { maxAgeMs: 60_000, stallMs: 100 });
+    const idle = Array.from({ length: MAX_WATCHERS }, () => fakeResponse());
+    for (const res of idle) stream.watch(res as unknown as ServerResponse);
+    const late = fakeResponse();
+    stream.watch(late as unknown as ServerResponse);
+    expect(late.status).toBe(503);
+    expect(JSON.parse(late.body).error).toBe(`${MAX_WATCHERS} live pages are open, the most one simulator serves: close one, or retry in 60 s, when the oldest stream ends (streams last 60 s, and its page reconnects)`);
+    expect(late.headers['retry-after']).toBe('60');
+    await sleep(300);
+    expect(idle.every((res) => res.destroyed)).toBe(true);
+    expect(stream.watching).toBe(0);
+    const next = fakeResponse();
+    stream.watch(next as unknown as ServerResponse);
+    expect(next.status).toBe(200);
+  });
+
+  test('every stream ends at its maximum age, read or not (its page reconnects for a fresh view)', async () => {
+    const stream = new DashboardStream({ view: () => view, requests: new RequestLog() }, { maxAgeMs: 100, stallMs: 60_000 });
+    const res = Object.assign(fakeResponse(), { write: () => true });
+    stream.watch(res as unknown as ServerResponse);
+    expect(res.destroyed).toBe(false);
+    await sleep(300);
+    expect(res.destroyed).toBe(true);
+    expect(stream.watching).toBe(0);
+  });
 });
 
 describe('served by the simulator', () => {

@@ -3,8 +3,9 @@ import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { MAX_WATCHERS } from '../../src/simulator/dashboard';
 import { IdempotencyStore } from '../../src/simulator/idempotency-store';
 import { LastGoodReads } from '../../src/simulator/last-good-reads';
-import { loggedPath, MAX_LOGGED_PATH, RequestLog, type RequestLogEntry } from '../../src/simulator/request-log';
+import { loggedText, MAX_LOGGED_FIELD, MAX_REQUEST_LOG_BYTES, RequestLog } from '../../src/simulator/request-log';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator';
+import { logEntry } from '../helpers/request-log-entry';
 import { useSimulator } from '../helpers/simulator';
 
 /*
@@ -165,7 +166,8 @@ describe('what the simulator keeps is bounded', () => {
     try {
       for (let i = 0; i < 8; i++) await fetch(`${sim.baseUrl}/servers?n=${i}&pad=${'x'.repeat(2_000)}`);
       expect(sim.requests.map((r) => r.path.slice(0, 12))).toEqual(['/servers?n=3', '/servers?n=4', '/servers?n=5', '/servers?n=6', '/servers?n=7']);
-      expect(sim.requests[0].path).toHaveLength(MAX_LOGGED_PATH + ' … (1504 more characters)'.length - 1);
+      expect(sim.requests[0].path).toBe(loggedText(`/servers?n=3&pad=${'x'.repeat(2_000)}`));
+      expect(sim.requests[0].path).toMatch(new RegExp(`^.{${MAX_LOGGED_FIELD}}… \\(1761 more characters\\)$`));
       expect(sim.requestsDropped).toBe(3);
       const answer = await fetch(`${sim.controlUrl}/requests`);
       expect([answer.headers.get('simulator-requests-total'), answer.headers.get('simulator-requests-dropped')]).toEqual(['8', '3']);
@@ -177,13 +179,43 @@ describe('what the simulator keeps is bounded', () => {
 
   test('the ring keeps order across its seam', () => {
     const log = new RequestLog(3);
-    for (let i = 0; i < 7; i++) log.add({ requestId: `r${i}` } as RequestLogEntry);
+    for (let i = 0; i < 7; i++) log.add(logEntry(`r${i}`));
     expect(log.since().map((e) => e.requestId)).toEqual(['r4', 'r5', 'r6']);
     expect(log.since(5).map((e) => e.requestId)).toEqual(['r5', 'r6']);
     expect(log.since(1).map((e) => e.requestId)).toEqual(['r4', 'r5', 'r6']);
     expect([log.total, log.dropped]).toEqual([7, 4]);
-    expect(loggedPath('/servers')).toBe('/servers');
+    expect(loggedText('/servers')).toBe('/servers');
     expect(() => new RequestLog(0)).toThrow('the request log keeps at least 1 request; got 0');
+  });
+
+  test('every text field is cut at 256 characters, saying how much was cut, and the log keeps at most its bytes', () => {
+    const key = 'k'.repeat(15_000);
+    const log = new RequestLog(10_000, 64 * 1024);
+    for (let i = 0; i < 1_000; i++) log.add({ ...logEntry(`r${i}`), idempotencyKey: key, path: `/servers?${'q'.repeat(4_000)}`, serverId: 'vps_'.repeat(100) });
+    const [first] = log.since();
+    expect(first.idempotencyKey).toBe(`${'k'.repeat(MAX_LOGGED_FIELD)}… (${15_000 - MAX_LOGGED_FIELD} more characters)`);
+    expect(first.serverId).toHaveLength(MAX_LOGGED_FIELD + ' … (144 more characters)'.length - 1);
+    expect(Buffer.byteLength(JSON.stringify(log.since()))).toBeLessThanOrEqual(64 * 1024);
+    expect(log.count).toBeGreaterThan(50);
+    expect([log.total, log.dropped + log.count]).toEqual([1_000, 1_000]);
+    expect(log.since().at(-1)?.requestId).toBe('r999');
+    expect(log.since(990).map((e) => e.requestId)).toEqual(Array.from({ length: 10 }, (_, i) => `r${990 + i}`));
+  });
+
+  test('40,000 requests with 4 KB queries and keys: the log adds under 100 MB of memory and serves at most its 4 MB', () => {
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const log = new RequestLog();
+    for (let i = 0; i < 40_000; i++) {
+      log.add({ ...logEntry(`req_${i}`), path: `/servers?filter=${'x'.repeat(4_096)}&n=${i}`, idempotencyKey: `${'k'.repeat(4_096)}${i}` });
+    }
+    const added = process.memoryUsage().heapUsed - before;
+    expect(added).toBeLessThan(100 * 1024 * 1024);
+    // The entries' bytes, and the array's brackets and commas.
+    expect(Buffer.byteLength(JSON.stringify(log.since()))).toBeLessThanOrEqual(MAX_REQUEST_LOG_BYTES + log.count + 1);
+    expect(MAX_REQUEST_LOG_BYTES).toBe(4 * 1024 * 1024);
+    // The newest that fit: fewer than the 10,000 the count allows, since each is large.
+    expect([log.count > 4_000, log.count < 10_000, log.since().at(-1)?.requestId]).toEqual([true, true, 'req_39999']);
   });
 
   test('expired idempotency keys are let go on a sweep, and the keys kept are capped', () => {
@@ -230,7 +262,7 @@ describe('live pages that stop reading', () => {
       }
       const extra = await send(`${sim.controlUrl}/events`, 'GET', {});
       expect(extra.status).toBe(503);
-      expect(JSON.parse(extra.body).error).toBe(`${MAX_WATCHERS} live pages are open already; close one and reload`);
+      expect(JSON.parse(extra.body).error).toMatch(new RegExp(`^${MAX_WATCHERS} live pages are open, the most one simulator serves: close one, or retry in \\d+ s`));
       const before = process.memoryUsage().rss;
       for (let i = 0; i < 1_500; i++) await fetch(`${sim.baseUrl}/servers?${'p'.repeat(1_500)}${i}`);
       await new Promise((r) => setTimeout(r, 200));
