@@ -131,6 +131,14 @@ const bundleStandalone = project.addTask('bundle:standalone', {
   description: 'Bundle the standalone executable\'s programs into assets/standalone/: standalone.js (the provider) and cli.js (the command-line tool)',
   exec: 'node scripts/bundle.js standalone standalone-cli',
 });
+// The licences of what the bundles carry, in every package: assets/ is in the npm tarballs (and the
+// wheels' embedded ones), build-wheel.js puts the file in the wheels' metadata too, and the provider
+// release's zips carry it with Node's licence. Fails on a bundled package without an allowed licence.
+const notices = project.addTask('notices', {
+  description: 'Write assets/THIRD_PARTY_NOTICES.txt: every package in the bundles, with its version, licence, copyright and licence text',
+  exec: 'node scripts/third-party-notices.js assets/THIRD_PARTY_NOTICES.txt',
+});
+project.compileTask.prependSpawn(notices);
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
 // Tests run the bundles as Terraform would, so they need fresh ones too.
 for (const task of [project.compileTask, project.testTask]) {

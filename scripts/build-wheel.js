@@ -4,7 +4,7 @@
 // builds with that, so no system package is assumed. Fails unless the wheel is where it belongs.
 // Reproducible: file times come from SOURCE_DATE_EPOCH, else the commit's time.
 const { spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { delimiter, join, resolve } = require('node:path');
 
@@ -58,6 +58,14 @@ if (probe(python, 'import setuptools, wheel').status !== 0) {
 const sourceDateEpoch = process.env.SOURCE_DATE_EPOCH
   || spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: __dirname, encoding: 'utf8' }).stdout?.trim()
   || '315532800';
+// The third-party notices go into the wheel's metadata beside LICENSE (setuptools' license_files).
+const notices = join(__dirname, '..', 'assets', 'THIRD_PARTY_NOTICES.txt');
+if (!existsSync(notices)) {
+  process.stderr.write(`${notices} is missing: run "npx projen compile" first, which writes it\n`);
+  process.exit(1);
+}
+copyFileSync(notices, join(sourceDir, 'THIRD_PARTY_NOTICES.txt'));
+appendFileSync(join(sourceDir, 'setup.cfg'), '\n[metadata]\nlicense_files =\n    LICENSE\n    THIRD_PARTY_NOTICES.txt\n');
 mkdirSync(wheelDir, { recursive: true });
 const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], {
   cwd: sourceDir,

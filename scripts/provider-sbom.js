@@ -4,10 +4,10 @@
 // package the bundles leave out is not listed). Written with OWASP's @cyclonedx/cyclonedx-library; its timestamp is the
 // commit's and its serial number a hash of its content, so the same commit gives the same file.
 const { createHash } = require('node:crypto');
-const { existsSync, readFileSync } = require('node:fs');
-const { join, sep } = require('node:path');
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 const CDX = require('@cyclonedx/cyclonedx-library');
-const { bundleInputs } = require('./bundle');
+const { bundledPackages } = require('./bundled-packages');
 
 const root = join(__dirname, '..');
 const builder = new CDX.Contrib.FromNodePackageJson.Builders.ComponentBuilder(
@@ -16,19 +16,7 @@ const builder = new CDX.Contrib.FromNodePackageJson.Builders.ComponentBuilder(
 );
 
 /** The package.json of each npm package with a file in the standalone bundles. */
-async function bundledPackages() {
-  const manifests = new Map();
-  const inputs = new Set([...await bundleInputs('standalone'), ...await bundleInputs('standalone-cli')]);
-  for (const input of inputs) {
-    const parts = input.split(sep);
-    const at = parts.lastIndexOf('node_modules');
-    if (at < 0) continue;
-    const name = parts[at + 1].startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1];
-    const file = join(root, ...parts.slice(0, at + 1), ...name.split('/'), 'package.json');
-    if (existsSync(file) && !manifests.has(file)) manifests.set(file, JSON.parse(readFileSync(file, 'utf8')));
-  }
-  return [...manifests.values()];
-}
+const standaloneManifests = async () => (await bundledPackages(['standalone', 'standalone-cli'])).map((p) => p.manifest);
 
 const npmPurl = (name, version) => `pkg:npm/${name.startsWith('@') ? `%40${name.slice(1)}` : name}@${version}`;
 
@@ -52,7 +40,7 @@ async function providerSbom({ version, nodePackages, executables, sourceDateEpoc
     description: `The hosting Terraform provider of ${self.name}, one standalone executable per platform`,
     bomRef: `terraform-provider-hosting@${version}`,
   });
-  for (const manifest of await bundledPackages()) bom.components.add(component(manifest));
+  for (const manifest of await standaloneManifests()) bom.components.add(component(manifest));
   for (const [platform, { npmPackage, release }] of Object.entries(nodePackages)) {
     const node = new CDX.Models.Component(CDX.Enums.ComponentType.Platform, npmPackage, {
       version: release,
@@ -75,7 +63,7 @@ module.exports = { providerSbom };
 
 if (require.main === module) {
   // A look at the package list: node scripts/provider-sbom.js
-  bundledPackages().then((list) => list.forEach((m) => console.log(`${m.name}@${m.version} ${m.license ?? ''}`)), (err) => {
+  standaloneManifests().then((list) => list.forEach((m) => console.log(`${m.name}@${m.version} ${m.license ?? ''}`)), (err) => {
     console.error(err);
     process.exit(1);
   });

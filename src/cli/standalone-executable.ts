@@ -97,6 +97,18 @@ export function nodeBinary(platform: Platform, build: StandaloneBuild): string {
   return npmNodeBinary({ ...NODE_BINARIES[platform], release: NODE_RELEASE }, join(build.cacheDir, `node-${NODE_RELEASE}`, platform, 'node'), build.log);
 }
 
+/** The SHA-256 of Node's LICENSE in the linux_amd64 package of NODE_RELEASE (the same text in every platform's). */
+const NODE_LICENCE_SHA256 = 'c738ae413cf561f174e34f6961f8ca458aae2369a73640dda6234c629b98bcc4';
+
+/**
+ * Node's LICENSE for NODE_RELEASE, with the licences of what Node itself includes: it goes with the
+ * executables, which embed Node. From the linux_amd64 package, checked like the binaries.
+ */
+export function nodeLicenceFile(build: StandaloneBuild): string {
+  const pinned = { ...NODE_BINARIES.linux_amd64, release: NODE_RELEASE, sha256: NODE_LICENCE_SHA256 };
+  return npmPackageFile(pinned, 'LICENSE', join(build.cacheDir, `node-${NODE_RELEASE}`, 'LICENSE'), 0o644, build.log, 'about 30 MB');
+}
+
 /** A Node binary as an npm package publishes it, pinned by the tarball's integrity and the file's own hash. */
 export interface NpmNodeBinary {
   readonly npmPackage: string;

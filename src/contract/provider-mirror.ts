@@ -112,12 +112,16 @@ function windowsLauncher(platform: Platform, version: string): ZipEntry {
 }
 
 /** The standalone package: per platform, the provider as one executable that needs no Node. */
-export function standalonePackage(version: string, executables: ReadonlyMap<Platform, Buffer>): ProviderPackage {
+export function standalonePackage(version: string, executables: ReadonlyMap<Platform, Buffer>, notices?: Buffer): ProviderPackage {
+  const beside = notices ? [{ name: THIRD_PARTY_NOTICES, data: notices, mode: 0o644 }] : [];
   return {
     version,
-    files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version, platform), data, mode: 0o755 }]])),
+    files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version, platform), data, mode: 0o755 }, ...beside]])),
   };
 }
+
+/** The file beside each released executable naming the third-party software inside it, with the licences. */
+export const THIRD_PARTY_NOTICES = 'THIRD_PARTY_NOTICES.txt';
 
 /**
  * The standalone package of `version` from an unpacked mirror that `provider mirror --standalone`

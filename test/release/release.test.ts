@@ -82,6 +82,15 @@ describe('what the registries check on upload', () => {
       expect(manifestOf(tarball)).toMatchObject({ license: 'Apache-2.0', repository: expect.objectContaining({ url: expect.any(String) }), keywords: expect.arrayContaining(['terraform']) });
       expect(run('tar', ['-tzf', tarball]).output).toMatch(/package\/README\.md/);
       expect(run('tar', ['-tzf', tarball]).output).toContain('package/windows-launcher/windows_arm64.exe');
+      // Issue 41, point 3: the licences of what the bundles carry.
+      expect(run('tar', ['-xzOf', tarball, 'package/assets/THIRD_PARTY_NOTICES.txt']).output).toMatch(/^Third-party software in (cdktf|cdktn)-server-hosting [\s\S]*\nopenpgp 6\.3\.2\nLicence: LGPL-3\.0-or-later\n/);
+    }
+  });
+
+  test('both wheels carry the third-party notices in their metadata, beside LICENSE (issue 41, point 3)', () => {
+    for (const wheel of artefacts('python', '.whl')) {
+      const names = zipEntries(wheel);
+      expect([wheel, names.filter((name) => /\.dist-info\/(licenses\/)?(LICENSE|THIRD_PARTY_NOTICES\.txt)$/.test(name)).length]).toEqual([wheel, 2]);
     }
   });
 
@@ -99,7 +108,12 @@ describe('what the registries check on upload', () => {
     const sums = readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
     for (const platform of ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64', 'windows_arm64']) expect(sums).toContain(`  terraform-provider-hosting_${version}_${platform}.zip\n`);
     expect(sums).toContain(`  terraform-provider-hosting_${version}_sbom.cdx.json\n`);
-    expect(zipEntries(join(DIST, 'provider', `terraform-provider-hosting_${version}_windows_arm64.zip`))).toEqual([`terraform-provider-hosting_v${version}.exe`]);
+    // Each zip carries the notices of what its executable holds: the bundled packages, and Node (issue 41, point 3).
+    const zip = join(DIST, 'provider', `terraform-provider-hosting_${version}_windows_arm64.zip`);
+    expect(zipEntries(zip)).toEqual([`terraform-provider-hosting_v${version}.exe`, 'THIRD_PARTY_NOTICES.txt']);
+    const notices = run('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("THIRD_PARTY_NOTICES.txt").decode())', zip]).output;
+    expect(notices).toMatch(/\nNode\.js 22\.23\.2\nThe runtime inside each standalone provider executable\.[\s\S]*Node\.js is licensed for use as follows:/);
+    expect(notices).toContain('\nundici ');
     expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
     const sbom = JSON.parse(readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_sbom.cdx.json`), 'utf8')) as { bomFormat: string; components: Array<{ purl: string }> };
     expect(sbom.bomFormat).toBe('CycloneDX');
