@@ -116,7 +116,10 @@ export function standalonePackage(version: string, executables: ReadonlyMap<Plat
   const beside = notices ? [{ name: THIRD_PARTY_NOTICES, data: notices, mode: 0o644 }] : [];
   return {
     version,
-    files: new Map([...executables].map(([platform, data]) => [platform, [{ name: executableName(version, platform), data, mode: 0o755 }, ...beside]])),
+    files: new Map([...executables].map(([platform, data]) => {
+      const executable = { name: executableName(version, platform), data, mode: 0o755 };
+      return [platform, [executable, ...beside]];
+    })),
   };
 }
 
