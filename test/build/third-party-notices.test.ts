@@ -9,8 +9,8 @@ import { join } from 'node:path';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundledPackages } = require('../../scripts/bundled-packages');
-const { ALLOWED_LICENCES, BUNDLES, noticesOf, thirdPartyNotices } = require('../../scripts/third-party-notices');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ALLOWED_LICENCES, BUNDLES, noticesOf, thirdPartyNotices } = require('../../scripts/third-party-notices');
 
 interface Bundled { name: string; version: string; manifest: { license?: string } }
 
