@@ -6,7 +6,9 @@
  * standard handles, waits for it, and exits with Node's exit code.
  *
  * - node.exe is looked up on PATH alone, never in the current folder: a node.exe dropped into a
- *   stack's folder must not run with the API token in its environment.
+ *   stack's folder must not run with the API token in its environment. So relative PATH entries
+ *   (".", "bin"), which Windows would resolve against Terraform's working folder, are skipped, and
+ *   quoted entries ("C:\Program Files\nodejs", as installers may write them) are unquoted.
  * - Node runs in a job that ends with the launcher: a provider Terraform kills never outlives it.
  * - Ctrl-C is ignored, by the launcher and by Node (the setting is inherited), as go-plugin's own
  *   plugins ignore it: Terraform asks a provider to stop through StopProvider.
@@ -73,12 +75,46 @@ static WCHAR *own_folder(void) {
   return path;
 }
 
+/* Whether `dir` is absolute: a drive's root (C:\ or C:/) or a UNC path (\\server\share). */
+static int is_absolute(const WCHAR *dir) {
+  int drive = ((dir[0] >= L'A' && dir[0] <= L'Z') || (dir[0] >= L'a' && dir[0] <= L'z')) && dir[1] == L':' && (dir[2] == L'\\' || dir[2] == L'/');
+  return drive || (dir[0] == L'\\' && dir[1] == L'\\');
+}
+
+/* The next PATH entry from `at` into `dir`, unquoted (a quoted entry may hold ';'); returns where the one after starts. */
+static const WCHAR *next_entry(const WCHAR *at, WCHAR *dir) {
+  int quoted = 0;
+  for (; *at && (quoted || *at != L';'); at++) {
+    if (*at == L'"') quoted = !quoted;
+    else *dir++ = *at;
+  }
+  *dir = 0;
+  return *at ? at + 1 : at;
+}
+
+/* node.exe in the first absolute PATH entry that has it, or NULL. */
 static WCHAR *node_on_path(void) {
   WCHAR *path = wide_buffer(WIDE_MAX);
-  WCHAR *node = wide_buffer(WIDE_MAX);
+  WCHAR *node = wide_buffer(WIDE_MAX + 16);
   DWORD length = GetEnvironmentVariableW(L"PATH", path, WIDE_MAX);
-  if (length == 0 || length >= WIDE_MAX || SearchPathW(path, L"node.exe", NULL, WIDE_MAX, node, NULL) == 0) {
-    fail("node.exe is not on PATH. This provider package runs provider.js with Node (20 or newer): install Node and put it on PATH, "
+  if (length == 0 || length >= WIDE_MAX) return NULL;
+  for (const WCHAR *at = path; *at;) {
+    at = next_entry(at, node);
+    if (!is_absolute(node)) continue;
+    WCHAR *end = node + wide_length(node);
+    if (end[-1] != L'\\' && end[-1] != L'/') *end++ = L'\\';
+    append(end, L"node.exe")[0] = 0;
+    DWORD attributes = GetFileAttributesW(node);
+    if (attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY)) return node;
+  }
+  return NULL;
+}
+
+static WCHAR *node_to_run(void) {
+  WCHAR *node = node_on_path();
+  if (!node) {
+    fail("node.exe is not in any absolute folder on PATH (relative entries are skipped). This provider package runs provider.js with Node "
+         "(20 or newer): install Node and put it on PATH, "
          "or use the standalone provider, which needs no Node: HostingApi's standaloneProvider prop (standalone_provider in Python) "
          "in a stack, or the release's windows_amd64 executable (or `provider mirror --standalone`) for plain HCL.");
   }
@@ -100,7 +136,7 @@ static HANDLE job_ending_with_launcher(void) {
 }
 
 void __stdcall start(void) {
-  const WCHAR *node = node_on_path();
+  const WCHAR *node = node_to_run();
   const WCHAR *folder = own_folder();
   const WCHAR *arguments = arguments_of(GetCommandLineW());
   WCHAR *command = wide_buffer(wide_length(node) + wide_length(folder) + wide_length(arguments) + 32);

@@ -91,6 +91,28 @@ export function writeProviderMirror(root: string, pkg: ProviderPackage, source =
 export const executableName = (version: string, platform: Platform) => `terraform-provider-${PROVIDER_TYPE}_v${version}${isWindows(platform) ? '.exe' : ''}`;
 
 /**
+ * The Linux and macOS starter of provider.js. It finds node itself, in absolute PATH entries only: an
+ * empty or relative entry means the working folder (Terraform's stack folder), where a planted node
+ * must not run with the API token in its environment.
+ */
+const UNIX_WRAPPER = `#!/bin/sh
+# terraform-provider-hosting: runs provider.js (beside this file) with the first node in an absolute
+# PATH entry; empty and relative entries, which mean the working folder, are skipped.
+# The folder from $0 itself (Terraform starts a plugin by its path): no command from PATH is needed.
+here=\${0%/*}
+set -f
+IFS=:
+for dir in $PATH; do
+  case $dir in
+    /*) if [ -f "$dir/node" ] && [ -x "$dir/node" ]; then exec "$dir/node" "$here/provider.js" "$@"; fi ;;
+  esac
+done
+echo 'terraform-provider-hosting: node is not in any absolute folder on PATH (empty and relative entries are skipped).' >&2
+echo 'This provider package runs provider.js with Node (20 or newer): put Node on PATH, or use the standalone provider, which needs no Node.' >&2
+exit 1
+`;
+
+/**
  * The script package: the bundle, run by the user's node through a `#!/bin/sh` wrapper on Linux and
  * macOS, and on Windows through a launcher executable (windows-launcher/launcher.c), since Windows
  * starts no script as a plugin. Platforms that share their files share one array (one zip's bytes).
@@ -98,7 +120,7 @@ export const executableName = (version: string, platform: Platform) => `terrafor
 export function scriptPackage(bundle: Buffer, version = providerVersion(bundle)): ProviderPackage {
   const provider: ZipEntry = { name: 'provider.js', data: bundle, mode: 0o644 };
   // One name for every Linux and macOS platform: only Windows adds `.exe`.
-  const wrapper: ZipEntry = { name: executableName(version, 'linux_amd64'), data: Buffer.from('#!/bin/sh\nexec node "$(dirname "$0")/provider.js" "$@"\n'), mode: 0o755 };
+  const wrapper: ZipEntry = { name: executableName(version, 'linux_amd64'), data: Buffer.from(UNIX_WRAPPER), mode: 0o755 };
   const unix = [wrapper, provider];
   return {
     version,

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseProviderSource, PROVIDER_SOURCE } from '../../src/contract/provider-address';
@@ -76,6 +77,34 @@ describe('the script package: the bundle, run by the user\'s node', () => {
     expect([amd64, arm64].map((exe) => exe.subarray(0, 2).toString())).toEqual(['MZ', 'MZ']);
     expect([peMachine(amd64), peMachine(arm64)]).toEqual([0x8664, 0xaa64]);
     expect(pkg.files.get('windows_arm64')![1].data).toEqual(Buffer.from('bundle'));
+  });
+
+  // Issue 41, point 5: an empty or relative PATH entry means the working folder, Terraform's stack
+  // folder, where a node planted there would run with the token in its environment.
+  test('the wrapper runs the node of the first absolute PATH entry, never one in the working folder through an empty or relative entry', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wrapper-'));
+    try {
+      const wrapper = join(dir, 'package', 'terraform-provider-hosting_v1.4.0');
+      mkdirSync(join(dir, 'package'));
+      writeFileSync(wrapper, pkg.files.get('linux_amd64')![0].data, { mode: 0o755 });
+      const fakeNode = (folder: string, says: string) => {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, 'node'), `#!/bin/sh\necho "${says} $*"\n`, { mode: 0o755 });
+      };
+      fakeNode(join(dir, 'work'), 'planted');
+      fakeNode(join(dir, 'work', 'bin'), 'planted in bin');
+      fakeNode(join(dir, 'real'), 'real node');
+      const run = (path: string) => spawnSync(wrapper, ['arg one'], { cwd: join(dir, 'work'), env: { PATH: path }, encoding: 'utf8' });
+      for (const path of [`:${dir}/real`, `.:${dir}/real`, `bin::${dir}/real:`]) {
+        expect([path, run(path).stdout]).toEqual([path, `real node ${dir}/package/provider.js arg one\n`]);
+      }
+      const none = run('.:bin:');
+      expect(none.status).toBe(1);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toContain('node is not in any absolute folder on PATH (empty and relative entries are skipped)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('its lock entry has one hash for the platforms the wrapper serves and one per Windows launcher', () => {

@@ -103,12 +103,29 @@ describeWithWine('Windows users, under Wine', () => {
     writeFileSync(launcher, readFileSync(join(__dirname, '..', '..', 'windows-launcher', `${WINDOWS}.exe`)));
     writeFileSync(join(pkg, 'provider.js'), 'console.log(JSON.stringify([process.argv.slice(2), process.env.TF_PLUGIN_MAGIC_COOKIE])); process.exit(7);\n');
     const noNode = await runUnderWine(launcher, []);
-    expect(noNode.stderr).toContain('node.exe is not on PATH. This provider package runs provider.js with Node (20 or newer)');
+    expect(noNode.stderr).toContain('node.exe is not in any absolute folder on PATH (relative entries are skipped). This provider package runs provider.js with Node (20 or newer)');
     expect(noNode.stderr).toContain('standaloneProvider prop (standalone_provider in Python) in a stack, or the release\'s windows_amd64 executable');
     expect(noNode.code).toBe(1);
     const run = await runUnderWine(launcher, ['one', 'two words'], { env: { WINEPATH: windowsNodeOnPath(ws.root), TF_PLUGIN_MAGIC_COOKIE: 'cookie' } });
     expect(run.stdout).toBe('[["one","two words"],"cookie"]\n');
     expect(run.code).toBe(7);
+  });
+
+  // Issue 41, point 5: Windows resolves a relative PATH entry against the working folder, Terraform's
+  // stack folder, where a planted node.exe would run with the token in its environment.
+  test('the launcher skips relative PATH entries (a node.exe in the working folder never runs) and unquotes quoted ones', async () => {
+    const ws = workspace();
+    const pkg = join(ws.root, 'package');
+    mkdirSync(pkg);
+    const launcher = join(pkg, executableName('1.4.0', WINDOWS));
+    writeFileSync(launcher, readFileSync(join(__dirname, '..', '..', 'windows-launcher', `${WINDOWS}.exe`)));
+    writeFileSync(join(pkg, 'provider.js'), 'console.log("provider.js ran"); process.exit(0);\n');
+    const onPath = windowsNodeOnPath(ws.root);
+    const planted = (await runUnderWine(launcher, [], { cwd: join(ws.root), env: { WINEPATH: '.;windows-node' } }));
+    expect(planted.stderr).toContain('node.exe is not in any absolute folder on PATH (relative entries are skipped)');
+    expect(planted.code).toBe(1);
+    const quoted = await runUnderWine(launcher, [], { env: { WINEPATH: `"${onPath}"` } });
+    expect({ stdout: quoted.stdout, code: quoted.code }).toEqual({ stdout: 'provider.js ran\n', code: 0 });
   });
 
   describeWithTerraform('Terraform starting the Windows provider', () => {
