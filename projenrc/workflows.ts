@@ -181,7 +181,9 @@ function releaseWorkflow(gh: github.GitHub): void {
         {
           name: 'Create the release',
           env: { GH_TOKEN: '${{ github.token }}', VERSION: '${{ needs.release.outputs.version }}' },
-          run: 'gh release create "v$VERSION" --repo "$GITHUB_REPOSITORY" --target "$GITHUB_SHA" --title "v$VERSION" --notes-file dist/changelog.md dist/provider/*',
+          // The notes end with the key that signed SHA256SUMS (its fingerprint and public key), from the signing job.
+          run: 'cat dist/changelog.md dist/release-key.md > dist/release-notes.md\n'
+            + 'gh release create "v$VERSION" --repo "$GITHUB_REPOSITORY" --target "$GITHUB_SHA" --title "v$VERSION" --notes-file dist/release-notes.md dist/provider/*',
         },
       ],
     },

@@ -5,6 +5,7 @@
 # release environment, and reads nothing but DIR, HOSTING_RELEASE_SIGNING_KEY (ASCII-armoured) and
 # HOSTING_RELEASE_SIGNING_PASSPHRASE (if the key has one). The key lives in a keyring made for this
 # run, deleted when it ends. SHA256SUMS is checked against the archives before anything is signed.
+# Writes release-key.md beside DIR: the key's fingerprint and public key, for the release notes.
 # Usage: sign-provider-release.sh DIR
 set -euo pipefail
 dir=$1
@@ -43,4 +44,20 @@ printf '%s' "${HOSTING_RELEASE_SIGNING_PASSPHRASE:-}" \
   || { echo "sign-provider-release: signing failed: is HOSTING_RELEASE_SIGNING_PASSPHRASE the key's passphrase?" >&2; exit 1; }
 gpg --batch --quiet --verify "$sig" "${sums[0]}" 2>/dev/null
 key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "sec" { print $5; exit }')
-echo "signed $(basename "${sums[0]}") with key ID $key"
+fingerprint=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+# The release notes' section on the key (the release job appends it): what users compare
+# `terraform init`'s key ID with, and the public key itself. Beside DIR, so SHA256SUMS is unchanged.
+notes="$(dirname "$dir")/release-key.md"
+{
+  echo '## Release key'
+  echo
+  echo "Release key fingerprint: \`$fingerprint\`"
+  echo
+  echo "\`terraform init\` prints its key ID, the fingerprint's last 16 digits: \`$key\`. SECURITY.md says how to verify a"
+  echo 'release by hand with the public key:'
+  echo
+  echo '```text'
+  gpg --batch --armor --export "$fingerprint"
+  echo '```'
+} >"$notes"
+echo "signed $(basename "${sums[0]}") with key ID $key (fingerprint $fingerprint); the release notes' key section is in $notes"

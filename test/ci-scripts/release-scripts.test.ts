@@ -135,8 +135,16 @@ withGpg('the signing step (sign-provider-release.sh)', () => {
     const key = signingKey('correct horse');
     const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'correct horse' });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(new RegExp(`^signed ${SUMS} with key ID [0-9A-F]{16}\\n$`));
+    const printed = new RegExp(`^signed ${SUMS} with key ID ([0-9A-F]{16}) \\(fingerprint ([0-9A-F]{40})\\); the release notes' key section is in ${join(work, 'release-key.md')}\\n$`).exec(result.stdout);
+    expect(printed).not.toBeNull();
     expect(result.status).toBe(0);
+    // Issue 41, point 5: the release notes name the key, so init's "key ID …" has something to be checked against.
+    const [, keyId, fingerprint] = printed!;
+    expect(fingerprint.endsWith(keyId)).toBe(true);
+    const notes = readFileSync(join(work, 'release-key.md'), 'utf8');
+    expect(notes).toContain(`Release key fingerprint: \`${fingerprint}\``);
+    expect(notes).toContain(`its key ID, the fingerprint's last 16 digits: \`${keyId}\``);
+    expect((await openpgp.readKey({ armoredKey: /```text\n([\s\S]+?)```/.exec(notes)![1] })).getFingerprint().toUpperCase()).toBe(fingerprint);
     const verified = await openpgp.verify({
       message: await openpgp.createMessage({ binary: readFileSync(join(work, 'dist', SUMS)) }),
       signature: await openpgp.readSignature({ binarySignature: readFileSync(join(work, 'dist', `${SUMS}.sig`)) }),
@@ -173,6 +181,12 @@ describe('the release workflow', () => {
 
   test('every job releases from main only: a dispatch on another branch builds, signs and publishes nothing', () => {
     for (const [name, job] of Object.entries(workflow.jobs)) expect([name, job.if]).toEqual([name, expect.stringMatching(/^github\.ref == 'refs\/heads\/main'/)]);
+  });
+
+  test('the GitHub release\'s notes end with the signing job\'s key section (fingerprint and public key)', () => {
+    const create = workflow.jobs.github.steps.find((step) => step.name === 'Create the release') as { run?: string } | undefined;
+    expect(create?.run).toContain('cat dist/changelog.md dist/release-key.md > dist/release-notes.md');
+    expect(create?.run).toContain('--notes-file dist/release-notes.md');
   });
 
   test('the signing key reaches one step, the signing, in a job of its own in a protected environment', () => {
