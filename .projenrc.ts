@@ -138,7 +138,7 @@ const notices = project.addTask('notices', {
   description: 'Write assets/THIRD_PARTY_NOTICES.txt: every package in the bundles, with its version, licence, copyright and licence text',
   exec: 'node scripts/third-party-notices.js assets/THIRD_PARTY_NOTICES.txt',
 });
-project.compileTask.prependSpawn(notices);
+for (const task of [project.compileTask, project.testTask]) task.prependSpawn(notices);
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
 // Tests run the bundles as Terraform would, so they need fresh ones too.
 for (const task of [project.compileTask, project.testTask]) {

@@ -8,10 +8,9 @@ const { spawnSync } = require('node:child_process');
 const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { defaultCacheDir, NODE_RELEASE, nodeBinaryPackage, nodeLicenceFile, standaloneExecutables } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } = require('../lib/contract/provider-mirror');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standaloneNotices, standalonePackage } = require('../lib/contract/provider-mirror');
 const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');
-const { thirdPartyNotices } = require('./third-party-notices');
 
 const sourceDateEpoch = () => process.env.SOURCE_DATE_EPOCH
   || spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: join(__dirname, '..'), encoding: 'utf8' }).stdout.trim()
@@ -22,14 +21,14 @@ async function main(out) {
   const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) };
   const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, build);
   // Each zip carries the licences of what its executable holds: the bundled packages, and Node.
-  const notices = await thirdPartyNotices({ release: NODE_RELEASE, licence: readFileSync(nodeLicenceFile(build), 'utf8') });
+  const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
   const sbom = await providerSbom({
     version,
     executables,
     nodePackages: Object.fromEntries(PLATFORMS.map((platform) => [platform, nodeBinaryPackage(platform)])),
     sourceDateEpoch: sourceDateEpoch(),
   });
-  const release = providerRelease(standalonePackage(version, executables, Buffer.from(notices)), new Map([[`terraform-provider-hosting_${version}_sbom.cdx.json`, Buffer.from(sbom)]]));
+  const release = providerRelease(standalonePackage(version, executables, notices), new Map([[`terraform-provider-hosting_${version}_sbom.cdx.json`, Buffer.from(sbom)]]));
   const { files } = release;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });

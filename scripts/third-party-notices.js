@@ -1,10 +1,10 @@
 // The third-party notices of what the package ships: every npm package esbuild put into the program
 // bundles (assets/handler, assets/provider, assets/standalone), with its version from the lock file,
-// its licence, copyright lines and licence text; with --node, also the Node.js runtime the standalone
-// executables embed (its LICENSE, which carries the notices of Node's own dependencies). A bundled
-// package with no licence file, or a licence outside ALLOWED_LICENCES, fails the build.
-// Usage: node scripts/third-party-notices.js <out file> [--node <Node release> <Node's LICENSE file>]
-const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+// its licence, copyright lines and licence text (the provider release's zips add Node's licence:
+// standaloneNotices in src/contract/provider-mirror.ts). A bundled package with no licence file, or
+// a licence outside ALLOWED_LICENCES, fails the build.
+// Usage: node scripts/third-party-notices.js <out file>
+const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, resolve } = require('node:path');
 const { bundledPackages } = require('./bundled-packages');
 
@@ -47,7 +47,7 @@ function packageNotices(packages) {
 
 const RULE = '='.repeat(78);
 
-function render(self, notices, node) {
+function render(self, notices) {
   const header = [
     `Third-party software in ${self.name} ${self.version}`,
     '',
@@ -62,34 +62,33 @@ function render(self, notices, node) {
     'library\'s source is at the package\'s repository; openpgp\'s at',
     'https://github.com/openpgpjs/openpgpjs.',
     '',
-    `Packages: ${notices.map((n) => `${n.name}@${n.version} (${n.licence})`).join(', ')}${node ? `; Node.js ${node.release} (MIT, with its dependencies' licences)` : ''}.`,
+    `Packages: ${notices.map((n) => `${n.name}@${n.version} (${n.licence})`).join(', ')}.`,
+    'The standalone provider executables also embed Node.js, whose licence ends their copy of this file.',
   ];
   const entries = notices.map((n) => [RULE, `${n.name} ${n.version}`, `Licence: ${n.licence}`, ...n.copyright.map((line) => `Copyright: ${line.replace(/^copyright:?\s*/i, '')}`), `Source: ${n.source}`, '', n.text].join('\n'));
-  const runtime = node ? [[RULE, `Node.js ${node.release}`, 'The runtime inside each standalone provider executable. Its LICENSE, which carries the', 'licences of the software Node.js itself includes:', 'Source: https://github.com/nodejs/node', '', node.licence.trim()].join('\n')] : [];
-  return `${[header.join('\n'), ...entries, ...runtime].join('\n\n')}\n`;
+  return `${[header.join('\n'), ...entries].join('\n\n')}\n`;
 }
 
 /** The notices of `packages` as text; throws, naming every problem, when one cannot be shipped. */
-function noticesOf(packages, node) {
+function noticesOf(packages) {
   const self = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   const { notices, problems } = packageNotices(packages);
   if (problems.length) throw new Error(`the bundles cannot ship with their licences:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  return render(self, notices, node);
+  return render(self, notices);
 }
 
-/** The notices of the program bundles (and Node's, given `node`: `{ release, licence }`). */
-const thirdPartyNotices = async (node) => noticesOf(await bundledPackages(BUNDLES), node);
+/** The notices of the program bundles. */
+const thirdPartyNotices = async () => noticesOf(await bundledPackages(BUNDLES));
 
 module.exports = { ALLOWED_LICENCES, BUNDLES, noticesOf, thirdPartyNotices };
 
 if (require.main === module) {
-  const [out, flag, release, licence] = process.argv.slice(2);
-  const node = flag === '--node' ? { release, licence: readFileSync(licence, 'utf8') } : undefined;
-  if (!out || (flag && (!node || !existsSync(licence)))) {
-    console.error('usage: node scripts/third-party-notices.js <out file> [--node <Node release> <Node\'s LICENSE file>]');
+  const [out] = process.argv.slice(2);
+  if (!out) {
+    console.error('usage: node scripts/third-party-notices.js <out file>');
     process.exit(64);
   }
-  thirdPartyNotices(node).then((text) => {
+  thirdPartyNotices().then((text) => {
     mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(out, text);
     console.log(`third-party notices: ${out} (${text.length} characters)`);

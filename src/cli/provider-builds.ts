@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { defaultCacheDir, hostPlatform, standaloneExecutables } from './standalone-executable';
+import { defaultCacheDir, hostPlatform, NODE_RELEASE, nodeLicenceFile, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import {
-  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standalonePackage, type Platform, type ProviderPackage,
+  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standaloneNotices, standalonePackage, type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 
 /** The `provider` command's verbs. */
@@ -37,8 +37,12 @@ function packagedBundles(): ProviderBuilds {
     version,
     platforms: PLATFORMS,
     script: () => scriptPackage(bundle, version),
-    standalone: (platforms, log) =>
-      standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, { cacheDir: defaultCacheDir(), log })),
+    // Each executable comes with the licences of what it holds, Node's among them.
+    standalone: (platforms, log) => {
+      const build = { cacheDir: defaultCacheDir(), log };
+      const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
+      return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), notices);
+    },
   };
 }
 

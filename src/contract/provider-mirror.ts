@@ -147,6 +147,26 @@ export function standalonePackage(version: string, executables: ReadonlyMap<Plat
 
 /** The file beside each released executable naming the third-party software inside it, with the licences. */
 export const THIRD_PARTY_NOTICES = 'THIRD_PARTY_NOTICES.txt';
+/** The bundles' notices, written at compile by scripts/third-party-notices.js: `<package>/assets/THIRD_PARTY_NOTICES.txt`. */
+const BUNDLE_NOTICES_PATH = join(__dirname, '..', '..', 'assets', THIRD_PARTY_NOTICES);
+
+/**
+ * What a standalone executable holds, with the licences: the bundles' packages, then Node, whose
+ * LICENSE carries the licences of what Node itself includes.
+ */
+export function standaloneNotices(nodeRelease: string, nodeLicence: string): Buffer {
+  const bundles = readShippedFile(BUNDLE_NOTICES_PATH, 'The third-party notices', 'npx projen compile').toString('utf8').trimEnd();
+  const node = [
+    '='.repeat(78),
+    `Node.js ${nodeRelease}`,
+    'The runtime inside each standalone provider executable (MIT). Its LICENSE, which carries the',
+    'licences of the software Node.js itself includes:',
+    'Source: https://github.com/nodejs/node',
+    '',
+    nodeLicence.trim(),
+  ];
+  return Buffer.from(`${bundles}\n\n${node.join('\n')}\n`);
+}
 
 /**
  * The standalone package of `version` from an unpacked mirror that `provider mirror --standalone`

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { standaloneNotices } from '../../src/contract/provider-mirror';
 
 /*
  * Issue 41, point 3: the licences of what the bundles carry travel with every package. The notices
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 const { bundledPackages } = require('../../scripts/bundled-packages');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ALLOWED_LICENCES, BUNDLES, noticesOf, thirdPartyNotices } = require('../../scripts/third-party-notices');
+
+const ROOT = join(__dirname, '..', '..');
 
 interface Bundled { name: string; version: string; manifest: { license?: string } }
 
@@ -29,10 +32,12 @@ test('every package in the bundles is listed with its lock-file version, licence
   expect(text).toMatch(/You may replace it: in a clone of this repository at the release's tag, install the openpgp\nyou want/);
 });
 
-test('Node\'s licence comes along when asked (the release zips, whose executables embed Node)', () => {
-  const text: string = noticesOf([], { release: '22.23.2', licence: 'Node.js is licensed for use as follows:\n…' });
-  expect(text).toContain('Node.js 22.23.2 (MIT, with its dependencies\' licences)');
-  expect(text).toContain('Node.js is licensed for use as follows:');
+test('a standalone executable\'s copy adds Node\'s licence after the bundles\' (the release zips, whose executables embed Node)', async () => {
+  writeFileSync(join(ROOT, 'assets', 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices());
+  const text = standaloneNotices('22.23.2', 'Node.js is licensed for use as follows:\n…').toString('utf8');
+  expect(text).toMatch(/^Third-party software in cdktf-server-hosting /);
+  expect(text).toContain('\nNode.js 22.23.2\nThe runtime inside each standalone provider executable (MIT).');
+  expect(text.trimEnd().endsWith('Node.js is licensed for use as follows:\n…')).toBe(true);
 });
 
 describe('a bundled package that cannot ship fails the build, naming it and why', () => {
