@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { defaultCacheDir, hostPlatform, NODE_RELEASE, nodeLicenceFile, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import {
-  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standaloneNotices, standalonePackage, type Platform, type ProviderPackage,
+  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standaloneNotices, standalonePackage,
+  type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 
 /** The `provider` command's verbs. */
