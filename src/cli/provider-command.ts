@@ -97,6 +97,7 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
   writeProviderRegistry(root, await signedRelease(release, signer), address, signer);
   const kept = release.archives.filter((a) => !pkg.files.has(a.platform)).map((a) => a.platform);
   print(`Wrote the hosting provider ${version} (${describe(pkg, true)}) to the registry in ${root}, signed with key ID ${signer.keyId}\n`);
+  print(`# Publish the key's fingerprint where your users look (terraform init prints the key ID, its last 16 digits): ${signer.fingerprint}\n`);
   if (kept.length) print(`# Version ${version} also keeps ${kept.join(', ')}, written before: its SHA256SUMS and signature now cover all ${release.archives.length} platforms.\n`);
   print(registryInstructions(address, version));
 }

@@ -20,6 +20,8 @@ export const SIGNING_PASSPHRASE_VARIABLE = 'HOSTING_RELEASE_SIGNING_PASSPHRASE';
 export interface ReleaseSigner {
   /** The key's long id, as Terraform prints it after "key ID" (16 upper-case hex digits). */
   readonly keyId: string;
+  /** The key's fingerprint (40 upper-case hex digits), what users are told to compare the key ID with. */
+  readonly fingerprint: string;
   /** The public key, ASCII-armoured: what users and the registry verify with. */
   readonly publicKeyArmored: string;
   /** A detached binary signature of `data`. */
@@ -40,6 +42,7 @@ export async function releaseSigner(armoredKey: string, passphrase: string | und
   }
   return {
     keyId: unlocked.getKeyID().toHex().toUpperCase(),
+    fingerprint: unlocked.getFingerprint().toUpperCase(),
     publicKeyArmored: unlocked.toPublic().armor(),
     sign: async (data) => {
       const message = await openpgp.createMessage({ binary: data });

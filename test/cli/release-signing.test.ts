@@ -18,6 +18,8 @@ test('a detached binary signature that OpenPGP verifies with the public key, and
   });
   await expect(verified.signatures[0].verified).resolves.toBe(true);
   expect(signer.keyId).toMatch(/^[0-9A-F]{16}$/);
+  expect(signer.fingerprint).toMatch(/^[0-9A-F]{40}$/);
+  expect(signer.fingerprint.endsWith(signer.keyId)).toBe(true);
   expect(signer.publicKeyArmored).toContain('BEGIN PGP PUBLIC KEY BLOCK');
   expect(signer.publicKeyArmored).not.toContain('PRIVATE');
 });

@@ -82,6 +82,7 @@ ${firewallHcl(sim.baseUrl)}`;
   test('the package writes its version, signed, and prints the required_providers block to use', () => {
     const written = writeRegistry('1.4.2');
     expect(written.output).toContain(`Wrote the hosting provider 1.4.2 (standalone executables with Node 22.23.2, no Node needed; linux_amd64) to the registry in ${registry}, signed with key ID ${key.keyId}`);
+    expect(written.output).toMatch(new RegExp(`# Publish the key's fingerprint where your users look \\(terraform init prints the key ID, its last 16 digits\\): [0-9A-F]{24}${key.keyId}\\n`));
     expect(written.output).toContain(`source  = "${served.host}/${NAMESPACE}/hosting"`);
     expect(written.output).toContain('version = "~> 1.4"');
     expect(written.code).toBe(0);
