@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { providerBuilds } from '../../src/cli/provider-builds';
 import { runMirrorCommand } from '../../src/cli/provider-command';
-import { defaultCacheDir, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { HostingApi, ServerFirewall } from '../../src/constructs';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
-import { packageHash1, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } from '../../src/contract/provider-mirror';
+import { packageHash1, providerVersion, readProviderBundle } from '../../src/contract/provider-mirror';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { serveOverHttps } from '../helpers/https-mirror';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
@@ -88,10 +88,9 @@ describeWithTerraform('the standalone provider: terraform with no node on PATH',
       const run = (args: string[]) => ws.terraform(args, { env: { PATH: ws.PATH, TF_CLI_CONFIG_FILE: rc, SSL_CERT_FILE: served.caFile } });
       const init = await run(['init', '-input=false', '-no-color']);
       expect(init.code).toBe(0);
-      // The lock file records the hash of the executable installed, not of the script package.
-      const executable = standaloneExecutables(readStandaloneProgram(), ['linux_amd64'], { cacheDir: defaultCacheDir(), log: () => undefined });
-      const version = providerVersion(readProviderBundle());
-      expect(readFileSync(join(ws.stackDir, '.terraform.lock.hcl'), 'utf8')).toContain(packageHash1(standalonePackage(version, executable).files.get('linux_amd64')!));
+      // The lock file records the hash of the executable installed (with its notices), not of the script package.
+      const installed = providerBuilds().standalone(['linux_amd64'], () => undefined, 'mirror');
+      expect(readFileSync(join(ws.stackDir, '.terraform.lock.hcl'), 'utf8')).toContain(packageHash1(installed.files.get('linux_amd64')!));
       const plan = await run(['plan', '-input=false', '-no-color']);
       expect(plan.output).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
       expect(plan.code).toBe(0);

@@ -47,6 +47,16 @@ function windowsNodeOnPath(root: string): string {
   return `Z:${dir.replace(/\//g, '\\')}`;
 }
 
+/** The script package's Windows launcher in `<root>/package`, beside a provider.js of `providerJs`; returns the launcher. */
+function scriptPackageIn(root: string, providerJs: string): string {
+  const pkg = join(root, 'package');
+  mkdirSync(pkg);
+  const launcher = join(pkg, executableName('1.4.0', WINDOWS));
+  writeFileSync(launcher, readFileSync(join(__dirname, '..', '..', 'windows-launcher', `${WINDOWS}.exe`)));
+  writeFileSync(join(pkg, 'provider.js'), providerJs);
+  return launcher;
+}
+
 /** init, validate, plan, apply and a clean plan: the provider's whole life in one configuration. */
 async function applyAndPlanClean(ws: TerraformWorkspace, env: Record<string, string> = {}): Promise<void> {
   const run = (...args: string[]) => ws.terraform([...args, '-no-color'], { env });
@@ -97,11 +107,7 @@ describeWithWine('Windows users, under Wine', () => {
 
   test('the script package\'s launcher runs node.exe from PATH on the provider.js beside it, with its arguments and exit code; without Node it says what to do', async () => {
     const ws = workspace();
-    const pkg = join(ws.root, 'package');
-    mkdirSync(pkg);
-    const launcher = join(pkg, executableName('1.4.0', WINDOWS));
-    writeFileSync(launcher, readFileSync(join(__dirname, '..', '..', 'windows-launcher', `${WINDOWS}.exe`)));
-    writeFileSync(join(pkg, 'provider.js'), 'console.log(JSON.stringify([process.argv.slice(2), process.env.TF_PLUGIN_MAGIC_COOKIE])); process.exit(7);\n');
+    const launcher = scriptPackageIn(ws.root, 'console.log(JSON.stringify([process.argv.slice(2), process.env.TF_PLUGIN_MAGIC_COOKIE])); process.exit(7);\n');
     const noNode = await runUnderWine(launcher, []);
     expect(noNode.stderr).toContain('node.exe is not in any absolute folder on PATH (relative entries are skipped). This provider package runs provider.js with Node (20 or newer)');
     expect(noNode.stderr).toContain('standaloneProvider prop (standalone_provider in Python) in a stack, or the release\'s windows_amd64 executable');
@@ -115,13 +121,9 @@ describeWithWine('Windows users, under Wine', () => {
   // stack folder, where a planted node.exe would run with the token in its environment.
   test('the launcher skips relative PATH entries (a node.exe in the working folder never runs) and unquotes quoted ones', async () => {
     const ws = workspace();
-    const pkg = join(ws.root, 'package');
-    mkdirSync(pkg);
-    const launcher = join(pkg, executableName('1.4.0', WINDOWS));
-    writeFileSync(launcher, readFileSync(join(__dirname, '..', '..', 'windows-launcher', `${WINDOWS}.exe`)));
-    writeFileSync(join(pkg, 'provider.js'), 'console.log("provider.js ran"); process.exit(0);\n');
+    const launcher = scriptPackageIn(ws.root, 'console.log("provider.js ran"); process.exit(0);\n');
     const onPath = windowsNodeOnPath(ws.root);
-    const planted = (await runUnderWine(launcher, [], { cwd: join(ws.root), env: { WINEPATH: '.;windows-node' } }));
+    const planted = await runUnderWine(launcher, [], { cwd: ws.root, env: { WINEPATH: '.;windows-node' } });
     expect(planted.stderr).toContain('node.exe is not in any absolute folder on PATH (relative entries are skipped)');
     expect(planted.code).toBe(1);
     const quoted = await runUnderWine(launcher, [], { env: { WINEPATH: `"${onPath}"` } });
