@@ -112,7 +112,7 @@ describe('what the registries check on upload', () => {
     const zip = join(DIST, 'provider', `terraform-provider-hosting_${version}_windows_arm64.zip`);
     expect(zipEntries(zip)).toEqual([`terraform-provider-hosting_v${version}.exe`, 'THIRD_PARTY_NOTICES.txt']);
     const notices = run('python3', ['-c', 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("THIRD_PARTY_NOTICES.txt").decode())', zip]).output;
-    expect(notices).toMatch(/\nNode\.js 22\.23\.2\nThe runtime inside each standalone provider executable\.[\s\S]*Node\.js is licensed for use as follows:/);
+    expect(notices).toMatch(/\nNode\.js 22\.23\.2\nThe runtime inside each standalone provider executable \(MIT\)\.[\s\S]*Node\.js is licensed for use as follows:/);
     expect(notices).toContain('\nundici ');
     expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
     const sbom = JSON.parse(readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_sbom.cdx.json`), 'utf8')) as { bomFormat: string; components: Array<{ purl: string }> };
