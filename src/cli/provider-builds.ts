@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { NOTICES_ASSET } from './standalone-assets';
 import { defaultCacheDir, hostPlatform, NODE_RELEASE, nodeLicenceFile, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import {
@@ -48,6 +49,16 @@ function packagedBundles(): ProviderBuilds {
 }
 
 /**
+ * The notices the executable carries (its bundles' packages and Node). node:sea is read only here,
+ * inside the executable: older Node 20 releases, which may run the npm package, have no such module.
+ */
+function embeddedNotices(): Buffer {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { getAsset } = require('node:sea') as typeof import('node:sea');
+  return Buffer.from(getAsset(NOTICES_ASSET));
+}
+
+/**
  * The executable writes only itself: it carries no Node binary for another platform. A release's
  * version is the package's; a development build's comes from the executable's own bytes.
  */
@@ -64,7 +75,7 @@ function thisExecutable(): ProviderBuilds {
         throw new Error(`--platform ${others.join(', ')}: this executable is the ${host} provider and writes only itself; run the executable of that platform, `
           + `or "npx ${THIS_PACKAGE.name} ${EVERY_PLATFORM[verb]}", which builds every platform`);
       }
-      return standalonePackage(version, new Map([[host, executable]]));
+      return standalonePackage(version, new Map([[host, executable]]), embeddedNotices());
     },
   };
 }

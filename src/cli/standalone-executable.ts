@@ -4,8 +4,8 @@ import { chmodSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync,
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
-import { CLI_ASSET } from './standalone-assets';
-import type { Platform, StandaloneProgram } from '../contract/provider-mirror';
+import { CLI_ASSET, NOTICES_ASSET } from './standalone-assets';
+import { standaloneNotices, type Platform, type StandaloneProgram } from '../contract/provider-mirror';
 
 /*
  * The provider as one executable per platform, for places that run Terraform without Node: a
@@ -63,16 +63,18 @@ export function hostPlatform(): Platform | undefined {
 
 /** The standalone executable of `program` for each platform, built once and then read from the cache. */
 export function standaloneExecutables(program: StandaloneProgram, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
-  const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).digest('hex');
+  // The executable carries its notices, so that a registry folder it writes of itself has them too.
+  const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
+  const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).update('\0').update(notices).digest('hex');
   const key = `${hash.slice(0, 16)}-node${NODE_RELEASE}-reproducible`;
   return new Map(platforms.map((platform) => {
     const file = join(build.cacheDir, 'standalone', key, platform, 'terraform-provider-hosting');
-    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(program, platform, tmp, build));
+    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable({ ...program, notices }, platform, tmp, build));
     return [platform, readFileSync(file)];
   }));
 }
 
-function buildExecutable(program: StandaloneProgram, platform: Platform, out: string, build: StandaloneBuild): void {
+function buildExecutable(program: EmbeddedProgram, platform: Platform, out: string, build: StandaloneBuild): void {
   const host = hostPlatform();
   // The build runs this machine's Node binary of the release as a plain file, which Windows would not start.
   if (!host || host.startsWith('windows')) throw new Error(`standalone executables are built on linux or macOS (amd64 or arm64), not ${process.platform}/${process.arch}`);
@@ -177,12 +179,17 @@ function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode:
   return file;
 }
 
-function seaBlob(program: StandaloneProgram, node: string): Buffer {
+/** The programs and the notices the executable embeds. */
+type EmbeddedProgram = StandaloneProgram & { readonly notices: Buffer };
+
+function seaBlob(program: EmbeddedProgram, node: string): Buffer {
   const work = mkdtempSync(join(tmpdir(), 'hosting-sea-'));
   try {
     writeFileSync(join(work, 'provider.js'), program.main);
     writeFileSync(join(work, CLI_ASSET), program.cli);
-    const config = { main: 'provider.js', output: 'sea.blob', disableExperimentalSEAWarning: true, useCodeCache: false, assets: { [CLI_ASSET]: CLI_ASSET } };
+    writeFileSync(join(work, NOTICES_ASSET), program.notices);
+    const assets = { [CLI_ASSET]: CLI_ASSET, [NOTICES_ASSET]: NOTICES_ASSET };
+    const config = { main: 'provider.js', output: 'sea.blob', disableExperimentalSEAWarning: true, useCodeCache: false, assets };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
     // Run inside the work folder (so the blob records no build path): a relative cache path would not resolve there.
     run(resolve(node), ['--experimental-sea-config', 'sea-config.json'], work);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
-import { readStandaloneProgram } from '../../src/contract/provider-mirror';
+import { executableName, readStandaloneProgram } from '../../src/contract/provider-mirror';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
 import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
 
@@ -82,7 +82,7 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(typo.code).toBe(1);
   });
 
-  test('writes itself as a signed registry folder: its own platform, the zip holding exactly this executable', async () => {
+  test('writes itself as a signed registry folder: its own platform, the zip holding exactly this executable and its notices', async () => {
     const { privateKey } = await openpgp.generateKey({ type: 'ecc', curve: 'ed25519Legacy', userIDs: [{ name: 'hosting releases' }], format: 'armored' });
     writeFileSync(join(root, 'release-key.asc'), privateKey);
     const registry = join(root, 'registry');
@@ -92,8 +92,11 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     const version = /provider (\S+) \(/.exec(written.output)![1];
     const releases = join(registry, 'releases', 'platform', 'hosting', version);
     const zip = join(releases, `terraform-provider-hosting_${version}_linux_amd64.zip`);
-    const inside = spawnSync('unzip', ['-p', zip], { maxBuffer: 512 * 1024 * 1024 }).stdout;
+    const inside = spawnSync('unzip', ['-p', zip, executableName(version, 'linux_amd64')], { maxBuffer: 512 * 1024 * 1024 }).stdout;
     expect(inside.equals(readFileSync(join(bin, EXECUTABLE)))).toBe(true);
+    // The notices it carries, Node's licence among them (issue 41, point 3).
+    const notices = spawnSync('unzip', ['-p', zip, 'THIRD_PARTY_NOTICES.txt'], { encoding: 'utf8' }).stdout;
+    expect(notices).toMatch(/^Third-party software in cdktf-server-hosting [\s\S]*\nopenpgp 6\.3\.2\n[\s\S]*\nNode\.js 22\.23\.2\n/);
     const sums = readFileSync(join(releases, `terraform-provider-hosting_${version}_SHA256SUMS`), 'utf8');
     expect(sums.trim().split('\n').map((line) => line.split('  ')[1])).toEqual([`terraform-provider-hosting_${version}_linux_amd64.zip`, `terraform-provider-hosting_${version}_manifest.json`]);
     // Another platform is the executable of that platform's job: the refusal names the verb run here.

@@ -167,7 +167,7 @@ describeWithWine('Windows users, under Wine', () => {
     }, 600_000);
   });
 
-  test('the executable writes itself as a signed registry folder, the zip holding exactly this .exe', async () => {
+  test('the executable writes itself as a signed registry folder, the zip holding exactly this .exe and its notices', async () => {
     const ws = workspace();
     const { privateKey } = await openpgp.generateKey({ type: 'ecc', curve: 'ed25519Legacy', userIDs: [{ name: 'hosting releases' }], format: 'armored' });
     writeFileSync(join(ws.root, 'release-key.asc'), privateKey);
@@ -177,8 +177,8 @@ describeWithWine('Windows users, under Wine', () => {
     const version = /provider (\S+) \(/.exec(written.stdout)![1];
     const zip = join(ws.root, 'registry', 'releases', 'platform', 'hosting', version, `terraform-provider-hosting_${version}_${WINDOWS}.zip`);
     const entries = spawnSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).stdout.trim().split('\n');
-    expect(entries).toEqual([executableName(version, WINDOWS)]);
-    const inside = spawnSync('unzip', ['-p', zip], { maxBuffer: 512 * 1024 * 1024 }).stdout;
+    expect(entries).toEqual([executableName(version, WINDOWS), 'THIRD_PARTY_NOTICES.txt']);
+    const inside = spawnSync('unzip', ['-p', zip, executableName(version, WINDOWS)], { maxBuffer: 512 * 1024 * 1024 }).stdout;
     expect(inside.equals(readFileSync(exe))).toBe(true);
   });
 
