@@ -150,6 +150,7 @@ export class HostingIpAddressReference extends NestedObject {
   }
 }
 
+/** The addresses of `DataHostingServerIps`; `get(i)` is one of them. */
 export class HostingIpAddressList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -199,6 +200,7 @@ export class HostingRulesetReference extends NestedObject {
   }
 }
 
+/** The rule sets of `DataHostingFirewallRulesets`; `get(i)` is one of them. */
 export class HostingRulesetList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -229,6 +231,7 @@ export class HostingUsageReference extends NestedObject {
   }
 }
 
+/** The storage devices of `DataHostingServerMetrics`; `get(i)` is one of them. */
 export class HostingStorageList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -272,6 +275,7 @@ export class HostingRateReference extends NestedObject {
   }
 }
 
+/** The port rates of one interface of `DataHostingServerTraffic`; `get(i)` is one of them. */
 export class HostingRateList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -293,6 +297,7 @@ export class HostingInterfaceReference extends NestedObject {
   }
 }
 
+/** The interfaces of `DataHostingServerTraffic` (dedicated servers); `get(i)` is one of them. */
 export class HostingInterfaceList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -331,6 +336,7 @@ export class HostingMonthReference extends NestedObject {
   }
 }
 
+/** The billing months of `DataHostingServerTraffic` (VPS); `get(i)` is one of them. */
 export class HostingMonthList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -369,6 +375,7 @@ export class HostingIncidentReference extends NestedObject {
   }
 }
 
+/** The recent incidents of `DataHostingDdos`; `get(i)` is one of them. */
 export class HostingIncidentList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);
@@ -394,6 +401,7 @@ export class HostingDdosRuleReference extends NestedObject {
   }
 }
 
+/** The filter rules of `DataHostingDdosRules`; `get(i)` is one of them. */
 export class HostingDdosRuleList extends ComplexList {
   constructor(parent: IInterpolatingParent, attribute: string) {
     super(parent, attribute, false);

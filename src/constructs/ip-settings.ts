@@ -81,9 +81,9 @@ const withText = (props: IpSettingsProps): WithServerIdText<IpSettingsProps> => 
  */
 export class IpSettings extends Construct implements ITerraformDependable {
   /**
-   * The provider's resource type (`hosting_ip_settings`), as cdktf's generated classes name theirs: so
-   * `Testing.toHaveResourceWithProperties(synthesized, IpSettings, { … })` checks a stack using the
-   * provider.
+   * The provider's resource type (`hosting_ip_settings`), as cdktf's generated classes name theirs, for cdktf's
+   * matchers: `Testing.toHaveResourceWithProperties(synthesized, IpSettings.tfResourceType, { … })`, or
+   * `expect(synthesized).toHaveResourceWithProperties(IpSettings, { … })` after `Testing.setupJest()`.
    */
   public static readonly tfResourceType = 'hosting_ip_settings';
 

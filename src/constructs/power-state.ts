@@ -82,9 +82,9 @@ const withText = (props: PowerStateProps): WithServerIdText<PowerStateProps> => 
  */
 export class PowerState extends Construct implements ITerraformDependable {
   /**
-   * The provider's resource type (`hosting_power_state`), as cdktf's generated classes name theirs: so
-   * `Testing.toHaveResourceWithProperties(synthesized, PowerState, { … })` checks a stack using the
-   * provider.
+   * The provider's resource type (`hosting_power_state`), as cdktf's generated classes name theirs, for cdktf's
+   * matchers: `Testing.toHaveResourceWithProperties(synthesized, PowerState.tfResourceType, { … })`, or
+   * `expect(synthesized).toHaveResourceWithProperties(PowerState, { … })` after `Testing.setupJest()`.
    */
   public static readonly tfResourceType = 'hosting_power_state';
 

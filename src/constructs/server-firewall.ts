@@ -49,10 +49,6 @@ const withText = (props: ServerFirewallProps): WithServerIdText<ServerFirewallPr
 });
 
 /**
- * The firewall of one VPS: on or off, and which rule sets apply. Only the members set here are
- * managed. Needs a token with `network:read` and `network:write`.
- */
-/**
  * The bridge document's rule sets: ids and names in one list. A list known only at plan is one
  * token, which cannot be spread into another list; Terraform joins them at plan instead, with
  * `flatten` (`concat` would turn the ids into strings, which the handler reads as names).
@@ -64,11 +60,15 @@ function desiredRulesets(ids?: number[], names?: string[]): Array<number | strin
   return lists.flat();
 }
 
+/**
+ * The firewall of one VPS: on or off, and which rule sets apply. Only the members set here are
+ * managed. Needs a token with `network:read` and `network:write`.
+ */
 export class ServerFirewall extends Construct implements ITerraformDependable {
   /**
-   * The provider's resource type (`hosting_server_firewall`), as cdktf's generated classes name theirs: so
-   * `Testing.toHaveResourceWithProperties(synthesized, ServerFirewall, { … })` checks a stack using the
-   * provider.
+   * The provider's resource type (`hosting_server_firewall`), as cdktf's generated classes name theirs, for cdktf's
+   * matchers: `Testing.toHaveResourceWithProperties(synthesized, ServerFirewall.tfResourceType, { … })`, or
+   * `expect(synthesized).toHaveResourceWithProperties(ServerFirewall, { … })` after `Testing.setupJest()`.
    */
   public static readonly tfResourceType = 'hosting_server_firewall';
 
