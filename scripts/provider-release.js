@@ -5,10 +5,10 @@
 // (scripts/ci/sign-provider-release.sh). The same commit gives the same bytes (SOURCE_DATE_EPOCH,
 // else the commit's time).
 const { spawnSync } = require('node:child_process');
-const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { defaultCacheDir, NODE_RELEASE, nodeBinaryPackage, nodeLicenceFile, standaloneExecutables } = require('../lib/cli/standalone-executable');
-const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standaloneNotices, standalonePackage } = require('../lib/contract/provider-mirror');
+const { defaultCacheDir, executableNotices, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
+const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } = require('../lib/contract/provider-mirror');
 const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');
 
@@ -21,7 +21,7 @@ async function main(out) {
   const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) };
   const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, build);
   // Each zip carries the licences of what its executable holds: the bundled packages, and Node.
-  const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
+  const notices = executableNotices(build);
   const sbom = await providerSbom({
     version,
     executables,

@@ -6,7 +6,7 @@
  */
 
 /** Whether the wheel's console script started this command. */
-export const startedByPythonCommand = (env: NodeJS.ProcessEnv = process.env): boolean => /^Python\//.test(env.JSII_AGENT ?? '');
+const startedByPythonCommand = (env: NodeJS.ProcessEnv = process.env): boolean => /^Python\//.test(env.JSII_AGENT ?? '');
 
 /**
  * Calls `onGone` once the process that started this one has ended: re-parented (POSIX), or no

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { NOTICES_ASSET } from './standalone-assets';
-import { defaultCacheDir, hostPlatform, NODE_RELEASE, nodeLicenceFile, standaloneExecutables } from './standalone-executable';
+import { defaultCacheDir, executableNotices, hostPlatform, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
 import {
-  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standaloneNotices, standalonePackage,
+  PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standalonePackage,
   type Platform, type ProviderPackage,
 } from '../contract/provider-mirror';
 
@@ -42,8 +42,7 @@ function packagedBundles(): ProviderBuilds {
     // Each executable comes with the licences of what it holds, Node's among them.
     standalone: (platforms, log) => {
       const build = { cacheDir: defaultCacheDir(), log };
-      const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
-      return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), notices);
+      return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), executableNotices(build));
     },
   };
 }

@@ -64,7 +64,7 @@ export function hostPlatform(): Platform | undefined {
 /** The standalone executable of `program` for each platform, built once and then read from the cache. */
 export function standaloneExecutables(program: StandaloneProgram, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
   // The executable carries its notices, so that a registry folder it writes of itself has them too.
-  const notices = standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
+  const notices = executableNotices(build);
   const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).update('\0').update(notices).digest('hex');
   const key = `${hash.slice(0, 16)}-node${NODE_RELEASE}-reproducible`;
   return new Map(platforms.map((platform) => {
@@ -101,6 +101,9 @@ export function nodeBinary(platform: Platform, build: StandaloneBuild): string {
 
 /** The SHA-256 of Node's LICENSE in the linux_amd64 package of NODE_RELEASE (the same text in every platform's). */
 const NODE_LICENCE_SHA256 = 'c738ae413cf561f174e34f6961f8ca458aae2369a73640dda6234c629b98bcc4';
+
+/** The third-party notices of the standalone executables: the bundles' packages, then Node's licence. */
+export const executableNotices = (build: StandaloneBuild): Buffer => standaloneNotices(NODE_RELEASE, readFileSync(nodeLicenceFile(build), 'utf8'));
 
 /**
  * Node's LICENSE for NODE_RELEASE, with the licences of what Node itself includes: it goes with the

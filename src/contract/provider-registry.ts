@@ -89,8 +89,8 @@ export async function mergedRelease(
   root: string, release: ProviderRelease, address: RegistryAddress, key: SignatureChecker,
 ): Promise<ProviderRelease> {
   const kept = publishedArchives(root, release, address);
-  if (kept.size) await checkPublishedSignature(join(root, ...releasePath(address, release.version)), release.version, key);
   if (kept.size === 0) return release;
+  await checkPublishedSignature(join(root, ...releasePath(address, release.version)), release.version, key);
   const added = new Map(release.archives.map((a) => [a.platform, release.files.get(a.name)!]));
   const zips = new Map(PLATFORMS.flatMap((p): Array<[Platform, Buffer]> => {
     const zip = added.get(p) ?? kept.get(p);
@@ -126,9 +126,9 @@ function publishedArchives(root: string, release: ProviderRelease, address: Regi
 async function checkPublishedSignature(dir: string, version: string, key: SignatureChecker): Promise<void> {
   const sums = join(dir, shasumsName(version));
   const signature = join(dir, signatureName(version));
-  const problem = !existsSync(signature) ? `has no signature (${signature} is missing)`
-    : !(await key.verify(readFileSync(sums), readFileSync(signature))) ? `does not carry a good signature by key ID ${key.keyId} in ${signature}` : undefined;
-  if (!problem) return;
+  const signed = existsSync(signature);
+  if (signed && await key.verify(readFileSync(sums), readFileSync(signature))) return;
+  const problem = signed ? `does not carry a good signature by key ID ${key.keyId} in ${signature}` : `has no signature (${signature} is missing)`;
   throw new Error(`${sums} ${problem}, so the archives it lists are not signed again: someone or something changed the folder since this key signed it. `
     + `Inspect ${dir}; to start version ${version} afresh, remove that folder and write every platform again with this key`);
 }
