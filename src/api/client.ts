@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { accountScope } from './account-scope';
 import { normalizeBaseUrl } from './base-url';
 import type { BudgetStore } from './budget-store';
 import { HostingApiError, type HostingErrorCode } from './errors';
@@ -166,6 +167,7 @@ export class HostingApiClient {
     }
     this.#options = options;
     this.#token = options.token;
+    this.accountScope = accountScope(this.baseUrl, options.token);
     this.#signal = options.signal;
     this.#ownsTransport = shared === undefined;
     const { dispatcher, timeouts, tcpKeepAlive } = options;
@@ -189,6 +191,9 @@ export class HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
     return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer });
   }
+
+  /** The account this client writes to, as every Idempotency-Key and run note names it (account-scope.ts). */
+  public readonly accountScope: string;
 
   public toString(): string {
     return `HostingApiClient(${this.baseUrl})`;

@@ -1,3 +1,4 @@
+export * from './account-scope';
 export * from './base-url';
 export * from './budget-store';
 export * from './client';

@@ -166,7 +166,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
   const client = new HostingApiClient({ baseUrl, token, tcpKeepAlive, userAgent: 'cdktf-server-hosting-adopt', log: (line) => / -> 429 |waiting/.test(line) && io.stderr(`  ${line}`), now });
   const ctx: ReconcileContext = {
     client,
-    changeId: 'adopt',
+    intent: 'adopt',
     tokenEnvVar: options.tokenEnvVar,
     log: () => undefined,
     warn: (line) => io.stderr(`warning: ${line}`),

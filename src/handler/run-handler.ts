@@ -131,7 +131,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
 
   const ctx: ReconcileContext = {
     client,
-    changeId: instanceId ?? 'plan-only',
+    intent: instanceId ?? 'plan-only',
     tokenEnvVar: doc.api.tokenEnvVar,
     log: out,
     warn: (line) => out(`warning: ${line}`),

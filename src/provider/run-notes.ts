@@ -7,16 +7,18 @@ import * as z from 'zod/mini';
 
 /**
  * What the plan of a `terraform apply` read, for the apply that follows it in the same terraform
- * process. Terraform runs each walk in a new provider process and hands a create's apply nothing of
+ * run. Terraform runs each walk in a new provider process and hands a create's apply nothing of
  * its plan (no prior state, no private data), so without these notes the apply of a created
  * resource reads again what its plan read a moment before, and says again what the plan said. A
- * note counts only for the terraform process that wrote it (its process id names the files), and
- * only while it is as recent as a refresh's read may be (`plan_read_max_age_seconds`); a saved plan
- * applied by another terraform finds none and reads afresh. The notes are a cache, never an
- * authority: a missing, unreadable or foreign file costs a read.
+ * note counts only for the run that wrote it (`run`, run-identity.ts, names the files) and, as the
+ * session keys them, for the account it read; a saved plan applied by another terraform finds none
+ * and reads afresh. The notes are a cache, never an authority: a missing, unreadable or foreign
+ * file costs a read.
  */
 export interface RunNotes {
-  /** The value noted under `key` by this terraform process's plan, if at most `maxAgeMs` old. */
+  /** The terraform run these notes belong to; undefined when it cannot be told (then nothing is noted). */
+  readonly run?: string;
+  /** The value noted under `key` by this run's plan, if at most `maxAgeMs` old. */
   get(key: string, maxAgeMs: number): unknown;
   put(key: string, value: unknown): void;
   /** Writes this process's notes now (Terraform's Shutdown). */
@@ -35,24 +37,32 @@ const fileSchema = z.record(z.string(), z.object({ at: z.number(), value: z.unkn
 type Notes = z.infer<typeof fileSchema>;
 
 export interface RunNotesOptions {
-  /** The terraform process: the provider's parent. */
-  readonly terraformPid: number;
+  /** The terraform run (`terraformRun`); undefined gives NO_NOTES. */
+  readonly run: string | undefined;
   /** Where the notes of this user live; default a folder of their own in the system's temporary folder. */
   readonly dir?: string;
   readonly log: (line: string) => void;
   readonly now?: () => number;
+  /** This provider process, which names its own file; default process.pid (tests run several in one). */
+  readonly processId?: number;
 }
 
 /** The notes of this provider process, kept in a folder only this user may use; NO_NOTES when it cannot be had safely. */
 export function createRunNotes(options: RunNotesOptions): RunNotes {
   const now = options.now ?? Date.now;
+  if (options.run === undefined) {
+    options.log('run notes off (the terraform run cannot be told on this system): a create reads at apply what its plan read');
+    return NO_NOTES;
+  }
   const dir = options.dir ?? join(tmpdir(), `cdktf-server-hosting-${userTag()}`);
   const problem = privateFolderProblem(dir);
   if (problem) {
     options.log(`run notes off (${problem}): a create reads at apply what its plan read`);
     return NO_NOTES;
   }
-  const prefix = `run-${options.terraformPid}-`;
+  const run = options.run;
+  const prefix = `run-${run}-`;
+  const ownName = `${prefix}${options.processId ?? process.pid}.json`;
   const own: Notes = {};
   let others: Notes | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -61,15 +71,16 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     timer = undefined;
     if (Object.keys(own).length === 0) return;
     try {
-      writeAtomically(dir, `${prefix}${process.pid}.json`, JSON.stringify(own));
+      writeAtomically(dir, ownName, JSON.stringify(own));
       removeStaleFiles(dir);
     } catch (err) {
       options.log(`run notes not written: ${(err as Error).message}`);
     }
   };
   return {
+    run,
     get(key, maxAgeMs) {
-      others ??= readNotes(dir, prefix, `${prefix}${process.pid}.json`, options.log);
+      others ??= readNotes(dir, prefix, ownName, options.log);
       const note = own[key] ?? others[key];
       const age = note ? now() - note.at : -1;
       return note && age >= 0 && age <= maxAgeMs ? note.value : undefined;
@@ -115,7 +126,7 @@ function writeAtomically(dir: string, name: string, text: string): void {
 function removeStaleFiles(dir: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
-    if (!/^\.?run-\d+-\d+\.json/.test(name)) continue;
+    if (!/^\.?run-[0-9a-f]+-\d+\.json/.test(name)) continue;
     try {
       if (now - statSync(join(dir, name)).mtimeMs > STALE_FILE_MS) rmSync(join(dir, name), { force: true });
     } catch {

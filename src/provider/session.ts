@@ -1,10 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Value } from './plugin/values';
 import { readWithin, type PrivateState } from './resources/private-state';
 import { NO_NOTES, type RunNotes } from './run-notes';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
-import { PLAN_READ_MAX_AGE_SECONDS } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { observeServers, type Observed } from '../reconcile/observe';
@@ -22,8 +22,12 @@ export interface ProviderSession {
   readonly warnings: readonly string[];
   /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
   readonly handovers: Handovers;
-  /** A context for one resource operation: the change id its writes are keyed by, and its own deadline, for every request too. */
-  context(changeId: string, budgetSeconds: number): ReconcileContext;
+  /**
+   * A context for one resource operation with its own deadline, for every request too. Its writes
+   * are keyed by this call's intent: drawn anew for every RPC, so every apply is an intent no
+   * earlier one shares (keys.ts).
+   */
+  context(budgetSeconds: number): ReconcileContext;
   /**
    * A server as listed by GET /servers, or undefined when the account has no such server. A
    * refresh of N power states costs one list read: a plan process makes no write, so one fresh
@@ -54,11 +58,17 @@ export interface ProviderSession {
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
-  /** Whether the refresh's read behind a prior state is recent enough to decide the apply without a read of its own. */
+  /**
+   * Whether the refresh's read behind a prior state was made by this terraform run for this
+   * account (and, with `plan_read_max_age_seconds` set, is at most that old): the apply then
+   * decides on it without a read of its own. A saved plan applied by another run reads afresh.
+   */
   trustsRead(priv: PrivateState): boolean;
-  /** What this terraform process's plan noted under `key` (run-notes.ts), while as recent as a trusted read. */
+  /** `priv` marked as read now, by this run for this account. */
+  markRead(priv: PrivateState): PrivateState;
+  /** What this run's plan noted under `key` for this account (run-notes.ts). */
   planNote(key: string): unknown;
-  /** Notes what this plan read, for the apply that follows it in the same terraform process. */
+  /** Notes what this plan read, for the apply that follows it in the same terraform run. */
   notePlan(key: string, value: unknown): void;
 }
 
@@ -80,6 +90,9 @@ function createHandovers(): Handovers {
   };
 }
 
+/** One intent's id: 96 random bits, URL-safe. */
+const newIntentId = (): string => randomBytes(12).toString('base64url');
+
 /** What Terraform is doing when an RPC comes: a failure's hint says to run that again. */
 export type RunPhase = 'plan' | 'apply' | 'query';
 const RERUN: Record<RunPhase, string> = { plan: 'the plan', apply: 'the apply', query: 'the query' };
@@ -95,9 +108,9 @@ export interface SessionOptions {
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
-  /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS.default. */
+  /** The provider's `plan_read_max_age_seconds`: an age bound on top of the run's own; default none. */
   readonly planReadMaxAgeSeconds?: number;
-  /** Where a plan leaves its reads for the apply of the same terraform process; default none. */
+  /** Where a plan leaves its reads for the apply of the same terraform run; default none. */
   readonly notes?: RunNotes;
 }
 
@@ -193,12 +206,12 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
-  const contextFor = (warnings: string[], rerun: string) => (changeId: string, budgetSeconds: number): ReconcileContext => {
+  const contextFor = (warnings: string[], rerun: string, intent: string) => (budgetSeconds: number): ReconcileContext => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
     return {
       rerun,
       client: options.client.withDeadline(deadlineAt),
-      changeId,
+      intent,
       tokenEnvVar: options.tokenEnvVar,
       log: options.log,
       warn: warnerFor(warnings),
@@ -208,7 +221,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     };
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
-  const readContext = () => contextFor([], RERUN[phase])('read', SETTINGS_RUN_SECONDS);
+  const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
   const refusals = tokenRefusals(options.tokenEnvVar);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
@@ -220,14 +233,17 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const token = once(() => readTokenScopes(readContext()), refusals);
   const handovers = createHandovers();
   const notes = options.notes ?? NO_NOTES;
-  const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS.default) * 1000;
+  const maxAgeMs = options.planReadMaxAgeSeconds === undefined ? Number.POSITIVE_INFINITY : options.planReadMaxAgeSeconds * 1000;
+  // Reads and notes count only for this run and this account: another alias's token is another account.
+  const account = options.client.accountScope;
+  const readIn = notes.run === undefined ? undefined : createHash('sha256').update(`${notes.run}\n${account}`).digest('base64url').slice(0, 22);
   let retainedSaid = false;
   return {
     forCall(callPhase) {
       phase = callPhase;
       const warnings: string[] = [];
       return {
-        context: contextFor(warnings, RERUN[callPhase]),
+        context: contextFor(warnings, RERUN[callPhase], newIntentId()),
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
@@ -243,9 +259,10 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         },
         warnings,
         handovers,
-        trustsRead: (priv) => readWithin(priv, maxAgeMs),
-        planNote: (key) => notes.get(key, maxAgeMs),
-        notePlan: (key, value) => notes.put(key, value),
+        trustsRead: (priv) => readIn !== undefined && priv.readIn === readIn && readWithin(priv, maxAgeMs, Date.now()),
+        markRead: (priv) => ({ ...priv, readAt: Date.now(), ...(readIn !== undefined && { readIn }) }),
+        planNote: (key) => notes.get(`${account} ${key}`, maxAgeMs),
+        notePlan: (key, value) => notes.put(`${account} ${key}`, value),
       };
     },
   };

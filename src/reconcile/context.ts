@@ -6,8 +6,8 @@ import type { Scope } from '../api/schemas';
 
 export interface ReconcileContext {
   readonly client: HostingApiClient;
-  /** Keys every write of this context (`KeyInput.changeId`). */
-  readonly changeId: string;
+  /** What tells this context's writes from every earlier intent of the resource (`KeyInput.intent`). */
+  readonly intent: string;
   /** The NAME of the variable the token came from, for hints; never the token. */
   readonly tokenEnvVar: string;
   /** One line per decision, for a person reading Terraform's log. */
@@ -23,6 +23,11 @@ export interface ReconcileContext {
    * @default warn
    */
   readonly done?: (summary: string) => void;
+  /**
+   * Told when the API accepts an action of this context afresh (not an earlier run's answer): the
+   * provider's state then records what was sent, even if the apply fails after it.
+   */
+  readonly accepted?: () => void;
   readonly sleep: (ms: number) => Promise<void>;
   /** Monotonic milliseconds. */
   readonly now: () => number;
@@ -49,8 +54,9 @@ export interface Plan {
   readonly apply: () => Promise<void>;
 }
 
-export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'changeId' | 'attempt'> & { attempt?: number }): string {
-  return idempotencyKey({ ...base, changeId: ctx.changeId, attempt: base.attempt ?? 1 });
+/** The key of one write of this context: its account and intent, then what the write is for. */
+export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'account' | 'intent' | 'attempt'> & { attempt?: number; intent?: string }): string {
+  return idempotencyKey({ ...base, account: ctx.client.accountScope, intent: base.intent ?? ctx.intent, attempt: base.attempt ?? 1 });
 }
 
 /** One write of a kind, and how to tell whether it is in effect. */

@@ -1,16 +1,25 @@
 import { createHash } from 'node:crypto';
 
+/**
+ * What one write is for: nothing else goes into its Idempotency-Key (docs/guides/design.md, *One
+ * key per intended action*). Timeouts, stop method, fallback, on_destroy, expect_takeover and every
+ * other setting that does not change what is written are not here, so editing them never makes a
+ * sent action look new.
+ */
 export interface KeyInput {
+  /** The account the write goes to (`HostingApiClient.accountScope`): two accounts never share a key. */
+  readonly account: string;
   /**
-   * What names this change wherever it is run again: the bridge resource instance's id (Terraform
-   * draws a new one on every replacement), or the provider's change id (`changeIdOf`: the
-   * resource's prior `apply_id` and planned values, which Terraform keeps through any crash).
+   * What tells this intent from every earlier one of the same resource: the bridge resource
+   * instance's id (new with every replacement), the provider's id of one apply (new with every
+   * apply), or for a reboot the generation of its trigger change (the same after a crash).
    */
-  readonly changeId: string;
+  readonly intent: string;
   readonly kind: string;
   readonly serverId: string;
   /** The field or action the write is for, e.g. `rdns` or `shutdown`. */
   readonly step: string;
+  /** The value the write sets, or what the action is for. */
   readonly desired: unknown;
   readonly observed: unknown;
   /** 1 for the first try; a deliberate second try after `outcome_unknown` gets 2. */
@@ -18,17 +27,16 @@ export interface KeyInput {
 }
 
 /**
- * A deterministic Idempotency-Key. The same write sent again, in this run or in the next one after
- * a process died, gets the same key, so a lost response is replayed, never executed again. Anything
- * that makes it a different intent gives a different key: another change (change id), another
- * step, another desired or observed value (so A -> B -> A really writes the last time), a
- * deliberate new attempt.
+ * A deterministic Idempotency-Key. The same write sent again within its intent (a retry after a lost
+ * answer, or a reboot's re-run after a crash) gets the same key, so it is replayed, never executed
+ * again; any other account, intent, server, step, value or attempt gets another key.
  * 8-128 characters of [A-Za-z0-9_-] (section 4, rule 2).
  */
 export function idempotencyKey(input: KeyInput): string {
   const material = canonicalJson([
-    'cdktf-server-hosting/v1',
-    input.changeId,
+    'cdktf-server-hosting/v2',
+    input.account,
+    input.intent,
     input.kind,
     input.serverId,
     input.step,

@@ -147,6 +147,7 @@ export async function runAction(
     const res = await ctx.client.runAction(target.serverId, action, key);
     operationId = res.data.id;
     earlier = isEarlierAnswer(res);
+    if (!earlier) ctx.accepted?.();
     ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ` (replayed${earlier ? ': the answer of an earlier run' : ''})` : ''} (request id ${res.requestId ?? 'n/a'})`);
   } catch (err) {
     if (isHostingApiError(err) && isEarlierAnswer(err)) {

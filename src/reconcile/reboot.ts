@@ -1,7 +1,8 @@
 import type { Plan, ReconcileContext } from './context';
-import { ensureOffered, MAX_BUSY_REFUSALS, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
+import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
+import { isFinalOperationStatus, type ServerDetail } from '../api/schemas';
 import type { RebootSpec } from '../contract/resource-document';
 
 export interface RebootTiming {
@@ -37,26 +38,32 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
 /**
  * One reboot per trigger change, never two. An outcome that is not confirmed (`outcome_unknown`,
  * `timed_out`, `action_timeout`) is reported as a warning, not retried: power stays `running`
- * either way, so a second reboot could not be ruled out. An earlier run's answer under this key
- * (an interrupted apply re-run) counts when that reboot succeeded and is not repeated; when it
- * failed, this run reboots under a new key. `triggers` (the provider's reboot_triggers) are part of
- * the key, so an earlier run's reboot counts only for the same triggers. `because` ends the warning that says it rebooted. Skipping the reboot (the server is not running) is
- * decided on a confirmed read, never on a cached one.
+ * either way, so a second reboot could not be ruled out. The context's intent keys the reboot: an
+ * earlier run's answer under it (an interrupted apply re-run) counts when that reboot succeeded and
+ * is not repeated; when it failed, this run reboots under a new attempt. A reboot or reset already
+ * in flight when this one comes to be sent is waited for and counts: it may be the one an
+ * interrupted run sent under a key the API no longer remembers, and a second reboot is worse than
+ * none. `because` ends the warning that says it rebooted. Skipping the reboot (the server is not
+ * running) is decided on a confirmed read, never on a cached one.
  */
-export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, triggers?: unknown, because = 'its reboot triggers changed'): Promise<void> {
+export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, because = 'its reboot triggers changed'): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
+  const first = await readServer(ctx, target);
+  const running = rebootInFlight(first);
+  if (running) {
+    await settle(ctx, target, () => false, first);
+    ctx.warn(`${target.label}: a ${running.action} was already in progress (operation ${running.id}); it counts for this change, and the server was not rebooted again`);
+    return;
+  }
   for (let attempt = 1; ; attempt++) {
-    let server = await settle(ctx, target, () => false);
+    let server = await settle(ctx, target, () => false, attempt === 1 ? first : undefined);
     if (server.power !== 'running') server = await readUntilPower(ctx, target, 'running');
     if (server.power !== 'running') {
       ctx.warn(`${target.label}: the server is ${server.power}, so it was not rebooted`);
       return;
     }
     await ensureOffered(ctx, target, action, server);
-    // The triggers are part of the intent: after an apply killed before it returned (the key
-    // namespace has not moved on), a reboot for newer triggers must not read as already done.
-    const desired = triggers === undefined ? 'rebooted' : { rebootedFor: triggers };
-    const outcome = await runAction(ctx, target, action, { desired, observed: server.power, attempt });
+    const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
     if (attempt >= MAX_BUSY_REFUSALS && (outcome.kind === 'busy' || (outcome.kind === 'earlier' && !outcome.succeeded))) {
       throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.kind === 'busy' ? outcome.apiError : undefined);
     }
@@ -86,4 +93,10 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
       }
     }
   }
+}
+
+/** The reboot or reset in flight on the server now, if any (sent by whom, the API does not say). */
+function rebootInFlight(server: ServerDetail): ServerDetail['currentOperation'] | undefined {
+  const op = server.currentOperation;
+  return op && !isFinalOperationStatus(op.status) && (op.action === 'reboot' || op.action === 'reset') ? op : undefined;
 }

@@ -7,7 +7,7 @@ import { serversDataSource } from '../../src/provider/data-sources/servers';
 import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
-import { changeIdOf, plannedApplyId } from '../../src/provider/resources/change-id';
+import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../../src/provider/resources/private-state';
@@ -94,34 +94,25 @@ test('the provider version changes with the bundle, so a lock file never meets a
   expect(providerVersion(Buffer.from('a'), '0.0.0')).not.toBe(providerVersion(Buffer.from('b'), '0.0.0'));
 });
 
-describe('change ids: what keys a change, from what survives a crash', () => {
-  const firewall = (over: object) => ({ id: 'vps_web_1', server_id: 'vps_web_1', enabled: true, rulesets: [1], ruleset_names: null, applied_rulesets: [1], on_destroy: null, apply_id: 'a1', ...over });
-  const config = (over: object) => ({ ...firewall(over), id: null, applied_rulesets: null, apply_id: null });
+describe('reboot generations: what tells one reboot from every earlier one, through any crash', () => {
+  const power = (over: object) => ({ id: 'vps_web_1', server_id: 'vps_web_1', state: 'running', reboot_triggers: { v: '1' }, operation_timeout_seconds: null, reboot_generation: 3, ...over });
 
-  test('the same prior apply id and configuration give the same change id, whatever the refresh read', () => {
-    expect(changeIdOf('hosting_server_firewall', firewall({}), config({ enabled: false }))).toBe(changeIdOf('hosting_server_firewall', firewall({ enabled: false, applied_rulesets: [2] }), config({ enabled: false })));
+  test.each<[string, object | null, object, unknown]>([
+    ['a create never reboots: 0', null, power({ reboot_generation: UNKNOWN }), 0],
+    ['a trigger change: one more, known at plan', power({}), power({ reboot_triggers: { v: '2' } }), 4],
+    ['a change of anything else (a timeout): the same', power({}), power({ operation_timeout_seconds: 60 }), 3],
+    ['triggers set for the first time: no reboot, the same', power({ reboot_triggers: null }), power({}), 3],
+    ['triggers removed: no reboot, the same', power({}), power({ reboot_triggers: null }), 3],
+    ['a trigger not known yet: known after apply', power({}), power({ reboot_triggers: { v: UNKNOWN } }), UNKNOWN],
+    ['a state from before generations: counts from 0', power({ reboot_generation: null }), power({ reboot_triggers: { v: '2' } }), 1],
+  ])('%s', (_name, prior, planned, expected) => {
+    expect(plannedRebootGeneration(prior as never, planned as never)).toBe(expected);
   });
 
-  test.each<[string, string, object | null, object]>([
-    ['another apply id before it (A -> B, then B -> A, then A -> B again)', 'hosting_server_firewall', firewall({ apply_id: 'a2' }), config({ enabled: false })],
-    ['another configuration', 'hosting_server_firewall', firewall({}), config({ enabled: true })],
-    ['a create', 'hosting_server_firewall', null, config({ enabled: false })],
-    ['another resource type', 'hosting_power_state', firewall({}), config({ enabled: false })],
-  ])('%s gives another change id', (_name, type, prior, cfg) => {
-    expect(changeIdOf(type, prior as never, cfg as never)).not.toBe(changeIdOf('hosting_server_firewall', firewall({}), config({ enabled: false })));
-  });
-
-  test('a removal that restores has its own change id', () => {
-    expect(changeIdOf('hosting_server_firewall', firewall({}), null, 'restore')).not.toBe(changeIdOf('hosting_server_firewall', firewall({}), null));
-  });
-
-  test('the planned apply id: the prior one when nothing else changes, else known after the apply', () => {
-    expect(plannedApplyId(firewall({}), firewall({ apply_id: UNKNOWN }))).toBe('a1');
-    expect(plannedApplyId(firewall({}), firewall({ enabled: false, apply_id: UNKNOWN }))).toBe(UNKNOWN);
-    expect(plannedApplyId(firewall({}), firewall({ id: UNKNOWN }))).toBe(UNKNOWN);
-    expect(plannedApplyId(null, firewall({}))).toBe(UNKNOWN);
-    // A state written before apply ids keeps its null until something changes.
-    expect(plannedApplyId(firewall({ apply_id: null }), firewall({ apply_id: UNKNOWN }))).toBeNull();
+  test('a reboot\'s intent is its generation and triggers, nothing else', () => {
+    expect(rebootIntent(4, { v: '2' })).toBe(rebootIntent(4, { v: '2' }));
+    expect(rebootIntent(4, { v: '2' })).not.toBe(rebootIntent(5, { v: '2' }));
+    expect(rebootIntent(4, { v: '2' })).not.toBe(rebootIntent(4, { v: '3' }));
   });
 });
 

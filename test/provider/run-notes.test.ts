@@ -9,9 +9,9 @@ describe('run notes', () => {
   let root: string;
   let clock: number;
   const lines: string[] = [];
-  const notes = (over: Partial<RunNotesOptions> = {}) => createRunNotes({ terraformPid: 4242, dir: join(root, 'notes'), log: (l) => lines.push(l), now: () => clock, ...over });
+  const notes = (over: Partial<RunNotesOptions> = {}) => createRunNotes({ run: 'a4242', dir: join(root, 'notes'), log: (l) => lines.push(l), now: () => clock, ...over });
   /** What a plan process wrote, as a file of another process of terraform 4242. */
-  const planWrote = (text: string, pid = 1) => writeFileSync(join(root, 'notes', `run-4242-${pid}.json`), text, { mode: 0o600 });
+  const planWrote = (text: string, pid = 1) => writeFileSync(join(root, 'notes', `run-a4242-${pid}.json`), text, { mode: 0o600 });
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'run-notes-'));
@@ -24,17 +24,17 @@ describe('run notes', () => {
     const plan = notes();
     plan.put('fw', { enabled: false, rulesets: [2] });
     plan.flush();
-    expect(readdirSync(join(root, 'notes'))).toEqual([`run-4242-${process.pid}.json`]);
+    expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
     expect(statSync(join(root, 'notes')).mode & 0o777).toBe(0o700);
-    expect(statSync(join(root, 'notes', `run-4242-${process.pid}.json`)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, 'notes', `run-a4242-${process.pid}.json`)).mode & 0o777).toBe(0o600);
     // The apply is another process of the same terraform: here, the file under another pid.
-    const file = join(root, 'notes', `run-4242-${process.pid}.json`);
-    writeFileSync(join(root, 'notes', 'run-4242-7.json'), readFileSync(file));
+    const file = join(root, 'notes', `run-a4242-${process.pid}.json`);
+    writeFileSync(join(root, 'notes', 'run-a4242-7.json'), readFileSync(file));
     rmSync(file);
     clock += 30_000;
     expect(notes().get('fw', 60_000)).toEqual({ enabled: false, rulesets: [2] });
     expect(notes().get('fw', 10_000)).toBeUndefined();
-    expect(notes({ terraformPid: 4243 }).get('fw', 60_000)).toBeUndefined();
+    expect(notes({ run: 'a4243' }).get('fw', 60_000)).toBeUndefined();
   });
 
   test('a file that is not a notes file, too large, or a link is not used', () => {
@@ -42,9 +42,9 @@ describe('run notes', () => {
     planWrote('{"fw": {"at": "yesterday", "value": 1}}', 1);
     planWrote('not json', 2);
     writeFileSync(join(root, 'elsewhere.json'), JSON.stringify({ fw: { at: clock, value: 'planted' } }));
-    symlinkSync(join(root, 'elsewhere.json'), join(root, 'notes', 'run-4242-3.json'));
+    symlinkSync(join(root, 'elsewhere.json'), join(root, 'notes', 'run-a4242-3.json'));
     expect(notes().get('fw', 60_000)).toBeUndefined();
-    expect(lines.some((l) => l.includes('run-4242-1.json is not a notes file'))).toBe(true);
+    expect(lines.some((l) => l.includes('run-a4242-1.json is not a notes file'))).toBe(true);
   });
 
   test('a folder others may write into, or a link in its place, turns the notes off', () => {
@@ -65,10 +65,10 @@ describe('run notes', () => {
     notes();
     planWrote('{}', 9);
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    utimesSync(join(root, 'notes', 'run-4242-9.json'), old, old);
+    utimesSync(join(root, 'notes', 'run-a4242-9.json'), old, old);
     const plan = notes();
     plan.put('x', 1);
     plan.flush();
-    expect(readdirSync(join(root, 'notes'))).toEqual([`run-4242-${process.pid}.json`]);
+    expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
   });
 });

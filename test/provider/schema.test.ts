@@ -29,9 +29,9 @@ const membersOf = (schema: Schema) => new Map(everyMember(schema.block.attribute
 
 /** Attributes added since: never required, so a state written before them reads with null there (UpgradeResourceState). */
 const ADDED_SINCE: Record<string, readonly string[]> = {
-  'resource.hosting_server_firewall': ['apply_id', 'expect_takeover'],
-  'resource.hosting_ip_settings': ['apply_id', 'expect_takeover'],
-  'resource.hosting_power_state': ['apply_id', 'expect_takeover'],
+  'resource.hosting_server_firewall': ['expect_takeover'],
+  'resource.hosting_ip_settings': ['expect_takeover'],
+  'resource.hosting_power_state': ['expect_takeover', 'reboot_generation'],
 };
 
 test.each(typed)('%s keeps the value types of earlier versions, so their state reads unchanged', (name, schema) => {

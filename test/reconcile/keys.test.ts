@@ -1,6 +1,6 @@
 import { canonicalJson, idempotencyKey, type KeyInput } from '../../src/reconcile';
 
-const base: KeyInput = { changeId: 'a1b2', kind: 'firewall', serverId: 'vps_web_1', step: 'firewall', desired: { enabled: true }, observed: { enabled: false }, attempt: 1 };
+const base: KeyInput = { account: 'acct-a', intent: 'a1b2', kind: 'firewall', serverId: 'vps_web_1', step: 'firewall', desired: { enabled: true }, observed: { enabled: false }, attempt: 1 };
 
 test('deterministic: the same intent gives the same key (a retry is replayed)', () => {
   expect(idempotencyKey(base)).toBe(idempotencyKey({ ...base, desired: { enabled: true } }));
@@ -12,7 +12,8 @@ test('key order inside values does not matter', () => {
 });
 
 test.each<[string, Partial<KeyInput>]>([
-  ['another resource instance (replacement, or another resource)', { changeId: 'c3d4' }],
+  ['another intent (another apply, a replacement, another reboot generation)', { intent: 'c3d4' }],
+  ['another account (a second provider alias, a rotated token)', { account: 'acct-b' }],
   ['another server', { serverId: 'vps_web_2' }],
   ['another kind', { kind: 'ip_settings' }],
   ['another step', { step: 'rdns' }],

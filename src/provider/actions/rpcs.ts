@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ACTION_BUDGET_SECONDS, ACTIONS, type ProviderAction } from '.';
 import { diagnosticOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
@@ -30,7 +29,7 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       const action = actionOf(req.action_type);
       const config = configOf(req);
       const session = sessionOf('apply');
-      const base = session.context(`action:${action.typeName}:${randomUUID()}`, ACTION_BUDGET_SECONDS);
+      const base = session.context(ACTION_BUDGET_SECONDS);
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });
       // What the action was asked to do, done, is progress; a warning is kept for what was not asked (a reboot skipped).
       const log = (line: string) => (base.log(line), progress(line));

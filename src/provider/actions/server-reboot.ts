@@ -23,6 +23,6 @@ export const serverRebootAction: ProviderAction = {
   invoke(ctx, config) {
     const serverId = String(config.server_id);
     const target = { label: resourceLabel({ kind: 'reboot', serverId, hard: config.hard === true, timeouts: TIMEOUTS }), kind: 'reboot' as const, serverId, timeouts: TIMEOUTS };
-    return rebootServer(ctx, target, config.hard === true, undefined, 'the action was invoked');
+    return rebootServer(ctx, target, config.hard === true, 'the action was invoked');
   },
 };

@@ -52,7 +52,7 @@ export function stateOf(
 }
 
 /** A context for one data source read: reads only, so no key namespace is ever used. */
-export const readContext = (session: ProviderSession): ReconcileContext => session.context('data-source', SETTINGS_RUN_SECONDS);
+export const readContext = (session: ProviderSession): ReconcileContext => session.context(SETTINGS_RUN_SECONDS);
 
 export function checkServerIdArgument(config: ObjectValue, attribute = 'server_id'): Diagnostic[] {
   const id = config[attribute];

@@ -3,6 +3,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { createServerCertificate } from './certificate';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
 import { createProviderService } from './provider-server';
+import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 
 /*
@@ -31,7 +32,7 @@ export function serveTerraform(): void {
   // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
   const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
   // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
-  const notes = createRunNotes({ terraformPid: process.ppid, log });
+  const notes = createRunNotes({ run: terraformRun(process.ppid), log });
   const shutdown = () => {
     notes.flush();
     server.tryShutdown(() => process.exit(0));

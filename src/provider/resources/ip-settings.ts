@@ -12,8 +12,8 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues, type PrivateState } from './private-state';
+import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -65,7 +65,6 @@ export const ipSettingsResource: ProviderResource = {
     { name: 'protection', type: objectOf(PROTECTION_MEMBERS, { required: true }), optional: true, computed: true, description: 'DDoS protection, both layers: the API sets them together.' },
     ON_DESTROY_ATTRIBUTE,
     EXPECT_TAKEOVER_ATTRIBUTE,
-    APPLY_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -83,7 +82,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async read(session, state, priv) {
     const [serverId, ip] = [String(state.server_id), String(state.ip)];
-    const ctx = session.context('read', SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     try {
       const data = await readIpSettings(ctx, label(serverId, ip), serverId, ip);
       // The configuration's spelling of an equal host name is kept: a case or a final dot is no drift.
@@ -111,7 +110,6 @@ export const ipSettingsResource: ProviderResource = {
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
     };
-    planned.apply_id = plannedApplyId(prior, planned);
     const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
@@ -129,7 +127,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
-    const ctx = session.context(changeIdOf(this.typeName, prior, config), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     const { replacesIncomplete: _, observedSettings, notedAtPlan, ...base } = priv;
     // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
     // A create has what its plan read (this apply's plan, or this run's plan through the run notes).
@@ -156,7 +154,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
-    const ctx = session.context(changeIdOf(this.typeName, prior, null, 'restore'), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     if (priv.replacesIncomplete) {
       // Terraform plans the replacement again in this process, after this removal: hand it the values.
       if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
@@ -187,7 +185,7 @@ export const ipSettingsResource: ProviderResource = {
       throw new ReconcileError(`cannot import as hosting_ip_settings: ${problem}`, 'the import id is <dedicated server id>/<IPv4 address>, e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
     return {
-      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, apply_id: newApplyId(),
+      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null,
     };
   },
 
@@ -208,10 +206,10 @@ interface TakenOver {
  * for the apply of this terraform process.
  */
 async function takenOver(session: ProviderSession, config: ObjectValue, serverId: string, ip: string): Promise<TakenOver> {
-  const key = `hosting_ip_settings takes over ${configText(config)}`;
+  const key = takeoverNoteKey('hosting_ip_settings', config);
   const noted = ipSettingsSchema.safeParse(session.planNote(key));
   if (noted.success) return { settings: noted.data, noted: true };
-  const settings = await readIpSettings(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
+  const settings = await readIpSettings(session.context(SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
   session.notePlan(key, settings);
   return { settings, noted: false };
 }

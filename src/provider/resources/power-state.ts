@@ -1,7 +1,6 @@
 import { checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
-import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
 import { powerActionFor, planPowerState } from '../../reconcile/power-state';
 import { actionRefusal } from '../../reconcile/preflight';
@@ -9,7 +8,8 @@ import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
+import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE, rebootIntent, triggersChanged } from './reboot-generation';
+import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { EXPECT_TAKEOVER_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -30,12 +30,6 @@ function specOf(values: ObjectValue): PowerStateSpec {
   };
 }
 
-/** Triggers changed, for an applied instance only: a create or an import never reboots. */
-function triggersChanged(prior: ObjectValue | null, planned: ObjectValue): boolean {
-  const before = prior?.reboot_triggers ?? null;
-  return before !== null && planned.reboot_triggers !== null && canonicalJson(before) !== canonicalJson(planned.reboot_triggers);
-}
-
 /** `hosting_power_state`: a server kept running or stopped, rebooted once per change of its reboot triggers. */
 export const powerStateResource: ProviderResource = {
   typeName: 'hosting_power_state',
@@ -54,7 +48,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'How long to wait for a provisioning server or an operation in progress (default 600).' },
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
     EXPECT_TAKEOVER_ATTRIBUTE,
-    APPLY_ID_ATTRIBUTE,
+    REBOOT_GENERATION_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -90,7 +84,7 @@ export const powerStateResource: ProviderResource = {
 
   async plan(session, prior, config, priv) {
     const planned: ObjectValue = { ...config, id: prior?.id ?? UNKNOWN };
-    planned.apply_id = plannedApplyId(prior, planned);
+    planned[REBOOT_GENERATION] = plannedRebootGeneration(prior, planned);
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
@@ -105,25 +99,33 @@ export const powerStateResource: ProviderResource = {
   /**
    * Converges the power (a fresh read of the server first: an operation in flight or the actions on
    * offer are not in the list), then reboots once if the triggers of an applied instance changed.
+   * The state says what the account got: after an action the API accepted, the planned values,
+   * with the error if the apply failed after it (a timeout), so the next plan starts from there.
    */
-  async apply(session, { prior, planned, config, private: priv }) {
+  async apply(session, { prior, planned, private: priv }) {
     const spec = specOf(planned);
-    const ctx = session.context(changeIdOf(this.typeName, prior, config), runBudgetSeconds(spec));
+    const generation = typeof planned[REBOOT_GENERATION] === 'number' ? planned[REBOOT_GENERATION] : plannedRebootGeneration(prior, planned);
+    const state: ObjectValue = { ...planned, id: spec.serverId, [REBOOT_GENERATION]: generation };
+    let sent = false;
+    const ctx = { ...session.context(runBudgetSeconds(spec)), accepted: () => (sent = true) };
     try {
       const plan = await planPowerState(ctx, spec);
       ctx.log(plan.summary);
       await plan.apply();
     } catch (error) {
-      return { state: prior, private: priv, error };
+      // The reboot, if any, was not reached: still to do.
+      return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
     }
-    const state: ObjectValue = { ...planned, id: spec.serverId };
     if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
+      // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it.
+      const rebootCtx = { ...ctx, intent: rebootIntent(generation as number, planned.reboot_triggers), accepted: () => (sent = true) };
+      sent = false;
       try {
-        await rebootServer(ctx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot), planned.reboot_triggers);
+        await rebootServer(rebootCtx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
       } catch (error) {
-        // The old triggers stay in state, so the next plan shows the reboot still to do.
-        return { state: { ...state, reboot_triggers: prior!.reboot_triggers }, private: priv, error };
+        // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
+        return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };
       }
     }
     return { state, private: priv };
@@ -138,7 +140,7 @@ export const powerStateResource: ProviderResource = {
     const problem = importIdProblem(id, 'any');
     if (problem) throw new ReconcileError(`cannot import as hosting_power_state: ${problem}`, 'use an id that GET /servers (or the hosting_servers data source) lists');
     const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
-    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, apply_id: newApplyId() };
+    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, [REBOOT_GENERATION]: 0 };
   },
 
   stateFromBridge(document) {
@@ -155,6 +157,9 @@ export const powerStateResource: ProviderResource = {
     };
   },
 };
+
+/** The prior's reboot triggers and generation: a reboot not sent is still to do. */
+const unrebooted = (prior: ObjectValue): ObjectValue => ({ reboot_triggers: prior.reboot_triggers, [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? 0 });
 
 /** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */
 function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planned: ObjectValue): PowerAction[] {
@@ -177,7 +182,7 @@ async function takeover(session: ProviderSession, planned: ObjectValue): Promise
   if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || planned.expect_takeover === true) return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
-  const key = `hosting_power_state takes over ${configText(planned)}`;
+  const key = takeoverNoteKey('hosting_power_state', planned);
   if (session.planNote(key) === power) return [];
   session.notePlan(key, power);
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;

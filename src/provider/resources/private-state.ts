@@ -5,15 +5,20 @@ import type { Value } from '../plugin/values';
 /**
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a
  * plan, carried from plan to apply and stored with the state. Terraform stores none when the
- * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (see change-id.ts);
- * an older provider's members (`instance`, `generation`) are dropped as they are read.
+ * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (keys.ts); an older
+ * provider's members (`instance`, `generation`) are dropped as they are read.
  */
 export interface PrivateState {
   /**
-   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock).
-   * The apply trusts them only while they are this recent; a saved plan applied later reads afresh.
+   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock),
+   * for `plan_read_max_age_seconds` when it is set.
    */
   readonly readAt?: number;
+  /**
+   * The run and account whose refresh made that read (session.ts): the apply trusts it only in the
+   * same terraform run, for the same account. A saved plan applied by another run reads afresh.
+   */
+  readonly readIn?: string;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
@@ -50,6 +55,7 @@ const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
 
 const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   readAt: z.optional(z.number()),
+  readIn: z.optional(z.string()),
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),

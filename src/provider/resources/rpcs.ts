@@ -1,13 +1,12 @@
 import { RESOURCES } from '.';
 import { atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
-import { APPLY_ID, newApplyId } from './change-id';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
 import { checkServerExists, warningOf, type ObjectValue, type ProviderResource } from './resource';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue, encodeValue, UNKNOWN, type Value } from '../plugin/values';
+import { decodeValue, encodeValue, type Value } from '../plugin/values';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -22,16 +21,6 @@ export function resourceOf(typeName: string): ProviderResource {
   const resource = RESOURCES.get(typeName);
   if (!resource) throw new Error(`unknown resource type ${typeName}`);
   return resource;
-}
-
-/**
- * The state an apply returns, its apply id known: a new one after a change that went through; the
- * prior one after a failure (a re-run then makes the same keys, so what this apply sent is replayed,
- * not repeated), or a new one for a failed create that left an object behind.
- */
-function withApplyId(state: ObjectValue | null, prior: ObjectValue | null, failed: boolean): ObjectValue | null {
-  if (state === null || state[APPLY_ID] !== UNKNOWN) return state;
-  return { ...state, [APPLY_ID]: failed && prior ? (prior[APPLY_ID] ?? null) : newApplyId() };
 }
 
 const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
@@ -63,7 +52,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
         const diagnostics = warningsOf(session.warnings);
-        const priv = encodePrivate({ ...fresh.private, readAt: Date.now() });
+        const priv = encodePrivate(session.markRead(fresh.private));
         return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, ...failing(session.reported(err), session.warnings) };
@@ -103,9 +92,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
         const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
-        const state = withApplyId(applied.state, prior, applied.error !== undefined);
-        const identity = identityData(resource, state);
-        return { new_state: dynamic(state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
+        const identity = identityData(resource, applied.state);
+        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
         return { new_state: req.prior_state, private: req.planned_private, ...failing(err, session.warnings) };
       } finally {

@@ -10,8 +10,8 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
-import { APPLY_ID_ATTRIBUTE, changeIdOf, configText, newApplyId, plannedApplyId } from './change-id';
 import { withRestoreValues } from './private-state';
+import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
@@ -48,7 +48,6 @@ export const serverFirewallResource: ProviderResource = {
     { name: 'applied_rulesets', type: ['set', 'number'], computed: true, description: 'Ids of the rule sets that apply on the server: those of rulesets and ruleset_names together when managed.' },
     ON_DESTROY_ATTRIBUTE,
     EXPECT_TAKEOVER_ATTRIBUTE,
-    APPLY_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -70,7 +69,7 @@ export const serverFirewallResource: ProviderResource = {
 
   async read(session, state, priv) {
     const serverId = String(state.server_id);
-    const ctx = session.context('read', SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     try {
       const data = await readFirewall(ctx, label(serverId), serverId);
       const actual = sortedUnique(data.rulesets);
@@ -96,7 +95,6 @@ export const serverFirewallResource: ProviderResource = {
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
     };
-    planned.apply_id = plannedApplyId(prior, planned);
     const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
@@ -125,7 +123,7 @@ export const serverFirewallResource: ProviderResource = {
    */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
-    const ctx = session.context(changeIdOf(this.typeName, prior, config), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
@@ -151,7 +149,7 @@ export const serverFirewallResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const serverId = String(prior.server_id);
-    const ctx = session.context(changeIdOf(this.typeName, prior, null, 'restore'), SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
     if (prior.on_destroy !== 'restore' || !priv.restore) {
       session.retained(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
       return;
@@ -170,7 +168,6 @@ export const serverFirewallResource: ProviderResource = {
       ...Object.fromEntries(this.schema.block.attributes.map((a) => [a.name, null])),
       id,
       server_id: id,
-      apply_id: newApplyId(),
     };
   },
 
@@ -222,10 +219,10 @@ interface TakenOver {
  * (`noted`). A failed read warns of nothing: the apply reads again and reports it.
  */
 async function takenOver(session: ProviderSession, typeName: string, serverId: string, config: ObjectValue): Promise<TakenOver | undefined> {
-  const key = `${typeName} takes over ${configText(config)}`;
+  const key = takeoverNoteKey(typeName, config);
   const noted = firewallSchema.safeParse(session.planNote(key));
   if (noted.success) return { firewall: noted.data, noted: true };
-  const firewall = await readFirewall(session.context('plan', SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+  const firewall = await readFirewall(session.context(SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
   if (firewall) session.notePlan(key, firewall);
   return firewall && { firewall, noted: false };
 }

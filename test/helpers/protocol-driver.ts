@@ -1,0 +1,220 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HostingApiClient } from '../../src/api';
+import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
+import type { ObjectValue } from '../../src/provider/resources/resource';
+import { resourceRpcs } from '../../src/provider/resources/rpcs';
+import { createRunNotes } from '../../src/provider/run-notes';
+import { createSession } from '../../src/provider/session';
+import type { RunningSimulator } from '../../src/simulator';
+import type { ManualClock } from './simulator';
+
+/*
+ * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
+ * run thousands of applies: each walk (plan, apply) gets new provider processes (a new client, new
+ * run notes of the same run), one per provider configuration; a refresh before each plan; a
+ * re-plan before each apply; a replacement as a removal then a create; an apply whose provider
+ * dies keeps the prior values and drops the private data; an error keeps the state returned.
+ * test/e2e/intent-keys.test.ts runs the same sequences through the real terraform.
+ */
+
+/** One provider configuration (an alias): an account's API, and the token it is given. */
+export interface ProviderAccount {
+  readonly sim: RunningSimulator;
+  token: string;
+}
+
+export interface ResourceConfig {
+  readonly type: string;
+  /** The provider configuration (alias) it belongs to. */
+  readonly provider: string;
+  readonly config: ObjectValue;
+}
+
+export interface StoredResource {
+  readonly type: string;
+  readonly provider: string;
+  readonly value: ObjectValue;
+  readonly private?: Uint8Array;
+}
+
+export interface ApplyOptions {
+  /** `-replace=<address>`. */
+  readonly replace?: readonly string[];
+  /** The provider serving this address dies as soon as the API accepts a write of its apply. */
+  readonly crashOn?: string;
+  /** Between the plan and the apply (a saved plan applied later, by another run). */
+  readonly betweenPlanAndApply?: () => Promise<void> | void;
+}
+
+export interface RunOutcome {
+  readonly errors: string[];
+  readonly warnings: string[];
+  /** Addresses the plan changed, and how. */
+  readonly changes: Record<string, 'create' | 'update' | 'replace' | 'delete'>;
+  readonly crashed: boolean;
+}
+
+const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
+
+/** Whether two values are the same for Terraform's diff (sets compare as sorted). */
+function same(a: Value, b: Value): boolean {
+  const text = (v: Value): string => JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? '(unknown)' : Array.isArray(x) && x.every((n) => typeof n === 'number') ? [...(x as number[])].sort((p, q) => p - q) : x));
+  return text(a) === text(b);
+}
+
+export class ProtocolDriver {
+  public readonly state = new Map<string, StoredResource>();
+  private readonly notesDir = mkdtempSync(join(tmpdir(), 'driver-notes-'));
+  private runs = 0;
+  private processes = 0;
+  private readonly clients: HostingApiClient[] = [];
+
+  constructor(
+    private readonly accounts: Readonly<Record<string, ProviderAccount>>,
+    private readonly clock: ManualClock,
+  ) {}
+
+  /** One provider process of run `run` for a provider configuration; `onWrite` hears each accepted write. */
+  private process(provider: string, run: string, onWrite?: () => void) {
+    const account = this.accounts[provider];
+    const stop = new AbortController();
+    const processId = ++this.processes;
+    const client = new HostingApiClient({
+      baseUrl: account.sim.baseUrl,
+      token: account.token,
+      sleep: async (ms) => this.clock.advance(ms),
+      now: this.clock.now,
+      signal: stop.signal,
+      log: (line) => {
+        if (onWrite && WRITE_ACCEPTED.test(line)) onWrite();
+      },
+    });
+    this.clients.push(client);
+    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId });
+    const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes }, stop.signal);
+    const rpcs = resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t });
+    return { rpcs, stop, notes };
+  }
+
+  /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
+  public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
+    const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
+    const planRun = `a${++this.runs}`;
+    const planned = await this.plan(configs, options, planRun, outcome);
+    if (outcome.errors.length || planned.length === 0) return outcome;
+    await options.betweenPlanAndApply?.();
+    const applyRun = options.betweenPlanAndApply ? `a${++this.runs}` : planRun;
+    const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
+    let crashed = false;
+    const processOf = (provider: string, address: string) => {
+      // A provider process serves every resource of its configuration; the crash is armed per address.
+      const key = `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`;
+      if (!processes.has(key)) {
+        const proc = this.process(provider, applyRun, address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined);
+        processes.set(key, proc);
+      }
+      return processes.get(key)!;
+    };
+    for (const change of planned) {
+      const proc = processOf(change.provider, change.address);
+      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed);
+      if (crashed) break;
+    }
+    for (const proc of processes.values()) proc.notes.flush();
+    return { ...outcome, crashed };
+  }
+
+  private async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, outcome: RunOutcome) {
+    const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
+    const processOf = (provider: string) => {
+      if (!processes.has(provider)) processes.set(provider, this.process(provider, run));
+      return processes.get(provider)!;
+    };
+    const planned: Array<{ address: string; provider: string; type: string; kind: 'create' | 'update' | 'replace' | 'delete' }> = [];
+    const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])];
+    for (const address of addresses) {
+      const stored = this.state.get(address);
+      const wanted = configs[address];
+      const { rpcs } = processOf((stored ?? wanted).provider);
+      const type = (stored ?? wanted).type;
+      let prior: ObjectValue | null = null;
+      let priorPrivate: Uint8Array | undefined;
+      if (stored) {
+        const read = await rpcs.ReadResource({ type_name: type, current_state: { msgpack: encodeValue(stored.value) }, private: stored.private }, () => undefined) as any;
+        if (this.collect(read.diagnostics, outcome)) return [];
+        prior = decodeValue(read.new_state.msgpack) as ObjectValue | null;
+        priorPrivate = read.private;
+        if (prior === null) this.state.delete(address);
+        else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
+      }
+      if (!wanted) {
+        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete' });
+        continue;
+      }
+      const plan = await rpcs.PlanResourceChange({ type_name: type, prior_state: { msgpack: encodeValue(prior) }, proposed_new_state: { msgpack: encodeValue(wanted.config) }, config: { msgpack: encodeValue(wanted.config) }, prior_private: priorPrivate }, () => undefined) as any;
+      if (this.collect(plan.diagnostics, outcome)) return [];
+      const plannedValue = decodeValue(plan.planned_state.msgpack) as ObjectValue;
+      const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
+      if (prior === null) planned.push({ address, provider: wanted.provider, type, kind: 'create' });
+      else if (replaced) planned.push({ address, provider: wanted.provider, type, kind: 'replace' });
+      else if (!Object.keys(plannedValue).every((name) => same(plannedValue[name], prior![name]))) planned.push({ address, provider: wanted.provider, type, kind: 'update' });
+    }
+    for (const p of planned) outcome.changes[p.address] = p.kind;
+    for (const proc of processes.values()) proc.notes.flush();
+    return planned;
+  }
+
+  private async applyChange(rpcs: ReturnType<typeof resourceRpcs>, change: { address: string; kind: string; type: string; provider: string }, wanted: ResourceConfig | undefined, outcome: RunOutcome, crashed: () => boolean) {
+    const stored = this.state.get(change.address);
+    const call = async (prior: ObjectValue | null, priorPrivate: Uint8Array | undefined, config: ObjectValue | null) => {
+      let planned: ObjectValue | null = null;
+      let plannedPrivate = priorPrivate;
+      if (config) {
+        // Terraform plans each change again right before applying it.
+        const plan = await rpcs.PlanResourceChange({ type_name: change.type, prior_state: { msgpack: encodeValue(prior) }, proposed_new_state: { msgpack: encodeValue(config) }, config: { msgpack: encodeValue(config) }, prior_private: priorPrivate }, () => undefined) as any;
+        if (this.collect(plan.diagnostics, outcome)) return { failed: true };
+        planned = decodeValue(plan.planned_state.msgpack) as ObjectValue;
+        plannedPrivate = plan.planned_private;
+      }
+      const res = await rpcs.ApplyResourceChange({ type_name: change.type, prior_state: { msgpack: encodeValue(prior) }, planned_state: { msgpack: encodeValue(planned) }, config: { msgpack: encodeValue(config) }, planned_private: plannedPrivate }, () => undefined) as any;
+      if (crashed()) {
+        // The provider died: Terraform keeps the prior values and no private data.
+        if (prior) this.state.set(change.address, { type: change.type, provider: change.provider, value: prior });
+        else this.state.delete(change.address);
+        return { failed: true };
+      }
+      const failed = this.collect(res.diagnostics, outcome);
+      const value = res.new_state ? (decodeValue(res.new_state.msgpack) as ObjectValue | null) : prior;
+      if (value) this.state.set(change.address, { type: change.type, provider: change.provider, value, private: res.private });
+      else this.state.delete(change.address);
+      return { failed };
+    };
+    if (change.kind === 'delete' || change.kind === 'replace') {
+      const removed = await call(stored!.value, stored!.private, null);
+      if (removed.failed || change.kind === 'delete') return;
+      this.state.delete(change.address);
+      await call(null, undefined, wanted!.config);
+      return;
+    }
+    await call(stored?.value ?? null, stored?.private, wanted!.config);
+  }
+
+  /** Adds the diagnostics to the outcome; whether one was an error. */
+  private collect(diagnostics: Array<{ severity: number; summary: string; detail?: string }> | undefined, outcome: RunOutcome): boolean {
+    let failed = false;
+    for (const d of diagnostics ?? []) {
+      if (d.severity === 1) {
+        failed = true;
+        outcome.errors.push(d.summary);
+      } else outcome.warnings.push(d.summary);
+    }
+    return failed;
+  }
+
+  public async close(): Promise<void> {
+    await Promise.all(this.clients.splice(0).map((c) => c.close()));
+    rmSync(this.notesDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
+
+/*
+ * The four ways keys and run notes followed something other than the user's intent (issue 46 §1),
+ * each driven as Terraform drives the provider (test/helpers/protocol-driver.ts). Each failed on the
+ * keys of apply_id + configuration and process-id run notes.
+ */
+const t = useTwoAccounts();
+const slowReboots = () => t.a.setOperationDelays({ runningMs: 6_000 });
+
+describe('a setting edit never reboots again', () => {
+  test('raising the timeout after a reboot outlived it does not reboot a second time', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 2 }) })).errors).toEqual([]);
+    slowReboots();
+    const timedOut = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 2 }) });
+    expect(timedOut.errors).toEqual([expect.stringContaining('did not finish within 2s')]);
+    // The state says what the account got: the reboot for v2 was sent.
+    expect(t.driver.state.get('pw')!.value).toMatchObject({ reboot_triggers: { v: '2' }, reboot_generation: 1 });
+    const raised = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 60 }) });
+    expect(raised.errors).toEqual([]);
+    t.clock.advance(10_000);
+    expect(reboots(t.a)).toBe(1);
+  });
+
+  test('a provider killed mid-reboot, then any edit of the block: the re-run replays the reboot', async () => {
+    await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) });
+    const killed = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) }, { crashOn: 'pw' });
+    expect(killed.crashed).toBe(true);
+    expect(t.driver.state.get('pw')!.value).toMatchObject({ reboot_triggers: { v: '1' }, reboot_generation: 0 });
+    const edited = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 120, ready_timeout_seconds: 30 }) });
+    expect(edited.errors).toEqual([]);
+    expect(edited.warnings).toEqual([expect.stringContaining('rebooted by an earlier, interrupted run')]);
+    expect(reboots(t.a)).toBe(1);
+  });
+});
+
+test('a rollback then a re-deploy reboots for each change the account got', async () => {
+  await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 2 }) });
+  slowReboots();
+  expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 2 }) })).errors).toHaveLength(1);
+  t.clock.advance(10_000);
+  t.a.setOperationDelays({ runningMs: 0 });
+  // The account got v2's reboot: going back to v1 is a change, and v2 again is another.
+  expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 2 }) })).changes).toEqual({ pw: 'update' });
+  expect(reboots(t.a)).toBe(2);
+  expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 2 }) })).errors).toEqual([]);
+  expect(reboots(t.a)).toBe(3);
+  expect(t.driver.state.get('pw')!.value).toMatchObject({ reboot_triggers: { v: '2' }, reboot_generation: 3 });
+});
+
+test('every replace of a restoring firewall applies, however many there are', async () => {
+  const fw = { fw: firewall('a', { enabled: true, rulesets: [1], on_destroy: 'restore', expect_takeover: true }) };
+  expect((await t.driver.apply(fw)).errors).toEqual([]);
+  for (let replace = 1; replace <= 5; replace++) {
+    const outcome = await t.driver.apply(fw, { replace: ['fw'] });
+    expect([replace, outcome.errors]).toEqual([replace, []]);
+    expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [1] });
+  }
+});
+
+test('two aliases on two accounts with the same server ids: each is read, warned of and restored from its own account', async () => {
+  t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
+  const both = { staging: firewall('a', { enabled: true, rulesets: [1], on_destroy: 'restore' }), production: firewall('b', { enabled: true, rulesets: [1], on_destroy: 'restore' }) };
+  const created = await t.driver.apply(both);
+  expect(created.errors).toEqual([]);
+  expect(created.warnings.sort()).toEqual([
+    `Creating this resource changes the firewall of ${SERVER}, which exists already: enabled false -> true; rulesets [] -> [1]`,
+    `Creating this resource changes the firewall of ${SERVER}, which exists already: rulesets [2, 3] -> [1]`,
+  ]);
+  expect((await t.driver.apply({})).errors).toEqual([]);
+  expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [] });
+  expect(t.b.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [2, 3] });
+});
