@@ -35,12 +35,13 @@ export interface HostingApiProps {
    */
   readonly allowInsecureHttp?: boolean;
   /**
-   * How old the plan's read of a resource may be for the apply to write from it without reading
-   * again (the provider's `plan_read_max_age_seconds`). A `cdktf deploy` or `terraform apply` that
-   * plans and applies in one run comes within the default; a saved plan applied later reads
-   * afresh, names what changed since the plan, and still makes the planned values true. 0: every
-   * apply reads again. Bridge.PROVIDER only: the bridges' handler reads at every apply anyway.
-   * @default 60
+   * An age bound, in seconds, on the plan's read that the apply of the same terraform run writes
+   * from without reading again (the provider's `plan_read_max_age_seconds`). Unset, a `cdktf
+   * deploy` or `terraform apply` that plans and applies in one run reads nothing twice, however
+   * long it takes; a saved plan applied by another run always reads afresh, names what changed
+   * since the plan, and still makes the planned values true. 0: every apply reads again (one more
+   * request per changed resource). Bridge.PROVIDER only: the bridges' handler reads at every apply anyway.
+   * @default - no bound: the run's own read decides
    */
   readonly planReadMaxAgeSeconds?: number;
   /**

@@ -88,12 +88,11 @@ export function printableUrl(input: string): string {
 }
 
 /**
- * The provider's `plan_read_max_age_seconds` (`planReadMaxAgeSeconds` of HostingApi): how old a
- * plan's read of a resource may be for the apply to write from it without reading again. By default
- * a `terraform apply` that plans and applies in one run comes within it, and a saved plan applied
- * later does not; at most a day.
+ * The provider's `plan_read_max_age_seconds` (`planReadMaxAgeSeconds` of HostingApi): an age bound
+ * on the plan's read that the apply of the same terraform run writes from without reading again.
+ * Unset, the run decides alone (a saved plan applied by another run always reads again); at most a day.
  */
-export const PLAN_READ_MAX_AGE_SECONDS = { default: 60, max: 86_400 } as const;
+export const PLAN_READ_MAX_AGE_SECONDS = { max: 86_400 } as const;
 
 /** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
 function editDistance(a: string, b: string): number {

@@ -21,7 +21,7 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     name: 'plan_read_max_age_seconds',
     type: 'number',
     optional: true,
-    description: `How old the plan's read of a resource may be for the apply to write from it without reading again (default ${PLAN_READ_MAX_AGE_SECONDS.default}; 0: every apply reads again). A saved plan applied later reads afresh, names what changed since the plan, and still makes the planned values true.`,
+    description: 'An age bound, in seconds, on the plan\'s read that the apply of the same terraform run writes from without reading again (default: none, the run\'s own read decides; 0: every apply reads again, one more request per changed resource). A saved plan applied by another run always reads afresh, names what changed since the plan, and still makes the planned values true.',
   },
 ]);
 
@@ -75,8 +75,8 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
   if (config.plan_read_max_age_seconds === UNKNOWN) return { diagnostics: [notKnown('plan_read_max_age_seconds', 'how old a plan\'s read may be')] };
-  const maxAge = config.plan_read_max_age_seconds ?? PLAN_READ_MAX_AGE_SECONDS.default;
-  if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max) {
+  const maxAge = config.plan_read_max_age_seconds ?? undefined;
+  if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max)) {
     return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
   }
   const tokenEnvVar = typeof config.token_env_var === 'string' ? config.token_env_var : DEFAULT_TOKEN_ENV_VAR;
