@@ -1,0 +1,100 @@
+import { writeFileSync } from 'node:fs';
+import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { simulatorWithSentinel } from '../helpers/simulator';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+
+/*
+ * The sequences of test/provider/intent-keys.test.ts (issue 46 §1) through the real terraform, which
+ * also checks that the in-process protocol driver behaves as Terraform does: two accounts (two
+ * simulators with the same server ids, the same token text), each step a real `terraform apply`,
+ * the simulators' logs of executed writes the witness.
+ */
+describeWithTerraform('one key per intended action, through terraform', () => {
+  let staging: RunningSimulator;
+  let production: RunningSimulator;
+  let ws: TerraformWorkspace;
+  let mainTf: string;
+  let header: string;
+  const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+  const configure = (hcl: string) => writeFileSync(mainTf, `${header}
+provider "hosting" {
+  alias               = "production"
+  base_url            = "${production.baseUrl}"
+  allow_insecure_http = true
+}
+${hcl}`);
+  const reboots = () => staging.executed({ serverId: IDS.vpsRunning, kind: 'action' }).filter((a) => a.detail === 'reboot').length;
+  const power = (image: string, timeout: number) => `resource "hosting_power_state" "p" {
+  server_id                 = "${IDS.vpsRunning}"
+  state                     = "running"
+  reboot_triggers           = { image = "${image}" }
+  operation_timeout_seconds = ${timeout}
+}
+`;
+  const firewalls = (names: string[]) => names.map((name) => `resource "hosting_server_firewall" "${name}" {
+${name === 'production' ? '  provider   = hosting.production\n' : ''}  server_id  = "${IDS.vpsRunning}"
+  enabled    = true
+  rulesets   = [1]
+  on_destroy = "restore"
+}
+`).join('');
+
+  beforeAll(async () => {
+    [staging, production] = await Promise.all([simulatorWithSentinel({ operationDelays: { queuedMs: 0, runningMs: 50 } }), simulatorWithSentinel({ operationDelays: { queuedMs: 0, runningMs: 50 } })]);
+    ws = new TerraformWorkspace(env);
+    ({ mainTf, header } = await ws.initHclFor(env, staging.baseUrl));
+  });
+  afterAll(async () => {
+    await Promise.all([staging?.close(), production?.close()]);
+    ws?.dispose();
+  });
+
+  test('a reboot that outlived its timeout: raising the timeout does not reboot again, and the plan showed the generation', async () => {
+    configure(power('v1', 2));
+    expect((await ws.apply()).code).toBe(0);
+    staging.setOperationDelays({ runningMs: 4_000 });
+    configure(power('v2', 2));
+    const plan = await ws.plan();
+    expect(plan.output).toMatch(/~ reboot_generation\s+= 0 -> 1/);
+    expect(plan.output).not.toContain('apply_id');
+    const timedOut = await ws.apply();
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.output).toContain('did not finish within 2s');
+    configure(power('v2', 60));
+    const raised = await ws.apply();
+    expect(raised.code).toBe(0);
+    expect(raised.output).not.toContain('reboot_generation');
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    expect(reboots()).toBe(1);
+    staging.setOperationDelays({ runningMs: 50 });
+    configure('');
+    expect((await ws.apply()).code).toBe(0);
+  });
+
+  test('four replaces of a restoring firewall all apply', async () => {
+    configure(firewalls(['fw']));
+    expect((await ws.apply()).code).toBe(0);
+    for (let i = 1; i <= 4; i++) {
+      const replaced = await ws.apply('-replace=hosting_server_firewall.fw');
+      expect([i, replaced.code]).toEqual([i, 0]);
+    }
+    expect(staging.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1] });
+    configure('');
+    expect((await ws.apply()).code).toBe(0);
+  });
+
+  test('two aliases, two accounts with the same server id: each warned of and restored from its own account', async () => {
+    staging.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [] } });
+    production.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [2, 3] } });
+    configure(firewalls(['staging', 'production']));
+    const created = await ws.apply();
+    expect(created.code).toBe(0);
+    expect(created.output).toContain('enabled false -> true; rulesets [] -> [1]');
+    expect(created.output).toContain('rulesets [2, 3] -> [1]');
+    configure('');
+    expect((await ws.apply()).code).toBe(0);
+    expect(staging.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: false, rulesets: [] });
+    expect(production.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [2, 3] });
+  });
+});
