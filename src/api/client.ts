@@ -144,6 +144,8 @@ const envelopeSchema = z.object({ data: z.unknown(), meta: z.optional(metaSchema
  */
 export class HostingApiClient {
   public readonly baseUrl: string;
+  /** The account this client writes to, as every Idempotency-Key and run note names it (account-scope.ts). */
+  public readonly accountScope: string;
   readonly #token: string;
   readonly #transport: Transport;
   readonly #retry: RetryOptions;
@@ -191,9 +193,6 @@ export class HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
     return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer });
   }
-
-  /** The account this client writes to, as every Idempotency-Key and run note names it (account-scope.ts). */
-  public readonly accountScope: string;
 
   public toString(): string {
     return `HostingApiClient(${this.baseUrl})`;

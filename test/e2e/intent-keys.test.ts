@@ -41,7 +41,8 @@ ${name === 'production' ? '  provider   = hosting.production\n' : ''}  server_id
 `).join('');
 
   beforeAll(async () => {
-    [staging, production] = await Promise.all([simulatorWithSentinel({ operationDelays: { queuedMs: 0, runningMs: 50 } }), simulatorWithSentinel({ operationDelays: { queuedMs: 0, runningMs: 50 } })]);
+    const account = () => simulatorWithSentinel({ operationDelays: { queuedMs: 0, runningMs: 50 } });
+    [staging, production] = await Promise.all([account(), account()]);
     ws = new TerraformWorkspace(env);
     ({ mainTf, header } = await ws.initHclFor(env, staging.baseUrl));
   });

@@ -49,7 +49,7 @@ describeWithTerraform('moving a stack from the terraform_data bridge to the prov
     expect(plan.output).toMatch(/# \(moved from terraform_data\.power_bridge_\w+\)/);
     expect(plan.output.match(/# terraform_data\.power_reboot[-\w]+ will no longer be managed by Terraform, but will not be destroyed/g)).toHaveLength(2);
     // The bridge kept only a hash of the triggers: the provider records them, which reboots nothing.
-    expect(plan.output).toMatch(/\+ reboot_triggers = \{\s+\+ "release" = "1"/);
+    expect(plan.output).toMatch(/\+ reboot_triggers\s+= \{\s+\+ "release" = "1"/);
     expect(plan.output).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
     expect(plan.output).not.toMatch(/must be replaced|will be destroyed|will be created/);
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ManualClock } from './simulator';
 import { HostingApiClient } from '../../src/api';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
@@ -8,7 +9,6 @@ import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { createRunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
 import type { RunningSimulator } from '../../src/simulator';
-import type { ManualClock } from './simulator';
 
 /*
  * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
@@ -57,6 +57,17 @@ export interface RunOutcome {
 }
 
 const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
+
+type Rpcs = ReturnType<typeof resourceRpcs>;
+const dynamic = (value: Value) => ({ msgpack: encodeValue(value) });
+const objectOf = (value: { msgpack: Uint8Array } | undefined) => (value ? (decodeValue(value.msgpack) as ObjectValue | null) : null);
+
+/** PlanResourceChange as Terraform sends it: the proposed state is the configuration. */
+const planChange = async (rpcs: Rpcs, type: string, prior: ObjectValue | null, config: ObjectValue, priorPrivate: Uint8Array | undefined) => {
+  const states = { prior_state: dynamic(prior), proposed_new_state: dynamic(config), config: dynamic(config) };
+  const request = { type_name: type, ...states, prior_private: priorPrivate };
+  return await rpcs.PlanResourceChange(request, () => undefined) as any;
+};
 
 /** Whether two values are the same for Terraform's diff (sets compare as sorted). */
 function same(a: Value, b: Value): boolean {
@@ -142,9 +153,10 @@ export class ProtocolDriver {
       let prior: ObjectValue | null = null;
       let priorPrivate: Uint8Array | undefined;
       if (stored) {
-        const read = await rpcs.ReadResource({ type_name: type, current_state: { msgpack: encodeValue(stored.value) }, private: stored.private }, () => undefined) as any;
+        const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
+        const read = await rpcs.ReadResource(request, () => undefined) as any;
         if (this.collect(read.diagnostics, outcome)) return [];
-        prior = decodeValue(read.new_state.msgpack) as ObjectValue | null;
+        prior = objectOf(read.new_state);
         priorPrivate = read.private;
         if (prior === null) this.state.delete(address);
         else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
@@ -153,32 +165,40 @@ export class ProtocolDriver {
         if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete' });
         continue;
       }
-      const plan = await rpcs.PlanResourceChange({ type_name: type, prior_state: { msgpack: encodeValue(prior) }, proposed_new_state: { msgpack: encodeValue(wanted.config) }, config: { msgpack: encodeValue(wanted.config) }, prior_private: priorPrivate }, () => undefined) as any;
+      const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
       if (this.collect(plan.diagnostics, outcome)) return [];
-      const plannedValue = decodeValue(plan.planned_state.msgpack) as ObjectValue;
+      const plannedValue = objectOf(plan.planned_state)!;
       const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
-      if (prior === null) planned.push({ address, provider: wanted.provider, type, kind: 'create' });
-      else if (replaced) planned.push({ address, provider: wanted.provider, type, kind: 'replace' });
-      else if (!Object.keys(plannedValue).every((name) => same(plannedValue[name], prior![name]))) planned.push({ address, provider: wanted.provider, type, kind: 'update' });
+      if (prior === null) {planned.push({ address, provider: wanted.provider, type, kind: 'create' });} else if (replaced) {planned.push({ address, provider: wanted.provider, type, kind: 'replace' });} else if (!Object.keys(plannedValue).every((name) => same(plannedValue[name], prior![name]))) {
+        planned.push({ address, provider: wanted.provider, type, kind: 'update' });
+      }
     }
     for (const p of planned) outcome.changes[p.address] = p.kind;
     for (const proc of processes.values()) proc.notes.flush();
     return planned;
   }
 
-  private async applyChange(rpcs: ReturnType<typeof resourceRpcs>, change: { address: string; kind: string; type: string; provider: string }, wanted: ResourceConfig | undefined, outcome: RunOutcome, crashed: () => boolean) {
+  private async applyChange(
+    rpcs: Rpcs,
+    change: { address: string; kind: string; type: string; provider: string },
+    wanted: ResourceConfig | undefined,
+    outcome: RunOutcome,
+    crashed: () => boolean,
+  ) {
     const stored = this.state.get(change.address);
     const call = async (prior: ObjectValue | null, priorPrivate: Uint8Array | undefined, config: ObjectValue | null) => {
       let planned: ObjectValue | null = null;
       let plannedPrivate = priorPrivate;
       if (config) {
         // Terraform plans each change again right before applying it.
-        const plan = await rpcs.PlanResourceChange({ type_name: change.type, prior_state: { msgpack: encodeValue(prior) }, proposed_new_state: { msgpack: encodeValue(config) }, config: { msgpack: encodeValue(config) }, prior_private: priorPrivate }, () => undefined) as any;
+        const plan = await planChange(rpcs, change.type, prior, config, priorPrivate);
         if (this.collect(plan.diagnostics, outcome)) return { failed: true };
-        planned = decodeValue(plan.planned_state.msgpack) as ObjectValue;
+        planned = objectOf(plan.planned_state);
         plannedPrivate = plan.planned_private;
       }
-      const res = await rpcs.ApplyResourceChange({ type_name: change.type, prior_state: { msgpack: encodeValue(prior) }, planned_state: { msgpack: encodeValue(planned) }, config: { msgpack: encodeValue(config) }, planned_private: plannedPrivate }, () => undefined) as any;
+      const states = { prior_state: dynamic(prior), planned_state: dynamic(planned), config: dynamic(config) };
+      const request = { type_name: change.type, ...states, planned_private: plannedPrivate };
+      const res = await rpcs.ApplyResourceChange(request, () => undefined) as any;
       if (crashed()) {
         // The provider died: Terraform keeps the prior values and no private data.
         if (prior) this.state.set(change.address, { type: change.type, provider: change.provider, value: prior });
@@ -186,7 +206,7 @@ export class ProtocolDriver {
         return { failed: true };
       }
       const failed = this.collect(res.diagnostics, outcome);
-      const value = res.new_state ? (decodeValue(res.new_state.msgpack) as ObjectValue | null) : prior;
+      const value = res.new_state ? objectOf(res.new_state) : prior;
       if (value) this.state.set(change.address, { type: change.type, provider: change.provider, value, private: res.private });
       else this.state.delete(change.address);
       return { failed };
@@ -208,7 +228,7 @@ export class ProtocolDriver {
       if (d.severity === 1) {
         failed = true;
         outcome.errors.push(d.summary);
-      } else outcome.warnings.push(d.summary);
+      } else {outcome.warnings.push(d.summary);}
     }
     return failed;
   }

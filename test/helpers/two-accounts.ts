@@ -9,7 +9,10 @@ import { SEED_SERVER_IDS as IDS, startSimulator, type RunningSimulator } from '.
  */
 export function useTwoAccounts() {
   const ctx = {} as {
-    a: RunningSimulator; b: RunningSimulator; clock: ManualClock; driver: ProtocolDriver;
+    a: RunningSimulator;
+    b: RunningSimulator;
+    clock: ManualClock;
+    driver: ProtocolDriver;
     accounts: { a: { sim: RunningSimulator; token: string }; b: { sim: RunningSimulator; token: string } };
     /** Fresh accounts and a fresh driver (a model-based test's next sequence). */
     reset: () => Promise<void>;
@@ -20,7 +23,8 @@ export function useTwoAccounts() {
   };
   const start = async () => {
     const delays = { queuedMs: 0, runningMs: 0 };
-    [ctx.a, ctx.b] = await Promise.all([startSimulator({ now: ctx.clock.now, operationDelays: delays }), startSimulator({ now: ctx.clock.now, operationDelays: delays })]);
+    const account = () => startSimulator({ now: ctx.clock.now, operationDelays: delays });
+    [ctx.a, ctx.b] = await Promise.all([account(), account()]);
     ctx.accounts = { a: { sim: ctx.a, token: ctx.a.tokens.full }, b: { sim: ctx.b, token: ctx.b.tokens.full } };
     ctx.driver = new ProtocolDriver(ctx.accounts, ctx.clock);
   };
@@ -41,17 +45,31 @@ export const SERVER = IDS.vpsRunning;
 export const firewall = (provider: string, over: ObjectValue = {}): ResourceConfig => ({
   type: 'hosting_server_firewall',
   provider,
-  config: { id: null, server_id: SERVER, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, ...over },
+  config: {
+    id: null, server_id: SERVER, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null,
+    on_destroy: null, expect_takeover: null, ...over,
+  },
 });
 
 export const power = (over: ObjectValue = {}): ResourceConfig => ({
   type: 'hosting_power_state',
   provider: 'a',
   config: {
-    id: null, server_id: SERVER, state: 'running', stop_method: null, force_stop_fallback: null, reboot_triggers: null, hard_reboot: null,
-    ready_timeout_seconds: null, operation_timeout_seconds: null, expect_takeover: null, reboot_generation: null, ...over,
+    id: null,
+    server_id: SERVER,
+    state: 'running',
+    stop_method: null,
+    force_stop_fallback: null,
+    reboot_triggers: null,
+    hard_reboot: null,
+    ready_timeout_seconds: null,
+    operation_timeout_seconds: null,
+    expect_takeover: null,
+    reboot_generation: null,
+    ...over,
   },
 });
 
 /** The reboots and resets an account's server really carried out. */
-export const reboots = (sim: RunningSimulator): number => sim.executed({ serverId: SERVER, kind: 'action' }).filter((w) => w.detail === 'reboot' || w.detail === 'reset').length;
+export const reboots = (sim: RunningSimulator): number =>
+  sim.executed({ serverId: SERVER, kind: 'action' }).filter((w) => w.detail === 'reboot' || w.detail === 'reset').length;

@@ -159,7 +159,10 @@ export const powerStateResource: ProviderResource = {
 };
 
 /** The prior's reboot triggers and generation: a reboot not sent is still to do. */
-const unrebooted = (prior: ObjectValue): ObjectValue => ({ reboot_triggers: prior.reboot_triggers, [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? 0 });
+const unrebooted = (prior: ObjectValue): ObjectValue => ({
+  reboot_triggers: prior.reboot_triggers,
+  [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? 0,
+});
 
 /** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */
 function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planned: ObjectValue): PowerAction[] {
