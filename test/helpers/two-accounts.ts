@@ -42,13 +42,14 @@ export function useTwoAccounts() {
 
 export const SERVER = IDS.vpsRunning;
 
+const FIREWALL_UNSET: ObjectValue = Object.fromEntries(
+  ['id', 'server_id', 'enabled', 'rulesets', 'ruleset_names', 'applied_rulesets', 'on_destroy', 'expect_takeover'].map((name) => [name, null]),
+);
+
 export const firewall = (provider: string, over: ObjectValue = {}): ResourceConfig => ({
   type: 'hosting_server_firewall',
   provider,
-  config: {
-    id: null, server_id: SERVER, enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null,
-    on_destroy: null, expect_takeover: null, ...over,
-  },
+  config: { ...FIREWALL_UNSET, server_id: SERVER, ...over },
 });
 
 export const power = (over: ObjectValue = {}): ResourceConfig => ({
