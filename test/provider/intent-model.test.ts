@@ -9,7 +9,7 @@ import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two
  * server ids and a rotated token, and shrinks a failing one to its shortest form. After every apply
  * the invariants below are checked. `INTENT_MODEL_RUNS` sets the number of sequences (default 1000),
  * `INTENT_MODEL_SEED` replays one, `INTENT_MODEL_ONLY` draws one family of edits, `INTENT_MODEL_COMMANDS` the
- * longest sequence (default 12).
+ * longest sequence (default 16).
  */
 const t = useTwoAccounts();
 
@@ -56,8 +56,11 @@ async function applyAndCheck(real: Real, m: Model, run: (cfg: Record<string, Res
   if (intent) m.intents.add(intent);
   const before = { reboots: reboots(real.a), b: writesTo(real, 'b') };
   const firewalls = { a: { ...real.a.state.server(SERVER).firewall }, b: { ...real.b.state.server(SERVER).firewall } };
+  const seenBefore = { a: m.seen.a.length, b: m.seen.b.length };
   const outcome = await run(configs(m));
   for (const p of ['a', 'b'] as const) {
+    // What a create takes over starts what its removal may put back.
+    if (outcome.changes[`fw_${p}`] === 'create') m.seen[p] = [firewalls[p], ...m.seen[p].slice(seenBefore[p])];
     if (outcome.changes[`fw_${p}`] !== 'delete' || outcome.errors.length || outcome.crashed) continue;
     // Restored to values its own account had, or left as it was: never another account's.
     const now = real[p].state.server(SERVER).firewall;
@@ -111,6 +114,7 @@ const firewallValue = fc.record({ enabled: fc.boolean(), rulesets: fc.subarray([
 const FAMILIES = {
   firewalls: [
     fc.tuple(account, firewallValue).map(([p, v]) => cmd(`fw_${p} = ${JSON.stringify(v)}`, (m) => void (m.fw[p] = v))),
+    firewallValue.map((v) => cmd(`fw_a = fw_b = ${JSON.stringify(v)} (two aliases, one configuration)`, (m) => void (m.fw = { a: v, b: v }))),
     account.map((p) => cmd(`remove fw_${p}`, (m) => void (m.fw[p] = undefined))),
     fc.tuple(account, firewallValue).map(([p, v]) => cmd(`drift fw_${p} by hand to ${JSON.stringify(v)}`, (_m, r) => r[p].drift(SERVER, { firewall: { enabled: v.enabled, rulesets: v.rulesets } }))),
     // Listed twice: replaces come in runs, as in a pipeline that replaces on every deploy.
@@ -165,10 +169,12 @@ const SEED = process.env.INTENT_MODEL_SEED === undefined ? undefined : Number(pr
 test(`no sequence of applies, crashes, edits or accounts sends an intent twice, loses one, fails for good or writes elsewhere (${RUNS} sequences)`, async () => {
   const initial = async (): Promise<{ model: Model; real: Real }> => {
     await t.driver.apply({});
+    // The two accounts' firewalls differ from the start, so one's values can never pass for the other's.
+    t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
     return { model: { fw: { a: undefined, b: undefined }, triggers: '1', timeout: 60, slow: false, intents: new Set(), pendingIntents: new Set(), allowance: 0, seen: { a: [], b: [] } }, real: t };
   };
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 12) }), async (sequence) => {
+    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), async (sequence) => {
       // A fresh pair of accounts per sequence: the hooks of useTwoAccounts run once per test, so reset by hand.
       await t.reset();
       const setup = await initial();
