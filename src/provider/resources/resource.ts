@@ -196,13 +196,15 @@ export const creates = (prior: ObjectValue | null, requiresReplace: readonly str
 /**
  * What a create takes over: these resources manage settings that exist before them, and Terraform
  * shows a create with the configured values only. When the apply will change what is there, the
- * plan says so, each current value and what it becomes (`changes`, e.g. `rulesets [2] -> [1, 2]`);
- * when nothing changes it says nothing.
+ * plan says so in one short warning per resource (each current value and what it becomes, e.g.
+ * `rulesets [2] -> [1, 2]`), and how to silence it in each reader's words; the provider guide says
+ * why. When nothing changes it says nothing.
  */
 export function takeoverWarning(what: string, changes: readonly string[]): Diagnostic[] {
   if (changes.length === 0) return [];
-  return [warningOf(
-    `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`,
-    `This resource takes over ${what} as it is now, and the apply makes these changes. To keep a current value, set it in the configuration. Once the change is reviewed, expect_takeover = true (expectTakeover in the constructs) stops this warning.`,
-  )];
+  return [warningOf(`Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`, TAKEOVER_SILENCED)];
 }
+
+/** The takeover warning's detail: two lines at most, the prop in HCL, TypeScript and Python. */
+export const TAKEOVER_SILENCED =
+  'Once reviewed, expect_takeover = true (expectTakeover: true in TypeScript, expect_takeover=True in Python) stops this warning. The provider guide, "Creates take over what exists", says why.';
