@@ -161,6 +161,8 @@ export class HostingApiClient {
   readonly #options: HostingApiClientOptions;
   /** Views made by `withDeadline` share the connection pool but never close it. */
   readonly #ownsTransport: boolean;
+  /** What this client (this view alone) waited for, in milliseconds per cause, e.g. `the rate-limit budget`. */
+  readonly #waits = new Map<string, number>();
 
   constructor(options: HostingApiClientOptions, shared?: { readonly transport: Transport; readonly pacer: RateLimitPacer }) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
@@ -192,6 +194,20 @@ export class HostingApiClient {
   public withDeadline(deadlineAt: number): HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
     return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer });
+  }
+
+  /** What this client waited for so far: milliseconds per cause, longest first. */
+  public get waited(): ReadonlyArray<{ readonly cause: string; readonly ms: number }> {
+    return [...this.#waits].map(([cause, ms]) => ({ cause, ms })).sort((x, y) => y.ms - x.ms);
+  }
+
+  async #wait(cause: string, ms: number): Promise<void> {
+    const started = this.#now();
+    try {
+      await this.#sleep(ms);
+    } finally {
+      this.#waits.set(cause, (this.#waits.get(cause) ?? 0) + Math.max(0, this.#now() - started));
+    }
   }
 
   public toString(): string {
@@ -394,7 +410,7 @@ export class HostingApiClient {
           throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
         }
         this.#log(`${method} ${pathWithQuery}: rate-limit budget spent, waiting ${pacing} ms for the reset`);
-        await this.#sleep(pacing);
+        await this.#wait('the rate-limit budget to reset', pacing);
         if (this.#signal?.aborted) throw fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
       }
 
@@ -434,7 +450,10 @@ export class HostingApiClient {
       if (this.#now() + delay > deadline) {
         throw error;
       }
-      await this.#sleep(delay);
+      const cause = error.status ? `${error.status} ${error.code}` : error.code;
+      const asked = error.retryAfterSeconds === undefined ? '' : `, Retry-After ${error.retryAfterSeconds} s`;
+      this.#log(`${method} ${pathWithQuery}: waiting ${delay} ms before attempt ${attempt + 1} (${cause}${asked})`);
+      await this.#wait(`retries after ${cause}`, delay);
     }
   }
 

@@ -8,3 +8,4 @@ export * from './rate-limit-pacer';
 export * from './retry-policy';
 export * from './schemas';
 export * from './transport';
+export * from './wait-summary';

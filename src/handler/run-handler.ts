@@ -1,6 +1,7 @@
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
+import { waitSummary } from '../api/wait-summary';
 import { HANDLER_ENV, type ResourceDocument } from '../contract/resource-document';
 import type { ReconcileContext } from '../reconcile/context';
 import { planResource, runBudgetSeconds } from '../reconcile/plan-resource';
@@ -145,6 +146,8 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
     out(plan.summary);
     if (command === 'plan') return plan.inSync ? EXIT.ok : EXIT.drift;
     await plan.apply();
+    const waited = waitSummary([client]);
+    if (waited) ctx.warn(`${describe(doc)}: ${waited}`);
     return EXIT.ok;
   } catch (e) {
     if (e instanceof ReconcileError) {

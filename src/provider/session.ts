@@ -5,6 +5,7 @@ import { NO_NOTES, type RunNotes } from './run-notes';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
+import { waitSummary } from '../api/wait-summary';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { observeServers, type Observed } from '../reconcile/observe';
@@ -18,7 +19,10 @@ import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/
  * resources of the process need once, and the warnings it collected for Terraform's output.
  */
 export interface ProviderSession {
-  /** What this RPC warned of, its contexts included, in order. */
+  /**
+   * What this RPC warned of, its contexts included, in order; last, when its requests waited more
+   * than a few seconds on the API's limits or retries, how long and why.
+   */
   readonly warnings: readonly string[];
   /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
   readonly handovers: Handovers;
@@ -206,11 +210,14 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
-  const contextFor = (warnings: string[], rerun: string, intent: string) => (budgetSeconds: number): ReconcileContext => {
+  type ContextOf = (budgetSeconds: number) => ReconcileContext;
+  const contextFor = (warnings: string[], rerun: string, intent: string, clients: HostingApiClient[] = []): ContextOf => (budgetSeconds) => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
+    const client = options.client.withDeadline(deadlineAt);
+    clients.push(client);
     return {
       rerun,
-      client: options.client.withDeadline(deadlineAt),
+      client,
       intent,
       tokenEnvVar: options.tokenEnvVar,
       log: options.log,
@@ -242,8 +249,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     forCall(callPhase) {
       phase = callPhase;
       const warnings: string[] = [];
+      const clients: HostingApiClient[] = [];
       return {
-        context: contextFor(warnings, RERUN[callPhase], newIntentId()),
+        context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
@@ -257,7 +265,10 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
           retainedSaid = true;
           warnerFor(warnings)(`${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
         },
-        warnings,
+        get warnings() {
+          const waited = waitSummary(clients);
+          return waited ? [...warnings, waited] : warnings;
+        },
         handovers,
         trustsRead: (priv) => readIn !== undefined && priv.readIn === readIn && readWithin(priv, maxAgeMs, Date.now()),
         markRead: (priv) => ({ ...priv, readAt: Date.now(), ...(readIn !== undefined && { readIn }) }),
@@ -267,3 +278,4 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     },
   };
 }
+

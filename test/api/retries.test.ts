@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backoffDelayMs, FileBudgetStore, HostingApiError, isRetryable, parseRetryAfter, RateLimitPacer, sharedBudgetFile, type HttpMethod } from '../../src/api';
+import {
+  backoffDelayMs, FileBudgetStore, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer, sharedBudgetFile, waitSummary,
+  type HttpMethod,
+} from '../../src/api';
 import * as fx from '../helpers/fixtures';
 import { apiError, mockClient, SENTINEL_TOKEN } from '../helpers/mock-api';
 
@@ -118,6 +121,23 @@ describe('retries through the client', () => {
     if (method !== 'GET') {
       expect(m.requests.map((r) => r.headers['idempotency-key'])).toEqual([KEY, KEY]);
     }
+  });
+
+  test('every wait is logged when it starts, with its length and cause, and what a client waited is summed by cause', async () => {
+    const m = mockClient();
+    m.reply('GET', FW, 429, apiError('rate_limited'), { 'retry-after': '35' });
+    m.reply('GET', FW, 200, { data: fx.firewall }, { 'ratelimit-remaining': '0', 'ratelimit-reset': '3' });
+    m.reply('GET', FW, 200, { data: fx.firewall });
+    await m.client.getFirewall(fx.VPS_ID);
+    await m.client.getFirewall(fx.VPS_ID);
+    expect(m.logs.filter((l) => l.includes('waiting'))).toEqual([
+      `GET ${FW}: waiting 35000 ms before attempt 2 (429 rate_limited, Retry-After 35 s)`,
+      expect.stringMatching(new RegExp(`^GET ${FW}: rate-limit budget spent, waiting \\d+ ms for the reset$`)),
+    ]);
+    expect(m.logs.filter((l) => l.includes('waiting')).every(isTransientLogLine)).toBe(true);
+    expect(m.client.waited.map((w) => w.cause)).toEqual(['retries after 429 rate_limited', 'the rate-limit budget to reset']);
+    expect(waitSummary([m.client])).toMatch(/^waited 3\d s on the API: retries after 429 rate_limited 35 s, the rate-limit budget to reset \d\.\d s; /);
+    expect(waitSummary([mockClient().client])).toBeUndefined();
   });
 
   const noRetryCases: Array<[number, string]> = [
