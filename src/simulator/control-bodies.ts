@@ -64,9 +64,44 @@ export const faultRuleSchema: z.ZodMiniType<FaultRule> = z.strictObject({
   ]),
 });
 
-/** The value, or the problems, each naming its member (e.g. `firewall.enabled: expected boolean`). */
+/**
+ * The value, or the problems, each naming its member (e.g. `firewall.enabled: expected boolean`); a
+ * key the body may not have lists the keys it may (`(body): unrecognized key "ipSettings"; the
+ * accepted keys are power, status, firewall, ip`).
+ */
 export function parseControlBody<T>(schema: z.ZodMiniType<T>, input: unknown): { value: T } | { problems: string[] } {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { value: parsed.data };
-  return { problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`) };
+  return {
+    problems: parsed.error.issues.map((i) => {
+      const where = i.path.join('.') || '(body)';
+      const accepted = i.code === 'unrecognized_keys' ? acceptedKeys(schema, i.path) : undefined;
+      if (i.code !== 'unrecognized_keys' || !accepted) return `${where}: ${i.message}`;
+      const keys = i.keys.map((k) => JSON.stringify(k)).join(', ');
+      return `${where}: unrecognized key${i.keys.length > 1 ? 's' : ''} ${keys}; the accepted keys are ${accepted.join(', ')}`;
+    }),
+  };
+}
+
+interface SchemaDef { readonly type?: string; readonly shape?: Record<string, unknown>; readonly innerType?: unknown }
+const defOf = (schema: unknown): SchemaDef | undefined => (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+
+/** The keys the object schema at `path` accepts, through optional and nullable wrappers; undefined where it is no plain object. */
+function acceptedKeys(schema: unknown, path: readonly PropertyKey[]): string[] | undefined {
+  const unwrap = (s: unknown): unknown => {
+    let def = defOf(s);
+    while (def && (def.type === 'optional' || def.type === 'nullable')) {
+      s = def.innerType;
+      def = defOf(s);
+    }
+    return s;
+  };
+  let current = unwrap(schema);
+  for (const key of path) {
+    const shape = defOf(current)?.shape;
+    if (!shape || typeof key !== 'string') return undefined;
+    current = unwrap(shape[key]);
+  }
+  const shape = defOf(current)?.shape;
+  return shape ? Object.keys(shape) : undefined;
 }
