@@ -95,7 +95,7 @@ export function printableUrl(input: string): string {
 export const PLAN_READ_MAX_AGE_SECONDS = { max: 86_400 } as const;
 
 /** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
   const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (__, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= x.length; i++) {

@@ -241,7 +241,7 @@ describeWithTerraform('DataHostingServer and the resources\' read-back getters w
     const plan = await t.ws.plan();
     expect(plan.code).toBe(1);
     expect(plan.output).toContain('hosting_server: no server of the account is named "web-99"');
-    expect(plan.output).toMatch(/the closest are\s+"web-1",\s+"web-2",/);
+    expect(plan.output).toMatch(/the closest are\s+"web-1",\s+"web-2"/);
     expect(t.sim.executed()).toHaveLength(before);
   });
 
