@@ -35,8 +35,8 @@ export interface Adoption {
 
 /** Lower-case letters, digits and hyphens from a server's name; a letter first. */
 function slug(text: string): string {
-  const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  return /^[a-z]/.test(cleaned) ? cleaned : `s-${cleaned || 'server'}`;
+  const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return /^[a-z]/.test(cleaned) ? cleaned : `s_${cleaned || 'server'}`;
 }
 
 /** Servers in the order of their ids: stable from run to run, unlike the API's list order. */
@@ -54,7 +54,7 @@ export function adoptionOf(account: AccountSnapshot): Adoption {
   const taken = new Set<string>();
   const unique = (base: string) => {
     let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
     taken.add(name);
     return name;
   };
@@ -73,17 +73,17 @@ export function adoptionOf(account: AccountSnapshot): Adoption {
     }
     const base = slug(server.name);
     const firewall = account.firewalls.get(server.id);
-    if (firewall) resources.push({ kind: 'firewall', name: unique(`${base}-firewall`), server, firewall });
+    if (firewall) resources.push({ kind: 'firewall', name: unique(`${base}_firewall`), server, firewall });
     for (const settings of account.addresses.get(server.id) ?? []) {
       if (settings.rdns === null && settings.description === null && settings.protection === null) {
         notManaged.push(`${server.id} ${settings.address}: no rDNS, description or protection set, so nothing to adopt`);
         continue;
       }
-      resources.push({ kind: 'ip_settings', name: unique(`${base}-ip-${settings.address.replace(/[^0-9a-z]+/gi, '-')}`), server, settings });
+      resources.push({ kind: 'ip_settings', name: unique(`${base}_ip_${settings.address.replace(/[^0-9a-z]+/gi, '_')}`), server, settings });
     }
     if (server.status !== 'active') notManaged.push(`${named(server)}: its status is ${server.status}, so its power is not adopted`);
     else if (server.power === 'unknown') notManaged.push(`${named(server)}: its power state is unknown, so it is not adopted`);
-    else resources.push({ kind: 'power_state', name: unique(`${base}-power`), server, power: server.power });
+    else resources.push({ kind: 'power_state', name: unique(`${base}_power`), server, power: server.power });
   }
   return { resources, notManaged, skipped };
 }

@@ -55,10 +55,12 @@ export const IPV4_PATTERN = new RegExp(`^${IPV4_OCTET}(\\.${IPV4_OCTET}){3}$`);
  */
 export const RDNS_PATTERN = /^[^\s\u0000-\u001f\u007f]+$/;
 
-/** The rule for the name of the token's environment variable, in words, for messages and docs. */
-export const TOKEN_VARIABLE_NAME_RULE =
-  'upper-case letters, digits and underscores, starting with a letter or underscore, at most 64 characters, ' +
-  'and no part between underscores longer than 20 characters, or longer than 12 with a digit in it';
+/**
+ * The rule for the name of the token's environment variable, in one sentence with an example, for
+ * messages; the docs give it whole (short upper-case words joined by underscores: a long run of
+ * letters and digits reads as a token, not a name).
+ */
+export const TOKEN_VARIABLE_NAME_RULE = 'short upper-case words joined by underscores, such as HOSTING_API_TOKEN';
 
 /**
  * Whether a value may be the NAME of the token's variable. Stricter than POSIX on purpose: a

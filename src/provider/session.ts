@@ -58,7 +58,7 @@ export interface ProviderSession {
    * test`'s teardown) of many resources says it once.
    */
   retained(line: string): void;
-  /** What to report for a failure: a refused token in full once per run, then in one short line. */
+  /** What to report for a failure: a refused token as the run met it first, the same words for every resource. */
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
@@ -148,11 +148,11 @@ const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof R
 /**
  * A refused token, once per run: the shared reads do not ask the API again. Terraform prints
  * diagnostics in any order, so every resource's error says the cause in its first line (status,
- * code, request id); the first one made also says what was read and what the token may do.
+ * code, request id), and every one says it in the same words, what to do included, so a CI log
+ * groups them as one.
  */
-function tokenRefusals(tokenEnvVar: string) {
+function tokenRefusals() {
   let refused: ReconcileError | undefined;
-  let shown = false;
   return {
     /** Throws the token's refusal, if the run met one, instead of asking again. */
     check: (): void => {
@@ -161,13 +161,11 @@ function tokenRefusals(tokenEnvVar: string) {
     remember: (err: unknown): void => {
       if (isTokenRefusal(err)) refused ??= err;
     },
-    /** What a resource reports for `err`: a token refusal as its cause in one line, the whole story once. */
-    reported: (err: unknown): unknown => {
+    /** What a resource reports for `err`: a token refusal as the run's first one, word for word. */
+    reported: (err: unknown, tokenEnvVar: string): unknown => {
       if (!isTokenRefusal(err)) return err;
-      const summary = tokenRefusedLine(tokenEnvVar, err.apiError!);
-      if (shown) return new ReconcileError(summary, `fix the token in ${tokenEnvVar}, then run Terraform again`);
-      shown = true;
-      return new ReconcileError(summary, err.hint);
+      const first = refused ?? err;
+      return new ReconcileError(tokenRefusedLine(tokenEnvVar, first.apiError!), first.hint);
     },
   };
 }
@@ -229,7 +227,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = tokenRefusals(options.tokenEnvVar);
+  const refusals = tokenRefusals();
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
@@ -259,7 +257,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         token,
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
-        reported: refusals.reported,
+        reported: (err) => refusals.reported(err, options.tokenEnvVar),
         retained: (line) => {
           if (retainedSaid) return options.log(`${line} (left as it is)`);
           retainedSaid = true;

@@ -43,7 +43,7 @@ describe('adopt, the pure part', () => {
 
   test('in server id order, names come from the servers, made unique and valid; shared servers, unknown or transient power and empty addresses are listed, not managed; failed reads are listed apart', () => {
     expect(adoption.resources.map((r) => r.name)).toEqual([
-      'metal-ip-203-0-113-10', 'metal-power', 'web-1-firewall', 'web-1-power', 'web-1-firewall-2', 'web-1-power-2', 's-9lives-firewall',
+      'metal_ip_203_0_113_10', 'metal_power', 'web_1_firewall', 'web_1_power', 'web_1_firewall_2', 'web_1_power_2', 's_9lives_firewall',
     ]);
     expect(adoption.notManaged).toEqual([
       `${DED} 203.0.113.11: no rDNS, description or protection set, so nothing to adopt`,
@@ -59,7 +59,7 @@ describe('adopt, the pure part', () => {
     const hcl = render('hcl', adoption, { baseUrl: 'https://api.example.com/api/v1' });
     expect(hcl).toContain('description = "costs $${5} a %%{month}"');
     expect(hcl).toContain('rulesets  = [1, 3]');
-    expect(hcl).toContain(`import {\n  to = hosting_ip_settings.metal-ip-203-0-113-10\n  id = "${DED}/203.0.113.10"\n}`);
+    expect(hcl).toContain(`import {\n  to = hosting_ip_settings.metal_ip_203_0_113_10\n  id = "${DED}/203.0.113.10"\n}`);
     expect(hcl).toContain('provider "hosting" {\n  base_url = "https://api.example.com/api/v1"\n}');
   });
 
@@ -119,7 +119,7 @@ describe('text from the API never leaves its literal or comment in generated cod
     };
     for (const language of ['hcl', 'typescript', 'python'] as const) {
       const program = render(language, adoptionOf(evil), {});
-      // Names reach identifiers only as letters, digits and hyphens, so code can stand only in comments.
+      // Names reach identifiers only as letters, digits and underscores, so code can stand only in comments.
       const lines = program.split(/\r\n|[\n\r\u2028\u2029\u0085]/);
       expect(lines.filter((l) => /require\(|system\(|"terraform_data"|^import os/.test(l)).every((l) => /^\s*(#|\/\/)/.test(l))).toBe(true);
     }

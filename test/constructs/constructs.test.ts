@@ -305,7 +305,7 @@ describe('the token never reaches the synth output, and never crosses a network 
   test.each(['hsk_live_0123456789abcdef0123', 'HSK_LIVE_0123456789ABCDEF0123456789', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'dGhpcyBpcyBub3QgYSB0b2tlbg'])(
     'a token pasted as tokenEnvVar is refused without being echoed (%s)', (secret) => {
       const text = message(() => new HostingApi(stack(), 'hosting', { tokenEnvVar: secret }));
-      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar \(token_env_var\) must be the NAME of an environment variable \(upper-case letters, digits and underscores.*\), not the token itself; the value is not shown in case it is a secret$/);
+      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar \(token_env_var\) must be the NAME of an environment variable \(short upper-case words joined by underscores, such as HOSTING_API_TOKEN\), not the token itself; the value is not shown in case it is a secret$/);
       expect(text).not.toContain(secret);
     },
   );

@@ -52,13 +52,13 @@ describeWithTerraform('adopt an existing account', () => {
     expect((await adopt(sim, 'hcl')).program).toBe(program);
     expect(progress.filter((l) => /^\[\d+\/\d+\] /.test(l))).toHaveLength(9);
     expect(progress).toContainEqual(expect.stringMatching(/^ {2}skipped: .*not_found/));
-    expect(program).toContain('resource "hosting_server_firewall" "web-1-firewall"');
-    expect(program).toContain('resource "hosting_server_firewall" "web-1-firewall-2"');
-    expect(program).toContain('resource "hosting_ip_settings" "metal-1-ip-203-0-113-10"');
+    expect(program).toContain('resource "hosting_server_firewall" "web_1_firewall"');
+    expect(program).toContain('resource "hosting_server_firewall" "web_1_firewall_2"');
+    expect(program).toContain('resource "hosting_ip_settings" "metal_1_ip_203_0_113_10"');
     expect(program).toContain('rdns        = "mail_relay.example.com"');
     expect(program).toMatch(/# {3}vps_shared_5 \("partner-5\\u2028require.*\\r\\nimport os"\): shared with this account, read-only for it/);
     expect(program).toMatch(/# NOT ADOPTED, a read failed .*\n# {3}vps_fail_7 \("broken-7"\): /);
-    expect(program).not.toContain('hosting_power_state" "new-4-power"');
+    expect(program).not.toContain('hosting_power_state" "new_4_power"');
     // The API's address is the environment's, as the token is: a file a team commits names neither.
     expect(program).toContain('provider "hosting" {}');
     expect(program).not.toContain(sim.baseUrl);
@@ -83,7 +83,7 @@ describeWithTerraform('adopt an existing account', () => {
   test('TypeScript: strict tsc accepts it; synthesized, it plans imports only and applies without a write', async () => {
     const { program } = await adopt(sim, 'typescript');
     expect(program).not.toContain(SENTINEL_TOKEN);
-    expect(program).toContain('new ServerFirewall(this, "web-1-firewall", {');
+    expect(program).toContain('new ServerFirewall(this, "web_1_firewall", {');
     // Inside the repository, so the program imports the package by its name (the library must be built).
     expect(spawnSync('node', ['scripts/prepack.js'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
     mkdirSync(join(ROOT, '.e2e'), { recursive: true });

@@ -139,7 +139,7 @@ resource "hosting_server_firewall" "api" {
       // Each resource's error says the cause in its first line (Terraform prints them in any order); the rule once.
       const errors = run.output.split('\n').filter((line) => line.startsWith('Error: '));
       expect(errors).toEqual(Array(2).fill('Error: token_env_var in the provider "hosting" block is not the NAME of an environment variable (its value is not shown, in case it is a token)'));
-      expect(run.output.match(/upper-case letters, digits and underscores/g)).toHaveLength(1);
+      expect(run.output.match(/short\s+upper-case\s+words\s+joined\s+by\s+underscores/g)).toHaveLength(1);
       expect(run.output).not.toContain(SENTINEL_TOKEN);
     }
     expect(sim.requests.filter((r) => r.tokenName === 'sentinel')).toEqual([]);
