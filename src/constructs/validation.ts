@@ -1,3 +1,4 @@
+import { join, sep } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token, Tokenization } from './cdk';
@@ -14,9 +15,18 @@ export class ValidationError extends Error {
     super(pythonDrives() ? inPythonWords(message) : message);
     this.name = 'ValidationError';
     // jsii shows Python the error's JavaScript stack above the RuntimeError: frames of the library
-    // say nothing to a Python user, so the stack is the message alone.
-    if (pythonDrives()) this.stack = `${this.name}: ${this.message}`;
+    // say nothing to a Python user, so the stack is the message alone. A TypeScript user keeps the
+    // frames of their own program, which say where the construct was made, and none of ours.
+    this.stack = pythonDrives() ? `${this.name}: ${this.message}` : withoutLibraryFrames(this.stack ?? '');
   }
+}
+
+/** This library's own folders (`lib/` when installed, `src/` in this repository). */
+const LIBRARY_FOLDERS = ['lib', 'src'].map((folder) => join(__dirname, '..', '..', folder) + sep);
+
+/** A stack without the frames of this library's files: the message first, then the caller's frames. */
+export function withoutLibraryFrames(stack: string): string {
+  return stack.split('\n').filter((line) => !/^\s+at /.test(line) || !LIBRARY_FOLDERS.some((folder) => line.includes(folder))).join('\n');
 }
 
 /** Whether Python drives this library: jsii's runtime names itself in JSII_AGENT (`Python/3.12.1`). */

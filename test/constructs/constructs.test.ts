@@ -589,3 +589,16 @@ describe('every prop takes a value known only at plan, of its kind', () => {
     expect(resourceOf(synth(s), 'hosting_server_firewall')).toMatchObject({ for_each: expect.anything(), rulesets: '${each.value.rulesets}' });
   });
 });
+
+test('a synth-time error shows the caller\'s frames and none of the library\'s', () => {
+  let error: Error | undefined;
+  try {
+    new ServerFirewall(stack(), 'fw', { api: new HostingApi(stack(), 'hosting'), serverId: 'vps_web2' });
+  } catch (e) {
+    error = e as Error;
+  }
+  const frames = error!.stack!.split('\n').filter((line) => /^\s+at /.test(line));
+  expect(error!.stack!.split('\n')[0]).toBe(`ValidationError: ${error!.message}`);
+  expect(frames.some((line) => line.includes(join('test', 'constructs', 'constructs.test.ts')))).toBe(true);
+  expect(frames.filter((line) => line.includes(`${join(__dirname, '..', '..', 'src')}/`) || line.includes(`${join(__dirname, '..', '..', 'lib')}/`))).toEqual([]);
+});
