@@ -61,6 +61,16 @@ export function isTransientLogLine(line: string): boolean {
   return / -> (429|5\d\d) | -> (connection failed|timed out)|waiting/.test(line);
 }
 
+/**
+ * Connections refused this many times fail at once, within a few seconds of backoff: nothing
+ * listens at the configured address (a wrong port or host), and waiting out the whole deadline
+ * would only hide it. A reset or a timeout is still retried to the end: the API may be busy.
+ */
+export const MAX_REFUSED_CONNECTIONS = 4;
+
+const refusedFor = (error: HostingApiError, attempt: number) =>
+  error.code === 'network_error' && /\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\)/.test(error.detail) && attempt >= MAX_REFUSED_CONNECTIONS;
+
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 20_000, deadlineMs: 180_000 };
 
 export interface HostingApiClientOptions {
@@ -398,6 +408,7 @@ export class HostingApiClient {
 
     const budget = spec.budget ?? 'request';
     const deadline = Math.min(this.#now() + this.#retry.deadlineMs, spec.deadlineAt ?? Number.POSITIVE_INFINITY, this.#deadlineAt);
+    const firstSent = this.#now();
     for (let attempt = 1; ; attempt++) {
       if (this.#signal?.aborted) {
         throw fail('aborted', 0, `stopped before ${attempt === 1 ? 'the request was sent' : `attempt ${attempt}`}`, { attempt: attempt - 1 });
@@ -445,6 +456,9 @@ export class HostingApiClient {
 
       if (!isRetryable({ method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
         throw error;
+      }
+      if (refusedFor(error, attempt)) {
+        throw fail('network_error', 0, `${error.detail}, ${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s: nothing answers at that address`, { attempt });
       }
       const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
       if (this.#now() + delay > deadline) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  backoffDelayMs, FileBudgetStore, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer, sharedBudgetFile, waitSummary,
+  backoffDelayMs, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer, sharedBudgetFile, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -138,6 +138,16 @@ describe('retries through the client', () => {
     expect(m.client.waited.map((w) => w.cause)).toEqual(['retries after 429 rate_limited', 'the rate-limit budget to reset']);
     expect(waitSummary([m.client])).toMatch(/^waited 3\d s on the API: retries after 429 rate_limited 35 s, the rate-limit budget to reset \d\.\d s; /);
     expect(waitSummary([mockClient().client])).toBeUndefined();
+  });
+
+  test('a refused connection fails within a few seconds, saying where and how often it tried', async () => {
+    const client = new HostingApiClient({ baseUrl: 'http://127.0.0.1:9/api/v1', token: SENTINEL_TOKEN });
+    const started = Date.now();
+    const err = await client.listServers().catch((e: HostingApiError) => e);
+    await client.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(err).toMatchObject({ code: 'network_error', attempt: 4 });
+    expect((err as HostingApiError).message).toMatch(/connection to 127\.0\.0\.1:9 failed \(ECONNREFUSED\), 4 times in \d\.\d s: nothing answers at that address/);
   });
 
   const noRetryCases: Array<[number, string]> = [
