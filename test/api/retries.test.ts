@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  backoffDelayMs, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer, sharedBudgetFile, waitSummary,
+  backoffDelayMs, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
+  sharedBudgetFile, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
