@@ -88,9 +88,13 @@ const compareVersions = (a: string, b: string) => {
 export async function mergedRelease(
   root: string, release: ProviderRelease, address: RegistryAddress, key: SignatureChecker,
 ): Promise<ProviderRelease> {
-  const kept = publishedArchives(root, release, address);
+  const dir = join(root, ...releasePath(address, release.version));
+  // Read once: the bytes whose signature is checked are the bytes whose hashes are used, so a file
+  // swapped between two reads cannot pass one check and feed the other.
+  const sums = readIfPresent(join(dir, shasumsName(release.version)));
+  const kept = publishedArchives(dir, release, parseShasums(sums));
   if (kept.size === 0) return release;
-  await checkPublishedSignature(join(root, ...releasePath(address, release.version)), release.version, key);
+  await checkPublishedSignature(dir, release.version, sums!, key);
   const added = new Map(release.archives.map((a) => [a.platform, release.files.get(a.name)!]));
   const zips = new Map(PLATFORMS.flatMap((p): Array<[Platform, Buffer]> => {
     const zip = added.get(p) ?? kept.get(p);
@@ -102,17 +106,16 @@ export async function mergedRelease(
 }
 
 /**
- * The archives of `release`'s version the folder already serves for other platforms, each checked
- * against the SHA256SUMS that listed it: a changed or missing archive is never signed again.
+ * The archives of `release`'s version the folder already serves for other platforms, each read
+ * once and checked against the SHA256SUMS that listed it: a changed or missing archive is never
+ * signed again.
  */
-function publishedArchives(root: string, release: ProviderRelease, address: RegistryAddress): Map<Platform, Buffer> {
-  const dir = join(root, ...releasePath(address, release.version));
-  const listed = readShasums(join(dir, shasumsName(release.version)));
+function publishedArchives(dir: string, release: ProviderRelease, listed: ReadonlyMap<string, string>): Map<Platform, Buffer> {
   const kept = new Map<Platform, Buffer>();
   for (const platform of PLATFORMS.filter((p) => !release.archives.some((a) => a.platform === p))) {
     const name = releaseZipName(release.version, platform);
     if (!listed.has(name)) continue;
-    const zip = existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : undefined;
+    const zip = readIfPresent(join(dir, name));
     if (!zip || sha256Hex(zip) !== listed.get(name)) {
       throw new Error(`${join(dir, name)} is ${zip ? 'not the archive its SHA256SUMS lists' : 'missing, though its SHA256SUMS lists it'}, so version ${release.version} `
         + `cannot be extended with ${release.archives.map((a) => a.platform).join(', ')}: remove ${dir} and write every platform again`);
@@ -122,21 +125,31 @@ function publishedArchives(root: string, release: ProviderRelease, address: Regi
   return kept;
 }
 
-/** Refuses a version folder whose SHA256SUMS was not signed by `key`: its archives are not ours to sign again. */
-async function checkPublishedSignature(dir: string, version: string, key: SignatureChecker): Promise<void> {
-  const sums = join(dir, shasumsName(version));
-  const signature = join(dir, signatureName(version));
-  const signed = existsSync(signature);
-  if (signed && await key.verify(readFileSync(sums), readFileSync(signature))) return;
-  const problem = signed ? `does not carry a good signature by key ID ${key.keyId} in ${signature}` : `has no signature (${signature} is missing)`;
-  throw new Error(`${sums} ${problem}, so the archives it lists are not signed again: someone or something changed the folder since this key signed it. `
+/** Refuses SHA256SUMS bytes that `key` did not sign: the archives they list are not ours to sign again. */
+async function checkPublishedSignature(dir: string, version: string, sums: Buffer, key: SignatureChecker): Promise<void> {
+  const file = join(dir, shasumsName(version));
+  const signaturePath = join(dir, signatureName(version));
+  const signature = readIfPresent(signaturePath);
+  if (signature && await key.verify(sums, signature)) return;
+  const problem = signature ? `does not carry a good signature by key ID ${key.keyId} in ${signaturePath}` : `has no signature (${signaturePath} is missing)`;
+  throw new Error(`${file} ${problem}, so the archives it lists are not signed again: someone or something changed the folder since this key signed it. `
     + `Inspect ${dir}; to start version ${version} afresh, remove that folder and write every platform again with this key`);
 }
 
-/** The names and SHA-256 hashes a SHA256SUMS lists; none when there is no such file. */
-function readShasums(file: string): Map<string, string> {
-  if (!existsSync(file)) return new Map();
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+/** A file's bytes, or undefined when there is none. */
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The names and SHA-256 hashes SHA256SUMS bytes list; none when there are none. */
+function parseShasums(bytes: Buffer | undefined): Map<string, string> {
+  if (!bytes) return new Map();
+  const lines = bytes.toString('utf8').split('\n').filter(Boolean);
   return new Map(lines.map((line) => {
     const [hash, name] = line.split(/\s+\*?/, 2);
     return [name, hash];
