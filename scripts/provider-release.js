@@ -18,7 +18,8 @@ const sourceDateEpoch = () => process.env.SOURCE_DATE_EPOCH
 
 async function main(out) {
   const version = providerVersion(readProviderBundle());
-  const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) };
+  // Built by this run, never taken from a cache: these are the bytes the release signs.
+  const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`), fresh: true };
   const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, build);
   // Each zip carries the licences of what its executable holds: the bundled packages, and Node.
   const notices = executableNotices(build);

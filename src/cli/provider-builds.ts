@@ -40,8 +40,9 @@ function packagedBundles(): ProviderBuilds {
     platforms: PLATFORMS,
     script: () => scriptPackage(bundle, version),
     // Each executable comes with the licences of what it holds, Node's among them.
-    standalone: (platforms, log) => {
-      const build = { cacheDir: defaultCacheDir(), log };
+    standalone: (platforms, log, verb) => {
+      // What a registry signs is built by this run: a file planted in the cache is never signed.
+      const build = { cacheDir: defaultCacheDir(), log, fresh: verb === 'registry' };
       return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), executableNotices(build));
     },
   };

@@ -47,6 +47,12 @@ export interface StandaloneBuild {
   readonly cacheDir: string;
   /** Progress, one line at a time. */
   readonly log: (line: string) => void;
+  /**
+   * Build anew, and compare with the cache, for what is to be signed: the cache is a folder anyone
+   * with the user's rights may write, and its key is computable from the public package. A cached
+   * file that differs from this run's build is not used, and the cache keeps this run's build.
+   */
+  readonly fresh?: boolean;
 }
 
 /** `$CDKTF_SERVER_HOSTING_CACHE_DIR`, else `$XDG_CACHE_HOME/cdktf-server-hosting`, else `~/.cache/cdktf-server-hosting`. */
@@ -61,17 +67,45 @@ export function hostPlatform(): Platform | undefined {
   return os && arch ? (`${os}_${arch}` as Platform) : undefined;
 }
 
-/** The standalone executable of `program` for each platform, built once and then read from the cache. */
+/**
+ * The standalone executable of `program` for each platform, built once and then read from the
+ * cache; with `build.fresh`, built anew each time (the build is reproducible) and checked against
+ * the cache.
+ */
 export function standaloneExecutables(program: StandaloneProgram, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
   // The executable carries its notices, so that a registry folder it writes of itself has them too.
   const notices = executableNotices(build);
-  const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).update('\0').update(notices).digest('hex');
-  const key = `${hash.slice(0, 16)}-node${NODE_RELEASE}-reproducible`;
+  const embedded = { ...program, notices };
   return new Map(platforms.map((platform) => {
-    const file = join(build.cacheDir, 'standalone', key, platform, 'terraform-provider-hosting');
-    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable({ ...program, notices }, platform, tmp, build));
+    const file = cachedExecutable(embedded, platform, build);
+    if (build.fresh) return [platform, freshExecutable(embedded, platform, file, build)];
+    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(embedded, platform, tmp, build));
     return [platform, readFileSync(file)];
   }));
+}
+
+/** Where the executable of `program` for `platform` is cached: keyed by the programs, their notices and the Node release. */
+export function cachedExecutable(program: EmbeddedProgram, platform: Platform, build: Pick<StandaloneBuild, 'cacheDir'>): string {
+  const hash = createHash('sha256').update(program.main).update('\0').update(program.cli).update('\0').update(program.notices).digest('hex');
+  return join(build.cacheDir, 'standalone', `${hash.slice(0, 16)}-node${NODE_RELEASE}-reproducible`, platform, 'terraform-provider-hosting');
+}
+
+/** This run's build, in a folder of its own outside the cache; a cached file that differs is said, and replaced. */
+function freshExecutable(program: EmbeddedProgram, platform: Platform, file: string, build: StandaloneBuild): Buffer {
+  const work = mkdtempSync(join(tmpdir(), 'cdktf-server-hosting-build-'));
+  try {
+    const out = join(work, 'terraform-provider-hosting');
+    buildExecutable(program, platform, out, build);
+    const built = readFileSync(out);
+    const cached = existsSync(file) ? readFileSync(file) : undefined;
+    if (cached && !cached.equals(built)) {
+      build.log(`the cached ${file} is not what this run builds (SHA-256 ${sha256Hex(cached)}, this build ${sha256Hex(built)}): it is not used, and the cache now holds this run's build`);
+    }
+    if (!cached?.equals(built)) cacheAtomically(file, (tmp) => writeFileSync(tmp, built, { mode: 0o755 }));
+    return built;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 function buildExecutable(program: EmbeddedProgram, platform: Platform, out: string, build: StandaloneBuild): void {
@@ -183,7 +217,7 @@ function npmPackageFile(pinned: NpmNodeBinary, path: string, file: string, mode:
 }
 
 /** The programs and the notices the executable embeds. */
-type EmbeddedProgram = StandaloneProgram & { readonly notices: Buffer };
+export type EmbeddedProgram = StandaloneProgram & { readonly notices: Buffer };
 
 function seaBlob(program: EmbeddedProgram, node: string): Buffer {
   const work = mkdtempSync(join(tmpdir(), 'hosting-sea-'));
@@ -231,7 +265,8 @@ function smokeTest(executable: string): void {
   }
 }
 
-const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const sha256Of = (file: string) => sha256Hex(readFileSync(file));
 
 /**
  * Writes through a temporary file and renames: a build cut short never leaves a half file that
