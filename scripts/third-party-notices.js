@@ -47,6 +47,14 @@ function packageNotices(packages) {
 
 const RULE = '='.repeat(78);
 
+/**
+ * The licence texts a notice's licence builds on, shipped with it: the LGPL-3.0 incorporates the
+ * terms of the GPL-3.0 and is not complete without its text (licenses/, from the FSF).
+ */
+const BUILT_ON = {
+  'LGPL-3.0-or-later': { title: 'GNU General Public License, version 3 (the LGPL-3.0 above incorporates its terms)', file: join(__dirname, '..', 'licenses', 'GPL-3.0.txt') },
+};
+
 function render(self, notices) {
   const header = [
     `Third-party software in ${self.name} ${self.version}`,
@@ -66,7 +74,9 @@ function render(self, notices) {
     'The standalone provider executables also embed Node.js, whose licence ends their copy of this file.',
   ];
   const entries = notices.map((n) => [RULE, `${n.name} ${n.version}`, `Licence: ${n.licence}`, ...n.copyright.map((line) => `Copyright: ${line.replace(/^copyright:?\s*/i, '')}`), `Source: ${n.source}`, '', n.text].join('\n'));
-  return `${[header.join('\n'), ...entries].join('\n\n')}\n`;
+  const builtOn = [...new Set(notices.map((n) => n.licence))].filter((licence) => BUILT_ON[licence])
+    .map((licence) => [RULE, BUILT_ON[licence].title, '', readFileSync(BUILT_ON[licence].file, 'utf8').replace(/^\n+/, '').trimEnd()].join('\n'));
+  return `${[header.join('\n'), ...entries, ...builtOn].join('\n\n')}\n`;
 }
 
 /** The notices of `packages` as text; throws, naming every problem, when one cannot be shipped. */

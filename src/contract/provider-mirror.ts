@@ -121,10 +121,12 @@ export function scriptPackage(bundle: Buffer, version = providerVersion(bundle))
   const provider: ZipEntry = { name: 'provider.js', data: bundle, mode: 0o644 };
   // One name for every Linux and macOS platform: only Windows adds `.exe`.
   const wrapper: ZipEntry = { name: executableName(version, 'linux_amd64'), data: Buffer.from(UNIX_WRAPPER), mode: 0o755 };
-  const unix = [wrapper, provider];
+  // The bundle's third-party notices travel with every copy of it.
+  const notices: ZipEntry = { name: THIRD_PARTY_NOTICES, data: bundleNotices(), mode: 0o644 };
+  const unix = [wrapper, provider, notices];
   return {
     version,
-    files: new Map(PLATFORMS.map((platform) => [platform, isWindows(platform) ? [windowsLauncher(platform, version), provider] : unix])),
+    files: new Map(PLATFORMS.map((platform) => [platform, isWindows(platform) ? [windowsLauncher(platform, version), provider, notices] : unix])),
   };
 }
 
@@ -150,12 +152,15 @@ export const THIRD_PARTY_NOTICES = 'THIRD_PARTY_NOTICES.txt';
 /** The bundles' notices, written at compile by scripts/third-party-notices.js: `<package>/assets/THIRD_PARTY_NOTICES.txt`. */
 const BUNDLE_NOTICES_PATH = join(__dirname, '..', '..', 'assets', THIRD_PARTY_NOTICES);
 
+/** The bundles' notices, as compile wrote them. */
+const bundleNotices = (): Buffer => readShippedFile(BUNDLE_NOTICES_PATH, 'The third-party notices', 'npx projen compile');
+
 /**
  * What a standalone executable holds, with the licences: the bundles' packages, then Node, whose
  * LICENSE carries the licences of what Node itself includes.
  */
 export function standaloneNotices(nodeRelease: string, nodeLicence: string): Buffer {
-  const bundles = readShippedFile(BUNDLE_NOTICES_PATH, 'The third-party notices', 'npx projen compile').toString('utf8').trimEnd();
+  const bundles = bundleNotices().toString('utf8').trimEnd();
   const node = [
     '='.repeat(78),
     `Node.js ${nodeRelease}`,

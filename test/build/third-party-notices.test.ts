@@ -29,6 +29,8 @@ test('every package in the bundles is listed with its lock-file version, licence
   expect(text).toContain('openpgp@6.3.2 (LGPL-3.0-or-later)');
   expect(text).toContain('macho-unsign@2.0.6 (MPL-2.0)');
   expect(text).toContain('GNU LESSER GENERAL PUBLIC LICENSE');
+  // The LGPL builds on the GPL: its text travels with it.
+  expect(text).toContain(`${'='.repeat(78)}\nGNU General Public License, version 3 (the LGPL-3.0 above incorporates its terms)\n\n                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007`);
   expect(text).toMatch(/You may replace it: in a clone of this repository at the release's tag, install the openpgp\nyou want/);
 });
 

@@ -70,9 +70,10 @@ describe('the script package: the bundle, run by the user\'s node', () => {
   const peMachine = (exe: Buffer) => exe.readUInt16LE(exe.readUInt32LE(0x3c) + 4);
 
   test('Linux and macOS start it through a #!/bin/sh wrapper; Windows through the launcher .exe built for its machine', () => {
-    expect(names('linux_amd64')).toEqual(['terraform-provider-hosting_v1.4.0', 'provider.js']);
+    // Every copy of the bundle carries its third-party notices.
+    expect(names('linux_amd64')).toEqual(['terraform-provider-hosting_v1.4.0', 'provider.js', 'THIRD_PARTY_NOTICES.txt']);
     expect(pkg.files.get('darwin_arm64')![0].data.toString()).toMatch(/^#!\/bin\/sh\n/);
-    expect(names('windows_amd64')).toEqual(['terraform-provider-hosting_v1.4.0.exe', 'provider.js']);
+    expect(names('windows_amd64')).toEqual(['terraform-provider-hosting_v1.4.0.exe', 'provider.js', 'THIRD_PARTY_NOTICES.txt']);
     const [amd64, arm64] = (['windows_amd64', 'windows_arm64'] as const).map((platform) => pkg.files.get(platform)![0].data);
     expect([amd64, arm64].map((exe) => exe.subarray(0, 2).toString())).toEqual(['MZ', 'MZ']);
     expect([peMachine(amd64), peMachine(arm64)]).toEqual([0x8664, 0xaa64]);
