@@ -6,7 +6,7 @@ import type { HostingApi } from './hosting-api';
 import { asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
-import { checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
+import { checkFitsOneRequest, checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */
@@ -100,6 +100,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
     checkServerId(this, props.serverId, 'ded');
     checkIpv4(this, props.ip);
     checkRdns(this, props.rdns);
+    checkFitsOneRequest(this, 'description', props.description);
     checkOneOf(this, 'protection.layer4', props.protection?.layer4, Object.values(Layer4Protection));
     checkOneOf(this, 'protection.layer7', props.protection?.layer7, Object.values(Layer7Protection));
     checkSomethingManaged(this, { rdns: props.rdns, description: props.description, protection: props.protection });

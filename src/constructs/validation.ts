@@ -2,7 +2,7 @@ import { join, sep } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token, Tokenization } from './cdk';
-import { didYouMeanServerId, IPV4_PATTERN, RDNS_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
+import { didYouMeanServerId, IPV4_PATTERN, quotedShort, RDNS_PATTERN, SERVER_ID_PATTERN, settingTooLarge } from '../contract/patterns';
 
 /*
  * Synth-time checks. Each error names the construct path, the prop, the value and why; values that
@@ -83,8 +83,16 @@ export function checkIpv4(scope: IConstruct, ip: string): void {
 
 export function checkRdns(scope: IConstruct, name: string | undefined): void {
   if (name !== undefined && !isToken(name) && !RDNS_PATTERN.test(name)) {
-    throw new ValidationError(scope, 'rdns', `${JSON.stringify(name)} is not a reverse DNS name: it must be one word without spaces or control characters (the API judges the rest)`);
+    throw new ValidationError(scope, 'rdns', `${quotedShort(name)} is not a reverse DNS name: it must be one word without spaces or control characters (the API judges the rest)`);
   }
+  checkFitsOneRequest(scope, 'rdns', name);
+}
+
+/** A setting the API takes in one request of at most 10 KB (spec section 8), quoted short. */
+export function checkFitsOneRequest(scope: IConstruct, prop: string, value: string | undefined): void {
+  if (value === undefined || isToken(value)) return;
+  const problem = settingTooLarge(prop, value);
+  if (problem) throw new ValidationError(scope, prop, `${quotedShort(value)} ${problem}`);
 }
 
 export function checkRulesetIds(scope: IConstruct, ids: readonly number[] | undefined): void {

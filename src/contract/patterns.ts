@@ -120,3 +120,23 @@ export function likelyName(wanted: string, names: readonly string[]): string | u
   const nearest = scored.filter((c) => c.edits === best);
   return nearest.length === 1 ? nearest[0].name : undefined;
 }
+
+/** Section 8: a request body is at most 10 KB. */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024;
+
+/**
+ * Why one IP setting cannot be written, if it cannot: the API takes one member per request, so
+ * `{"description": …}` must fit the spec's 10 KB body. Other limits on rDNS and the description
+ * are not shown in the spec, and the API judges them.
+ */
+export function settingTooLarge(field: string, value: string): string | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify({ [field]: value }));
+  return bytes > MAX_REQUEST_BODY_BYTES
+    ? `takes ${bytes.toLocaleString('en')} bytes as a request, more than the API's 10 KB request body holds`
+    : undefined;
+}
+
+/** A value quoted for a message, cut short past 80 characters and saying its length: `"xxxx…" (1,001 characters)`. */
+export function quotedShort(value: string, max = 80): string {
+  return value.length <= max ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, max))}… (${value.length.toLocaleString('en')} characters)`;
+}

@@ -3,6 +3,7 @@ import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
 import { sincePlanWarning, type MovedValue } from './since-plan';
 import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
+import { quotedShort } from '../contract/patterns';
 import type { IpSettingsSpec } from '../contract/resource-document';
 
 export interface IpSettingsDesired {
@@ -24,7 +25,8 @@ const normalizeHost = (name: string | null) => (name === null ? null : name.toLo
 /** DNS names are case-insensitive and may end in a dot; neither difference is drift. */
 export const sameHostName = (a: string | null, b: string | null) => normalizeHost(a) === normalizeHost(b);
 const formatProtection = (p: Protection | null) => (p ? `${p.layer4}/${p.layer7}` : 'none');
-const quote = (v: string | null) => (v === null ? 'none' : JSON.stringify(v));
+/** A value for a line a person reads: a long one cut short, saying its length. */
+const quote = (v: string | null) => (v === null ? 'none' : quotedShort(v));
 
 /** One change per managed field that differs, in a fixed order; unset fields are not managed. */
 export function diffIpSettings(desired: IpSettingsDesired, actual: IpSettings): IpFieldChange[] {

@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { didYouMeanServerId, isTokenVariableName, RDNS_PATTERN, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { didYouMeanServerId, isTokenVariableName, RDNS_PATTERN, settingTooLarge, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
+
+/** A setting the API takes in one request of at most 10 KB (spec section 8). */
+const fitsOneRequest = (field: string) => z.superRefine((value: string, ctx) => {
+  const problem = settingTooLarge(field, value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+});
 
 const api = z.strictObject({
   baseUrl: z.optional(z.string()),
@@ -45,8 +51,8 @@ const SHAPES = {
     ip: z.string().check(z.regex(IPV4_PATTERN, 'must be an IPv4 address')),
     desired: z
       .strictObject({
-        rdns: z.optional(z.string().check(z.regex(RDNS_PATTERN, 'must be one word without spaces or control characters'))),
-        description: z.optional(z.string()),
+        rdns: z.optional(z.string().check(z.regex(RDNS_PATTERN, 'must be one word without spaces or control characters'), fitsOneRequest('rdns'))),
+        description: z.optional(z.string().check(fitsOneRequest('description'))),
         protection: z.optional(z.strictObject({ layer4: oneOf(LAYER4_MODES), layer7: oneOf(LAYER7_MODES) })),
       })
       .check(z.refine(atLeastOne, 'set rdns, description and/or protection')),

@@ -602,3 +602,10 @@ test('a synth-time error shows the caller\'s frames and none of the library\'s',
   expect(frames.some((line) => line.includes(join('test', 'constructs', 'constructs.test.ts')))).toBe(true);
   expect(frames.filter((line) => line.includes(`${join(__dirname, '..', '..', 'src')}/`) || line.includes(`${join(__dirname, '..', '..', 'lib')}/`))).toEqual([]);
 });
+
+test('a description longer than one 10 KB request is refused at synth, quoted short with its length', () => {
+  const api = new HostingApi(stack(), 'hosting');
+  const long = 'x'.repeat(11_000);
+  expect(() => new IpSettings(api.node.scope as TerraformStack, 'ip', { api, serverId: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', description: long }))
+    .toThrow(`IpSettings at test/ip: description "${'x'.repeat(80)}"… (11,000 characters) takes 11,018 bytes as a request, more than the API's 10 KB request body holds`);
+});

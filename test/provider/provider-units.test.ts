@@ -287,3 +287,13 @@ test('what a create takes over is said on one line, text from the API quoted as 
   expect(warning.summary).not.toContain('\n');
   expect(takeoverWarning('the firewall of vps_x', [])).toEqual([]);
 });
+
+test('hosting_ip_settings: a description past one 10 KB request is refused at plan on the attribute; a long one the takeover quotes short', () => {
+  const config = { id: null, server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.10', rdns: null, description: 'x'.repeat(11_000), protection: null, on_destroy: null };
+  expect(ipSettingsResource.validate(config).map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([
+    ['description', 'invalid description: takes 11,018 bytes as a request, more than the API\'s 10 KB request body holds'],
+  ]);
+  expect(ipSettingsResource.validate({ ...config, description: 'x'.repeat(1_001) })).toEqual([]);
+  expect(diffIpSettings({ description: 'y'.repeat(1_001) }, { address: '203.0.113.10', rdns: null, description: 'old', protection: null, editable: { rdns: true, description: true, protection: true } })[0].to)
+    .toBe(`"${'y'.repeat(80)}"… (1,001 characters)`);
+});
