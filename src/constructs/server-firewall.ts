@@ -21,6 +21,8 @@ export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBrid
   readonly enabled?: boolean | IResolvable;
   /**
    * Ids of the rule sets to apply (GET /firewall/rulesets). Compared as a set: order does not matter.
+   * Numbers only: rule sets by name go in `rulesetNames` (`ruleset_names` in Python), and a list of
+   * names here fails the type check (in Python, jsii's TypeError, which does not name that prop).
    * @default - not managed, unless rulesetNames is set
    */
   readonly rulesets?: number[];
