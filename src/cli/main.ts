@@ -1,7 +1,8 @@
 import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
-import { endWithPythonCommand } from './parent-watch';
+import { endWithLauncher } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
+import { SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE, simulatorStatus, startDetached, stopSimulators } from './simulator-lifecycle';
 import { THIS_PACKAGE } from './this-package';
 
 interface Command {
@@ -14,10 +15,17 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   simulator: {
-    usage: SIMULATOR_USAGE,
+    usage: [SIMULATOR_USAGE, SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE].join('\n       '),
     help: SIMULATOR_HELP,
-    run: async (args) => {
-      await runSimulatorCommand(args, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
+    run: async ([verb, ...rest]) => {
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      if (verb === 'start') {
+        (await startDetached(rest)).forEach(print);
+        return 0;
+      }
+      if (verb === 'status') return simulatorStatus(rest, print);
+      if (verb === 'stop') return stopSimulators(rest, print);
+      await runSimulatorCommand(verb === undefined ? [] : [verb, ...rest], print, (line) => process.stderr.write(`${line}\n`));
       return 0;
     },
   },
@@ -72,7 +80,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`usage: ${command.usage}\n${command.help ? `${command.help}\n` : ''}`);
     return 0;
   }
-  endWithPythonCommand();
+  endWithLauncher();
   try {
     return await command.run(args);
   } catch (err) {

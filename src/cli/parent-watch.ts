@@ -1,12 +1,16 @@
 /*
- * The Python console script of the wheel (jsii's `invokeBinScript`) runs this command as its child
- * and waits for it: a `kill` of the script ends Python alone, and the child would keep running,
- * re-parented. jsii's Python runtime names itself in JSII_AGENT, which reaches the command through
- * the runtime's environment; started so, the command ends when its parent does.
+ * A command started through a launcher ends when the launcher does. The Python console script of
+ * the wheel (jsii's `invokeBinScript`) runs this command as its child and waits for it: a `kill` of
+ * the script ends Python alone. npx runs it under `sh -c`: a `kill $!` of npx ends the shell alone.
+ * Either way the command would keep running, re-parented (a simulator keeping its port). jsii's
+ * Python runtime names itself in JSII_AGENT; npm names `npx` (npm exec) in npm_command.
  */
 
-/** Whether the wheel's console script started this command. */
-const startedByPythonCommand = (env: NodeJS.ProcessEnv = process.env): boolean => /^Python\//.test(env.JSII_AGENT ?? '');
+/** The variables by which a launcher is known; `simulator start` keeps them from its detached child. */
+export const LAUNCHER_VARIABLES = ['JSII_AGENT', 'npm_command'];
+
+/** Whether the wheel's console script or npx started this command. */
+const startedByLauncher = (env: NodeJS.ProcessEnv = process.env): boolean => /^Python\//.test(env.JSII_AGENT ?? '') || env.npm_command === 'exec';
 
 /**
  * Calls `onGone` once the process that started this one has ended: re-parented (POSIX), or no
@@ -35,11 +39,11 @@ function running(parent: number): boolean {
 }
 
 /**
- * Under the wheel's console script, the command ends with it, as if sent SIGTERM: a command that
- * listens for SIGTERM (the simulator) closes cleanly, any other exits.
+ * Under a launcher (the wheel's console script, npx), the command ends with it, as if sent
+ * SIGTERM: a command that listens for SIGTERM (the simulator) closes cleanly, any other exits.
  */
-export function endWithPythonCommand(): void {
-  if (!startedByPythonCommand()) return;
+export function endWithLauncher(env: NodeJS.ProcessEnv = process.env): void {
+  if (!startedByLauncher(env)) return;
   watchParent(() => {
     if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM', 'SIGTERM');
     else process.exit(143);

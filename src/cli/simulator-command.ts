@@ -18,7 +18,13 @@ export const SIMULATOR_HELP = [
   `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`,
   '  --still             no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want',
   '  --exit-with-parent  stop when the process that started this one ends (what the testing kit asks for);',
-  '                      without it the simulator runs until it is interrupted or sent SIGTERM',
+  '                      without it the simulator runs until it is interrupted or sent SIGTERM (under npx, or',
+  '                      the Python command, it also ends with them)',
+  '',
+  '  start [flags]       the same simulator in the background: waits until its API answers, prints its address,',
+  '                      where its output (with the tokens) goes, and how to stop it',
+  '  status [--port N]   whether the simulators started with start still answer (exit 0) or not (exit 3)',
+  '  stop [--port N]     stops them (every one without --port), waiting for a clean close',
 ].join('\n');
 
 export interface SimulatorCommandOptions {

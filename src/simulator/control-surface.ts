@@ -47,6 +47,13 @@ export class ControlSurface {
       return writeJson(res, 200, { cleared: true });
     }
     if (method === 'POST' && path === '/tokens') return this.mintToken(input, res);
+    if (method === 'POST' && path === '/reset') {
+      // A fresh account: the seed's servers and tokens, no faults; the request log keeps its history.
+      state.reset();
+      faults.clear();
+      this.mintedTokens = 0;
+      return writeJson(res, 200, { reset: true });
+    }
     const drift = /^\/servers\/([^/]+)$/.exec(path);
     if (method === 'PATCH' && drift) return this.drift(decodeURIComponent(drift[1]), input, res);
     return writeJson(res, 404, { error: `no control endpoint ${method} /__simulator${path}` });

@@ -71,6 +71,8 @@ export interface RunningSimulator {
   /** Writes and actions really carried out (replays excluded). */
   executed(filter?: { serverId?: string; kind?: ExecutedWrite['kind'] }): ExecutedWrite[];
   setOperationDelays(delays: Partial<OperationDelays>): void;
+  /** Back to the seeded account, with no faults (`POST /__simulator/reset`). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -189,6 +191,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     executed: (filter = {}) =>
       state.executed.filter((w) => (!filter.serverId || w.serverId === filter.serverId) && (!filter.kind || w.kind === filter.kind)),
+    reset: () => {
+      state.reset();
+      faults.clear();
+      dashboard.changed();
+    },
     setOperationDelays: (delays) => {
       state.operationDelays = { ...state.operationDelays, ...delays };
     },

@@ -108,10 +108,28 @@ export class SimulatorState {
   private operationCounter = 0;
 
   constructor(
-    seed: SimulatorSeed,
+    private readonly seed: SimulatorSeed,
     private readonly now: () => number,
     public operationDelays: OperationDelays,
   ) {
+    this.rulesets = [];
+    this.load();
+  }
+
+  /**
+   * Back to the account the simulator started with: servers, settings, tokens, rule sets and
+   * operations as seeded, no writes carried out. A fresh account per test run, without a restart.
+   */
+  public reset(): void {
+    this.tokensByHash.clear();
+    this.servers.clear();
+    this.operations.clear();
+    this.executed.splice(0);
+    this.load();
+  }
+
+  private load(): void {
+    const { seed, now } = this;
     const start = now();
     for (const t of seed.tokens) this.addToken(t);
     for (const s of seed.servers) {
@@ -126,7 +144,7 @@ export class SimulatorState {
         bootCount: 0,
       });
     }
-    this.rulesets = seed.rulesets.map((r) => ({ ...r }));
+    this.rulesets.splice(0, this.rulesets.length, ...seed.rulesets.map((r) => ({ ...r })));
   }
 
   /** A token valid from now on; without `expiresAt`, for 30 days. */

@@ -9,7 +9,7 @@ import * as yaml from 'yaml';
 import * as library from '../../src';
 import { parseAdoptArgs } from '../../src/cli/adopt-command';
 import { parseProviderArgs, runMirrorCommand } from '../../src/cli/provider-command';
-import { parseSimulatorArgs } from '../../src/cli/simulator-command';
+import { checkSimulatorArgs } from '../../src/cli/simulator-lifecycle';
 import { seedFromAccountFile, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { blocksOf, docBlocks, ROOT, shellCommands, type DocBlock } from '../helpers/doc-blocks';
 import { tsProgram, writePrograms } from '../helpers/doc-programs';
@@ -285,7 +285,7 @@ function ourArguments(words: string[]): string[] | undefined {
 /** Parses a command line as the tool does, without running it; throws its refusal. */
 function checkOurCommand([command, ...args]: string[]): void {
   if (['--version', 'version', '--help', 'help'].includes(command) || args.includes('--help')) return;
-  if (command === 'simulator') parseSimulatorArgs(args);
+  if (command === 'simulator') checkSimulatorArgs(args);
   else if (command === 'adopt') parseAdoptArgs(args);
   else if (command === 'provider' && ['mirror', 'registry'].includes(args[0])) parseProviderArgs(args.slice(1));
   else throw new Error(`"${command}${command === 'provider' ? ` ${args[0]}` : ''}" is not a command of the tool`);

@@ -62,3 +62,20 @@ describe('the simulator\'s fault endpoint validates the rule', () => {
     await expect(s.client().listServers()).rejects.toMatchObject({ code: 'not_found' });
   });
 });
+
+/** `POST /__simulator/reset`: a fresh account per test run, without a restart. */
+describe('the simulator\'s reset', () => {
+  const s = useSimulator();
+  test('puts back the seeded servers, settings and tokens, forgets writes and faults, and keeps serving', async () => {
+    const client = s.client();
+    await client.updateFirewall(IDS.vpsRunning, { enabled: true, rulesets: [1] }, 'reset-test-key-1');
+    await fetch(`${s.sim.controlUrl}/faults`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ endpoint: 'GET /servers', effect: { type: 'error', status: 503, code: 'temporarily_unavailable' } }) });
+    const minted = await (await fetch(`${s.sim.controlUrl}/tokens`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ scopes: ['servers:read'] }) })).json() as { secret: string };
+    const res = await fetch(`${s.sim.controlUrl}/reset`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
+    expect(res.status).toBe(200);
+    expect((await client.getFirewall(IDS.vpsRunning)).data).toEqual({ enabled: false, rulesets: [] });
+    expect((await client.listServers()).data.length).toBeGreaterThan(0);
+    expect(s.sim.executed()).toEqual([]);
+    await expect(s.client({ token: minted.secret }).listServers()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});

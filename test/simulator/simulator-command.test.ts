@@ -33,11 +33,12 @@ test.each([
 const alive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status === 0;
 
 /** Starts `simulator ARGS` as the child of a python3 that runs it with subprocess.run; resolves to both pids once it listens. */
-async function simulatorUnderParent(args: readonly string[]) {
+async function simulatorUnderParent(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   const node = `require("ts-node").register({ transpileOnly: true }); require("./src/cli/main").main(${JSON.stringify(['simulator', '--port', '0', ...args])}).then(process.exit)`;
   const parent = spawn('python3', ['-c', `import subprocess, sys; subprocess.run([${JSON.stringify(process.execPath)}, "-e", sys.argv[1]])`, node], {
     cwd: join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
   await new Promise<void>((resolve) => parent.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve()));
   const child = Number(spawnSync('pgrep', ['-P', String(parent.pid)], { encoding: 'utf8' }).stdout.trim());
@@ -56,8 +57,18 @@ test('with --exit-with-parent (the testing kit\'s), killing the process that sta
   expect(alive(child)).toBe(false);
 }, 30_000);
 
+test('under npx (npm exec runs it under sh -c), `kill $!` of npx reaches the simulator too: it ends with its launcher', async () => {
+  const { parent, child } = await simulatorUnderParent([], { ...process.env, npm_command: 'exec' });
+  parent.kill('SIGTERM');
+  await waitWhile(() => alive(child), 4_000);
+  expect(alive(child)).toBe(false);
+}, 30_000);
+
+/** This environment without what marks a launcher (jest itself may run under npx). */
+const byHand = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command' && name !== 'JSII_AGENT'));
+
 test('run by hand, it outlives the script that started it in the background, and stops when signalled', async () => {
-  const { parent, child } = await simulatorUnderParent([]);
+  const { parent, child } = await simulatorUnderParent([], byHand);
   parent.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1_500));
   expect(alive(child)).toBe(true);

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCommandLine } from './command-line';
+import { LAUNCHER_VARIABLES } from './parent-watch';
+import { parseSimulatorArgs } from './simulator-command';
+import { defaultCacheDir } from './standalone-executable';
+import { THIS_PACKAGE } from './this-package';
+import { LISTENING_LINE } from '../simulator/listening-line';
+
+/*
+ * The simulator's life cycle as LocalStack's (`start -d`, `status`, `stop`) or docker's: `simulator
+ * start` runs it detached, waits until its API answers and says how to stop it; `status` and
+ * `stop` find it by port through a state file. A CI script never needs `kill $!`, which under npx
+ * reaches a shell and not the simulator.
+ */
+
+/** What `simulator start` leaves for `status` and `stop`: one file per port. */
+interface StartedSimulator {
+  readonly pid: number;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly log: string;
+}
+
+/** How long `start` waits for the API to answer. */
+const START_TIMEOUT_MS = 30_000;
+/** How long `stop` waits for a clean end before SIGKILL. */
+const STOP_TIMEOUT_MS = 5_000;
+
+const stateDir = (env: NodeJS.ProcessEnv) => join(env.CDKTF_SERVER_HOSTING_STATE_DIR || defaultCacheDir(env), 'simulators');
+const stateFile = (env: NodeJS.ProcessEnv, port: number) => join(stateDir(env), `${port}.json`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The folder of state files, this user's alone; a link or another's folder is refused. */
+function ownStateDir(env: NodeJS.ProcessEnv): string {
+  const dir = stateDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) throw new Error(`${dir} is not a folder of this user's: remove it, then start again`);
+  return dir;
+}
+
+/** The command line that runs this tool again: the standalone executable by itself, else node and this script. */
+const thisTool = (): [string, string[]] => (THIS_PACKAGE.standalone ? [process.execPath, []] : [process.execPath, [process.argv[1]]]);
+
+/**
+ * `simulator start [flags]`: the simulator detached, its output in a log file; resolves once its API
+ * answers, with the lines to print.
+ */
+export async function startDetached(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const options = parseSimulatorArgs(args);
+  const dir = ownStateDir(env);
+  if (options.port !== 0 && existsSync(stateFile(env, options.port))) {
+    const known = await describeOne(env, options.port);
+    if (known.running) throw new Error(`a simulator started here already serves port ${options.port} (${known.line}); stop it first: ${stopCommand(options.port)}`);
+  }
+  const log = join(dir, `simulator-${process.pid}-${Date.now()}.log`);
+  const out = openSync(log, 'w', 0o600);
+  const [command, prefix] = thisTool();
+  // Detached for good: nothing that would tie it to this short-lived process (launcherEnded) goes with it.
+  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !LAUNCHER_VARIABLES.includes(name)));
+  const child = spawn(command, [...prefix, 'simulator', ...args], { detached: true, stdio: ['ignore', out, out], env: childEnv });
+  closeSync(out);
+  child.unref();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const baseUrl = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
+  const port = Number(new URL(baseUrl).port);
+  const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log };
+  writeFileSync(stateFile(env, port), JSON.stringify(started), { mode: 0o600 });
+  return [
+    `${LISTENING_LINE}${baseUrl}`,
+    `Running in the background (pid ${started.pid}); its output, with the tokens: ${log}`,
+    `Status: ${THIS_PACKAGE.command} simulator status --port ${port}`,
+    `Stop:   ${stopCommand(port)}`,
+  ];
+}
+
+const stopCommand = (port: number) => `${THIS_PACKAGE.command} simulator stop --port ${port}`;
+
+/** The base URL once the log shows the listening line; rejects after START_TIMEOUT_MS. */
+async function listening(log: string): Promise<string> {
+  const until = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < until) {
+    const line = readFileSync(log, 'utf8').split('\n').find((l) => l.startsWith(LISTENING_LINE));
+    if (line) return line.slice(LISTENING_LINE.length).trim();
+    await sleep(100);
+  }
+  throw new Error(`the simulator did not answer within ${START_TIMEOUT_MS / 1000} s; its output is in ${log}`);
+}
+
+const LIFECYCLE_FLAGS = { port: { type: 'string' } } as const;
+
+/** The ports named by `--port`, or every simulator this user started. */
+function portsOf(args: readonly string[], usage: string, env: NodeJS.ProcessEnv): number[] {
+  const { flags } = parseCommandLine(args, LIFECYCLE_FLAGS, usage);
+  if (flags.port !== undefined) {
+    if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535) throw new Error(`--port ${JSON.stringify(flags.port)} is not a port`);
+    return [Number(flags.port)];
+  }
+  const dir = stateDir(env);
+  return existsSync(dir) ? readdirSync(dir).filter((n) => /^\d+\.json$/.test(n)).map((n) => Number(n.slice(0, -5))).sort((a, b) => a - b) : [];
+}
+
+function readState(env: NodeJS.ProcessEnv, port: number): StartedSimulator | undefined {
+  try {
+    const state = JSON.parse(readFileSync(stateFile(env, port), 'utf8')) as StartedSimulator;
+    return Number.isInteger(state.pid) && typeof state.baseUrl === 'string' ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the simulator answers at `baseUrl` (its control surface's state). */
+async function answers(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(new URL('/__simulator/state', baseUrl), { signal: AbortSignal.timeout(2_000) });
+    await res.body?.cancel();
+    return res.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ running: boolean; line: string }> {
+  const state = readState(env, port);
+  if (!state) return { running: false, line: `no simulator started with "simulator start" on port ${port}` };
+  if (alive(state.pid) && await answers(state.baseUrl)) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
+  rmSync(stateFile(env, port), { force: true });
+  return { running: false, line: `the simulator on port ${port} (pid ${state.pid}) is gone; its output was in ${state.log}` };
+}
+
+/** `simulator status [--port N]`: one line per simulator; exit 0 when every one asked for runs, 3 otherwise. */
+export async function simulatorStatus(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const ports = portsOf(args, SIMULATOR_STATUS_USAGE, env);
+  if (ports.length === 0) {
+    print('no simulator started with "simulator start" is running');
+    return 3;
+  }
+  let all = true;
+  for (const port of ports) {
+    const { running, line } = await describeOne(env, port);
+    all &&= running;
+    print(line);
+  }
+  return all ? 0 : 3;
+}
+
+/**
+ * `simulator stop [--port N]`: SIGTERM, a clean close awaited, SIGKILL after STOP_TIMEOUT_MS. A
+ * process that no longer serves the simulator (its pid reused) is never signalled.
+ */
+export async function stopSimulators(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const ports = portsOf(args, SIMULATOR_STOP_USAGE, env);
+  if (ports.length === 0) {
+    print('no simulator started with "simulator start" is running; nothing to stop');
+    return 0;
+  }
+  for (const port of ports) {
+    const state = readState(env, port);
+    if (!state || !alive(state.pid) || !(await answers(state.baseUrl))) {
+      rmSync(stateFile(env, port), { force: true });
+      print(`no simulator started with "simulator start" serves port ${port}; nothing to stop`);
+      continue;
+    }
+    process.kill(state.pid, 'SIGTERM');
+    const until = Date.now() + STOP_TIMEOUT_MS;
+    while (alive(state.pid) && Date.now() < until) await sleep(50);
+    if (alive(state.pid)) process.kill(state.pid, 'SIGKILL');
+    rmSync(stateFile(env, port), { force: true });
+    print(`stopped the simulator at ${state.baseUrl} (pid ${state.pid})`);
+  }
+  return 0;
+}
+
+export const SIMULATOR_START_USAGE = `${THIS_PACKAGE.command} simulator start [--port N] [the flags of simulator]`;
+export const SIMULATOR_STATUS_USAGE = `${THIS_PACKAGE.command} simulator status [--port N]`;
+export const SIMULATOR_STOP_USAGE = `${THIS_PACKAGE.command} simulator stop [--port N]`;
+
+/** Checks the arguments of `simulator [start|status|stop] …` as the command would, without running anything. */
+export function checkSimulatorArgs([verb, ...rest]: readonly string[]): void {
+  if (verb === 'start') parseSimulatorArgs(rest);
+  else if (verb === 'status' || verb === 'stop') parseCommandLine(rest, LIFECYCLE_FLAGS, verb === 'status' ? SIMULATOR_STATUS_USAGE : SIMULATOR_STOP_USAGE);
+  else parseSimulatorArgs(verb === undefined ? [] : [verb, ...rest]);
+}

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * `simulator start | status | stop`, the life cycle CI scripts know from LocalStack: start returns
+ * once the API answers and says how to stop it; stop ends it cleanly and frees the port. Through the
+ * package's own command (bin/), as a user's script runs it.
+ */
+const BIN = join(__dirname, '..', '..', 'bin', 'cdktf-server-hosting');
+let stateDir: string;
+beforeEach(() => (stateDir = mkdtempSync(join(tmpdir(), 'simulator-state-'))));
+afterEach(() => {
+  cli('stop');
+  rmSync(stateDir, { recursive: true, force: true });
+});
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'simulator', ...args], { encoding: 'utf8', env: { ...process.env, CDKTF_SERVER_HOSTING_STATE_DIR: stateDir }, timeout: 60_000 });
+
+test('start returns once the API answers, saying how to stop it; status and stop find it by port; the port is free after', async () => {
+  const started = cli('start', '--port', '0', '--still');
+  expect(started.status).toBe(0);
+  const baseUrl = /listening on (\S+)/.exec(started.stdout)![1];
+  const port = new URL(baseUrl).port;
+  expect(started.stdout).toContain(`Stop:   cdktf-server-hosting simulator stop --port ${port}`);
+  expect((await fetch(`${baseUrl}/servers`)).status).toBe(401);
+
+  const status = cli('status', '--port', port);
+  expect([status.status, status.stdout]).toEqual([0, expect.stringMatching(new RegExp(`^running at ${baseUrl.replace(/[./]/g, '\\$&')} \\(pid \\d+`))]);
+
+  const stopped = cli('stop', '--port', port);
+  expect([stopped.status, stopped.stdout.trim()]).toEqual([0, expect.stringMatching(/^stopped the simulator at /)]);
+  await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
+  expect(cli('status', '--port', port).status).toBe(3);
+  expect(cli('stop').stdout).toContain('nothing to stop');
+}, 90_000);
+
+test('a second start on a port a started simulator serves is refused, naming how to stop the first', () => {
+  const first = cli('start', '--port', '0');
+  const port = new URL(/listening on (\S+)/.exec(first.stdout)![1]).port;
+  const second = cli('start', '--port', port);
+  expect(second.status).toBe(1);
+  expect(second.stderr).toContain(`a simulator started here already serves port ${port}`);
+  expect(second.stderr).toContain(`cdktf-server-hosting simulator stop --port ${port}`);
+}, 90_000);
