@@ -29,6 +29,19 @@ export function diagnosticOf(err: unknown, scrub: (text: string) => string): Dia
 }
 
 /**
+ * A diagnostic of a failed apply: Terraform refuses a saved plan once an apply of it has run, so
+ * whoever applied one is told to plan again, in the words that already tell them to run the apply
+ * again.
+ */
+export function atApply(diagnostic: Diagnostic): Diagnostic {
+  if (diagnostic.severity !== ERROR || !/\bthe apply again\b/.test(`${diagnostic.summary}\n${diagnostic.detail ?? ''}`)) return diagnostic;
+  return { ...diagnostic, detail: `${diagnostic.detail ? `${diagnostic.detail}\n` : ''}${SAVED_PLAN_SPENT}` };
+}
+
+/** What a failed apply of a saved plan means for the next step. */
+export const SAVED_PLAN_SPENT = 'If this apply ran a saved plan (terraform apply PLANFILE), that plan is spent: plan again, then apply the new plan.';
+
+/**
  * A diagnostic of `terraform plan`. Refusals share their text with the apply, which says "nothing
  * was changed" when it stopped before a write; at plan nothing is ever changed, so the words go.
  */

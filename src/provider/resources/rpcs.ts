@@ -1,5 +1,5 @@
 import { RESOURCES } from '.';
-import { atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
+import { atApply, atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
@@ -91,11 +91,12 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           return { new_state: dynamic(null), diagnostics: warningsOf(session.warnings) };
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
-        const outcome = applied.error === undefined ? { diagnostics: warningsOf(session.warnings) } : failing(applied.error, session.warnings);
+        const reported = applied.error === undefined ? warningsOf(session.warnings) : failing(applied.error, session.warnings).diagnostics;
+        const outcome = { diagnostics: reported.map(atApply) };
         const identity = identityData(resource, applied.state);
         return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
-        return { new_state: req.prior_state, private: req.planned_private, ...failing(err, session.warnings) };
+        return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).diagnostics.map(atApply) };
       } finally {
         if (resource.changesServerList) session.forgetServerList();
       }
