@@ -148,6 +148,19 @@ async function readAccount(ctx: ReconcileContext, progress: (line: string) => vo
   return { servers, firewalls, addresses, readFailures };
 }
 
+/**
+ * How the program `adopt` wrote becomes a project `cdktf plan` runs: it writes the program alone,
+ * so the next step is said where the person reads (the same lines as the adopting guide).
+ */
+export function runnableProject(language: 'typescript' | 'python', out: string | undefined, cdk: CdkFlavour): string {
+  const library = `${cdk}-server-hosting`;
+  const file = out ?? (language === 'typescript' ? 'main.ts' : 'main.py');
+  const core = cdk === 'cdktn' ? "cdktn@^0.24 'constructs@>=10.6.0 <10.8.0'" : 'cdktf@^0.21 constructs@^10.4';
+  const install = language === 'typescript' ? `npm install ${library} ${core} ts-node typescript` : `pip install ${library}`;
+  const app = language === 'typescript' ? `npx ts-node ${file}` : `python3 ${file}`;
+  return `to run it as a project: in its folder, ${install}; write cdktf.json as {"language": "${language}", "app": "${app}"}; then plan with the ${cdk} CLI (docs/guides/adopting-an-account.md)`;
+}
+
 /** The exit status of an `adopt` that wrote its program but left servers out because their reads failed. */
 export const ADOPT_INCOMPLETE = 3;
 
@@ -187,6 +200,7 @@ export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Pro
     if (options.out) writeFileSync(options.out, program);
     else io.stdout(program);
     io.stderr(`${adoption.resources.length} resources to import${options.out ? `, written to ${options.out}` : ''}`);
+    if (options.language !== 'hcl') io.stderr(runnableProject(options.language, options.out, options.cdk));
     if (options.language === 'hcl' && !options.source) {
       io.stderr(`the configuration installs the provider from ${PROVIDER_SOURCE}, the address \`provider mirror\` serves; installing from a registry, adopt with --source HOST/NAMESPACE/hosting`);
     }

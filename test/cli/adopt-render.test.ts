@@ -1,4 +1,5 @@
 import type { Server } from '../../src/api/schemas';
+import { runnableProject } from '../../src/cli/adopt-command';
 import { adoptionOf, render, type AccountSnapshot } from '../../src/cli/adopt-render';
 import { hclString, quotedString } from '../../src/cli/code-literals';
 
@@ -124,4 +125,10 @@ describe('text from the API never leaves its literal or comment in generated cod
       expect(lines.filter((l) => /require\(|system\(|"terraform_data"|^import os/.test(l)).every((l) => /^\s*(#|\/\/)/.test(l))).toBe(true);
     }
   });
+});
+
+test('a TypeScript or Python program comes with how to make it a project the CDK plans', () => {
+  expect(runnableProject('typescript', 'adopted.ts', 'cdktf')).toBe('to run it as a project: in its folder, npm install cdktf-server-hosting cdktf@^0.21 constructs@^10.4 ts-node typescript; '
+    + 'write cdktf.json as {"language": "typescript", "app": "npx ts-node adopted.ts"}; then plan with the cdktf CLI (docs/guides/adopting-an-account.md)');
+  expect(runnableProject('python', undefined, 'cdktn')).toContain('pip install cdktn-server-hosting; write cdktf.json as {"language": "python", "app": "python3 main.py"}');
 });
