@@ -1,3 +1,5 @@
+import { decodeValue } from '../../src/provider/plugin/values';
+import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
@@ -70,4 +72,16 @@ test('two aliases on two accounts with the same server ids: each is read, warned
   expect((await t.driver.apply({})).errors).toEqual([]);
   expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [] });
   expect(t.b.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [2, 3] });
+});
+
+test('a state written with apply_id (the release before) upgrades without it, and its next plan shows no change', async () => {
+  const rpcs = resourceRpcs({ session: () => { throw new Error('no session needed'); }, scrub: (text) => text });
+  const stored = { id: SERVER, server_id: SERVER, state: 'running', stop_method: null, force_stop_fallback: null, reboot_triggers: { v: '1' }, hard_reboot: null, ready_timeout_seconds: null, operation_timeout_seconds: null, expect_takeover: null, apply_id: 'Q8xL5yPZBtaCgAN_' };
+  const upgraded = await rpcs.UpgradeResourceState({ type_name: 'hosting_power_state', version: 0, raw_state: { json: Buffer.from(JSON.stringify(stored)) } }, () => undefined) as { upgraded_state: { msgpack: Uint8Array } };
+  const state = decodeValue(upgraded.upgraded_state.msgpack) as Record<string, unknown>;
+  expect(state).not.toHaveProperty('apply_id');
+  expect(state.reboot_generation).toBeNull();
+  // The driver plans from that state as Terraform would: nothing to do.
+  t.driver.state.set('pw', { type: 'hosting_power_state', provider: 'a', value: state as never });
+  expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).changes).toEqual({});
 });

@@ -105,6 +105,7 @@ describe('reboot generations: what tells one reboot from every earlier one, thro
     ['triggers removed: no reboot, the same', power({}), power({ reboot_triggers: null }), 3],
     ['a trigger not known yet: known after apply', power({}), power({ reboot_triggers: { v: UNKNOWN } }), UNKNOWN],
     ['a state from before generations: counts from 0', power({ reboot_generation: null }), power({ reboot_triggers: { v: '2' } }), 1],
+    ['a state from before generations, no trigger change: none, so the plan shows nothing', power({ reboot_generation: null }), power({ operation_timeout_seconds: 60 }), null],
   ])('%s', (_name, prior, planned, expected) => {
     expect(plannedRebootGeneration(prior as never, planned as never)).toBe(expected);
   });

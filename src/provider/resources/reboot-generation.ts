@@ -26,14 +26,16 @@ export function triggersChanged(prior: Readonly<Record<string, Value>> | null, p
 
 /**
  * The planned generation: 0 for a new resource, one more than the prior when the triggers change
- * (known at plan, so the plan shows it), the prior otherwise. Unknown triggers may change: then it
+ * (known at plan, so the plan shows it), the prior otherwise (none, for a state written before
+ * generations: no plan shows a change the user did not make). Unknown triggers may change: then it
  * is known after apply.
  */
 export function plannedRebootGeneration(prior: Readonly<Record<string, Value>> | null, planned: Readonly<Record<string, Value>>): Value {
   if (prior === null) return 0;
-  const before = typeof prior[REBOOT_GENERATION] === 'number' ? prior[REBOOT_GENERATION] : 0;
   if (prior.reboot_triggers !== null && containsUnknown(planned.reboot_triggers)) return UNKNOWN;
-  return triggersChanged(prior, planned) ? before + 1 : before;
+  if (!triggersChanged(prior, planned)) return prior[REBOOT_GENERATION] ?? null;
+  // A state from before generations holds none: its first trigger change is generation 1.
+  return (typeof prior[REBOOT_GENERATION] === 'number' ? prior[REBOOT_GENERATION] : 0) + 1;
 }
 
 const containsUnknown = (value: Value): boolean =>
