@@ -1,6 +1,7 @@
 // eslint-disable-next-line import/no-extraneous-dependencies -- bundled into the provider and standalone bundles; lib/ never loads it
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { createServerCertificate } from './certificate';
+import { startCpuProfile } from './cpu-profile';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
 import { createProviderService } from './provider-server';
 import { terraformRun } from '../run-identity';
@@ -33,9 +34,12 @@ export function serveTerraform(): void {
   const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
   // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
+  const writeProfile = startCpuProfile();
   const shutdown = () => {
     notes.flush();
-    server.tryShutdown(() => process.exit(0));
+    const exit = () => server.tryShutdown(() => process.exit(0));
+    if (writeProfile) writeProfile(exit);
+    else exit();
   };
   const { provider, controller } = createProviderService({ env: process.env, log, shutdown, notes });
   server.addService(PROVIDER_SERVICE, provider);
