@@ -48,10 +48,9 @@ export class ControlSurface {
     }
     if (method === 'POST' && path === '/tokens') return this.mintToken(input, res);
     if (method === 'POST' && path === '/reset') {
-      // A fresh account: the seed's servers and tokens, no faults; the request log keeps its history.
+      // A fresh account: the seed's servers, no faults; tokens and the request log stay.
       state.reset();
       faults.clear();
-      this.mintedTokens = 0;
       return writeJson(res, 200, { reset: true });
     }
     const drift = /^\/servers\/([^/]+)$/.exec(path);

@@ -113,25 +113,25 @@ export class SimulatorState {
     public operationDelays: OperationDelays,
   ) {
     this.rulesets = [];
-    this.load();
+    for (const t of seed.tokens) this.addToken(t);
+    this.loadAccount();
   }
 
   /**
-   * Back to the account the simulator started with: servers, settings, tokens, rule sets and
-   * operations as seeded, no writes carried out. A fresh account per test run, without a restart.
+   * Back to the account the simulator started with: servers, settings, rule sets and operations as
+   * seeded, no writes carried out. A fresh account per test run, without a restart. Tokens stay as
+   * they are: a test harness holds the ones it made (the testing kit's own token among them).
    */
   public reset(): void {
-    this.tokensByHash.clear();
     this.servers.clear();
     this.operations.clear();
     this.executed.splice(0);
-    this.load();
+    this.loadAccount();
   }
 
-  private load(): void {
+  private loadAccount(): void {
     const { seed, now } = this;
     const start = now();
-    for (const t of seed.tokens) this.addToken(t);
     for (const s of seed.servers) {
       this.servers.set(s.server.id, {
         accountId: s.accountId,

@@ -151,6 +151,15 @@ export class SimulatedAccount {
   }
 
   /**
+   * Back to the account it started with (the account file's, or the demo's): servers and settings
+   * as seeded, no writes carried out, no faults. A fresh account per test without a restart; `token`
+   * and the tokens made with `tokenWithScopes` stay valid.
+   */
+  public reset(): void {
+    this.#control('POST', '/reset', {});
+  }
+
+  /**
    * Ends the simulator, and returns once its port refuses connections: a suite can start the next
    * account on the same port right after.
    */

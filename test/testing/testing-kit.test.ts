@@ -128,3 +128,19 @@ describeWithTerraform('the testing guide\'s terraform test example', () => {
     expect(sim.executed().map((w) => `${w.serverId} ${w.kind} ${w.detail}`)).toEqual(['vps_web_1 action shutdown']);
   });
 });
+
+test('reset gives a test a fresh account without a restart: writes, drift and faults are gone, its tokens stay', async () => {
+  const account = SimulatedAccount.start();
+  try {
+    account.changeServer('vps_web_1', { power: 'stopped' });
+    account.addFault({ effect: FaultEffect.ERROR, status: 503, endpoint: 'GET /servers' });
+    const narrow = account.tokenWithScopes(['servers:read']);
+    account.reset();
+    expect(account.state().find((s) => s.id === 'vps_web_1')!.power).toBe('running');
+    const listed = await fetch(`${account.baseUrl}/servers`, { headers: { authorization: `Bearer ${account.token}` } });
+    expect(listed.status).toBe(200);
+    expect((await fetch(`${account.baseUrl}/servers`, { headers: { authorization: `Bearer ${narrow}` } })).status).toBe(200);
+  } finally {
+    account.stop();
+  }
+});
