@@ -158,7 +158,7 @@ describeWithWine('Windows users, under Wine', () => {
       });
       const plugins = join(ws.stackDir, 'terraform.d', 'plugins', ...PROVIDER_SOURCE.split('/'));
       const [version] = readdirSync(plugins);
-      expect(readdirSync(join(plugins, version, WINDOWS)).sort()).toEqual(['provider.js', executableName(version, WINDOWS)]);
+      expect(readdirSync(join(plugins, version, WINDOWS)).sort()).toEqual(['THIRD_PARTY_NOTICES.txt', 'provider.js', executableName(version, WINDOWS)]);
       shimLinuxPackage(join(plugins, version), windowsNodeOnPath(ws.root));
       // The lock file holds the linux_amd64 package's hash, which the shim replaced.
       rmSync(join(ws.stackDir, '.terraform.lock.hcl'));
