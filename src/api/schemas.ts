@@ -1,5 +1,6 @@
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
+import { MAX_REQUEST_BODY_BYTES } from '../contract/patterns';
 import type { Scope } from '../contract/scopes';
 
 // zod/mini (not classic zod): the handler starts one process per Terraform resource, and classic
@@ -233,7 +234,7 @@ export const LIMITS = {
   requestsPerTokenPerMinute: 120,
   actionsPerTokenPerMinute: 10,
   requestsPerAccountPerMinute: 300,
-  maxBodyBytes: 10 * 1024,
+  maxBodyBytes: MAX_REQUEST_BODY_BYTES,
   idempotencyKeyMinLength: 8,
   idempotencyKeyMaxLength: 128,
 } as const;

@@ -37,7 +37,11 @@ function ownStateDir(env: NodeJS.ProcessEnv): string {
   const dir = stateDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = lstatSync(dir);
-  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) throw new Error(`${dir} is not a folder of this user's: remove it, then start again`);
+  // eslint-disable-next-line no-bitwise -- file modes are bit fields
+  const onlyMine = (stat.mode & 0o077) === 0;
+  if (!stat.isDirectory() || (process.getuid && (stat.uid !== process.getuid() || !onlyMine))) {
+    throw new Error(`${dir} is not a folder of this user's alone: remove it, then start again`);
+  }
   return dir;
 }
 

@@ -151,7 +151,7 @@ const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof R
  * code, request id), and every one says it in the same words, what to do included, so a CI log
  * groups them as one.
  */
-function tokenRefusals() {
+function tokenRefusals(tokenEnvVar: string) {
   let refused: ReconcileError | undefined;
   return {
     /** Throws the token's refusal, if the run met one, instead of asking again. */
@@ -162,7 +162,7 @@ function tokenRefusals() {
       if (isTokenRefusal(err)) refused ??= err;
     },
     /** What a resource reports for `err`: a token refusal as the run's first one, word for word. */
-    reported: (err: unknown, tokenEnvVar: string): unknown => {
+    reported: (err: unknown): unknown => {
       if (!isTokenRefusal(err)) return err;
       const first = refused ?? err;
       return new ReconcileError(tokenRefusedLine(tokenEnvVar, first.apiError!), first.hint);
@@ -227,7 +227,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = tokenRefusals();
+  const refusals = tokenRefusals(options.tokenEnvVar);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
@@ -257,7 +257,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         token,
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
-        reported: (err) => refusals.reported(err, options.tokenEnvVar),
+        reported: refusals.reported,
         retained: (line) => {
           if (retainedSaid) return options.log(`${line} (left as it is)`);
           retainedSaid = true;

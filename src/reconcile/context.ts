@@ -55,8 +55,8 @@ export interface Plan {
 }
 
 /** The key of one write of this context: its account and intent, then what the write is for. */
-export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'account' | 'intent' | 'attempt'> & { attempt?: number; intent?: string }): string {
-  return idempotencyKey({ ...base, account: ctx.client.accountScope, intent: base.intent ?? ctx.intent, attempt: base.attempt ?? 1 });
+export function keyFor(ctx: ReconcileContext, base: Omit<KeyInput, 'account' | 'intent' | 'attempt'> & { attempt?: number }): string {
+  return idempotencyKey({ ...base, account: ctx.client.accountScope, intent: ctx.intent, attempt: base.attempt ?? 1 });
 }
 
 /** One write of a kind, and how to tell whether it is in effect. */

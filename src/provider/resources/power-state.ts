@@ -119,7 +119,7 @@ export const powerStateResource: ProviderResource = {
     if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it.
-      const rebootCtx = { ...ctx, intent: rebootIntent(generation as number, planned.reboot_triggers), accepted: () => (sent = true) };
+      const rebootCtx = { ...ctx, intent: rebootIntent(generation as number, planned.reboot_triggers) };
       sent = false;
       try {
         await rebootServer(rebootCtx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
@@ -161,7 +161,7 @@ export const powerStateResource: ProviderResource = {
 /** The prior's reboot triggers and generation: a reboot not sent is still to do. */
 const unrebooted = (prior: ObjectValue): ObjectValue => ({
   reboot_triggers: prior.reboot_triggers,
-  [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? 0,
+  [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? null,
 });
 
 /** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */
