@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { Bridge } from './bridge';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
-import { checkWholeSeconds, ValidationError, inBothLanguages } from './validation';
+import { checkWholeSeconds, ValidationError, inReaderWords } from './validation';
 import { isLoopbackHost, isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { providerVersion, readProviderBundle, STANDALONE_MIRROR_HINT, standaloneMirrorPlatforms } from '../contract/provider-mirror';
 import type { ApiConnection } from '../contract/resource-document';
@@ -131,20 +131,20 @@ function checkBaseUrl(scope: Construct, baseUrl: string, allowInsecureHttp: bool
     throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" is not an absolute URL (expected e.g. https://api.example.com/api/v1)`);
   }
   if (url.username || url.password) {
-    throw new ValidationError(scope, 'baseUrl', `must not contain credentials; the token comes from the environment variable named by ${inBothLanguages('tokenEnvVar')}`);
+    throw new ValidationError(scope, 'baseUrl', `must not contain credentials; the token comes from the environment variable named by ${inReaderWords('tokenEnvVar')}`);
   }
   if (!/^https?:$/.test(url.protocol) || !url.pathname.replace(/\/+$/, '').endsWith('/api/v1') || url.search || url.hash) {
     throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" must be an http(s) URL whose path ends in /api/v1, without query or fragment`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set ${inBothLanguages('allowInsecureHttp')} to true if the path is protected otherwise)`);
+    throw new ValidationError(scope, 'baseUrl', `"${printableUrl(baseUrl)}" uses plain http to another machine, which would send the token in clear text; use https (or set ${inReaderWords('allowInsecureHttp')} to true if the path is protected otherwise)`);
   }
 }
 
 /** The mirror must hold this package's version: found now, the error names the construct instead of failing synth later. */
 function checkStandaloneProvider(scope: Construct, dir: string, bridge: Bridge): string {
   if (bridge !== Bridge.PROVIDER) {
-    throw new ValidationError(scope, 'standaloneProvider', `is set with ${inBothLanguages('bridge')} ${bridge}: the bridges run the handler with node, so only Bridge.PROVIDER can use the standalone provider`);
+    throw new ValidationError(scope, 'standaloneProvider', `is set with ${inReaderWords('bridge')} ${bridge}: the bridges run the handler with node, so only Bridge.PROVIDER can use the standalone provider`);
   }
   const root = resolve(dir);
   const version = providerVersion(readProviderBundle());

@@ -11,7 +11,7 @@ import { didYouMeanServerId, IPV4_PATTERN, quotedShort, RDNS_PATTERN, SERVER_ID_
 
 export class ValidationError extends Error {
   constructor(scope: IConstruct, prop: string, problem: string) {
-    const message = `${scope.constructor.name} at ${scope.node.path}: ${inBothLanguages(prop)} ${problem}`;
+    const message = `${scope.constructor.name} at ${scope.node.path}: ${inReaderWords(prop)} ${problem}`;
     super(pythonDrives() ? inPythonWords(message) : message);
     this.name = 'ValidationError';
     // jsii shows Python the error's JavaScript stack above the RuntimeError: frames of the library
@@ -35,18 +35,11 @@ export const pythonDrives = (): boolean => /^Python\//.test(process.env.JSII_AGE
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
- * `serverId (server_id)`: the prop as a TypeScript and a Python user write it, one name when they
- * agree; `server_id` alone when Python drives the library.
+ * Props as the reader writes them: `server_id` when Python drives the library, `serverId` from
+ * TypeScript and JavaScript. A list (`enabled, rulesets`) keeps its separators.
  */
-export function inBothLanguages(props: string): string {
-  return props
-    .split(', ')
-    .map((prop) => {
-      const python = snakeCase(prop);
-      if (pythonDrives() || python === prop) return python;
-      return `${prop} (${python})`;
-    })
-    .join(', ');
+export function inReaderWords(props: string): string {
+  return pythonDrives() ? snakeCase(props) : props;
 }
 
 /**
@@ -103,7 +96,7 @@ export function checkRulesetIds(scope: IConstruct, ids: readonly number[] | unde
   for (const id of ids as readonly unknown[]) {
     if (isToken(id)) continue;
     if (typeof id === 'string') {
-      throw new ValidationError(scope, 'rulesets', `contains the string ${JSON.stringify(id)}; rulesets takes ids (numbers); rule sets by name go in ${inBothLanguages('rulesetNames')}`);
+      throw new ValidationError(scope, 'rulesets', `contains the string ${JSON.stringify(id)}; rulesets takes ids (numbers); rule sets by name go in ${inReaderWords('rulesetNames')}`);
     }
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
       throw new ValidationError(scope, 'rulesets', `contains ${describeValue(id)}; rule set ids are non-negative integers (see GET /firewall/rulesets)`);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
-import { inBothLanguages } from '../constructs/validation';
+import { inReaderWords } from '../constructs/validation';
 import { SCOPES } from '../contract/scopes';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
@@ -65,7 +65,7 @@ export class SimulatedAccount {
     const accountFile = options.accountFile === undefined ? undefined : resolve(options.accountFile);
     if (accountFile !== undefined && !existsSync(accountFile)) {
       // Said before a simulator starts, in the caller's words: not the simulator's ENOENT from another process.
-      throw new Error(`SimulatedAccount.start: ${inBothLanguages('accountFile')} ${JSON.stringify(options.accountFile)} does not exist; looked for ${accountFile} (a relative path is read from the folder the tests run in, ${process.cwd()})`);
+      throw new Error(`SimulatedAccount.start: ${inReaderWords('accountFile')} ${JSON.stringify(options.accountFile)} does not exist; looked for ${accountFile} (a relative path is read from the folder the tests run in, ${process.cwd()})`);
     }
     const logDir = mkdtempSync(join(tmpdir(), 'hosting-simulated-account-'));
     const log = join(logDir, 'simulator.log');

@@ -47,7 +47,7 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     expect(json.provider.hosting).toEqual([{ token_env_var: 'HOSTING_API_TOKEN', plan_read_max_age_seconds: 0 }, { token_env_var: 'HOSTING_API_TOKEN', alias: 'relaxed' }]);
     expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ expect_takeover: true });
     expect(resourceOf(json, 'hosting_power_state').expect_takeover).toBeUndefined();
-    expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds (plan_read_max_age_seconds) is 1.5; it must be a whole number of seconds from 0 to 86400');
+    expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds is 1.5; it must be a whole number of seconds from 0 to 86400');
   });
 
   test('each construct names its resource type as cdktf\'s own classes do, for Testing\'s matchers', () => {
@@ -95,10 +95,10 @@ describe('what only the provider can do is refused at synth with the bridges, sa
     const s = stack();
     const api = new HostingApi(s, 'hosting', { bridge });
     const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
-    expect(() => fw.importExisting()).toThrow(/^ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) needs Bridge.PROVIDER \(the default\), but the HostingApi uses Bridge.[A-Z_]+: a bridge resource never reads the server/);
-    expect(() => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING }).importExisting()).toThrow('PowerState at test/p: importExisting() (import_existing()) needs Bridge.PROVIDER');
+    expect(() => fw.importExisting()).toThrow(/^ServerFirewall at test\/fw: importExisting\(\) needs Bridge.PROVIDER \(the default\), but the HostingApi uses Bridge.[A-Z_]+: a bridge resource never reads the server/);
+    expect(() => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING }).importExisting()).toThrow('PowerState at test/p: importExisting() needs Bridge.PROVIDER');
     expect(() => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com', onDestroy: OnDestroy.RESTORE }))
-      .toThrow('IpSettings at test/ip: onDestroy (on_destroy) needs Bridge.PROVIDER (the default)');
+      .toThrow('IpSettings at test/ip: onDestroy needs Bridge.PROVIDER (the default)');
     expect(() => new ServerFirewall(s, 'fw2', { api, serverId: VPS, enabled: true, onDestroy: OnDestroy.RETAIN })).not.toThrow();
   });
 });
@@ -209,13 +209,13 @@ describe('synth-time validation names the construct path, the prop and the value
   };
   test.each<[string, (s: TerraformStack, api: HostingApi) => void, string]>([
     ['a malformed server id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'web-1', enabled: true }),
-      'ServerFirewall at test/fw: serverId (server_id) "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
+      'ServerFirewall at test/fw: serverId "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers'],
     ['a server id with the letter l for the digit 1', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: 'vps_web_l', enabled: true }),
-      'ServerFirewall at test/fw: serverId (server_id) "vps_web_l" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers; did you mean "vps_web_1"?'],
+      'ServerFirewall at test/fw: serverId "vps_web_l" is not a server id: expected vps_<segment>_<number> or ded_<uuid> (spec 2.1), as listed by GET /servers; did you mean "vps_web_1"?'],
     ['a firewall on a dedicated server', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: DED, enabled: true }),
-      `ServerFirewall at test/fw: serverId (server_id) "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
+      `ServerFirewall at test/fw: serverId "${DED}" must be a VPS (vps_…): the firewall exists only for virtual servers`],
     ['IP settings on a VPS', (s, api) => new IpSettings(s, 'ip', { api, serverId: VPS, ip: '198.51.100.1', rdns: 'a.example.com' }),
-      `IpSettings at test/ip: serverId (server_id) "${VPS}" must be a dedicated server (ded_…): IP settings exist only for dedicated servers`],
+      `IpSettings at test/ip: serverId "${VPS}" must be a dedicated server (ded_…): IP settings exist only for dedicated servers`],
     ['a bad IPv4', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.300', rdns: 'a.example.com' }),
       'IpSettings at test/ip: ip "203.0.113.300" is not an IPv4 address'],
     ['a bad rdns', (s, api) => new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web_1 .example' }),
@@ -225,17 +225,17 @@ describe('synth-time validation names the construct path, the prop and the value
     ['a fractional rule set id', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: [1.5] }),
       'ServerFirewall at test/fw: rulesets contains 1.5; rule set ids are non-negative integers (see GET /firewall/rulesets)'],
     ['rule sets by name in rulesets', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: ['web'] as unknown as number[] }),
-      'ServerFirewall at test/fw: rulesets contains the string "web"; rulesets takes ids (numbers); rule sets by name go in rulesetNames (ruleset_names)'],
+      'ServerFirewall at test/fw: rulesets contains the string "web"; rulesets takes ids (numbers); rule sets by name go in rulesetNames'],
     ['rule set ids as one string', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS, rulesets: '1,2' as unknown as number[] }),
       'ServerFirewall at test/fw: rulesets is the string "1,2", not a list: write the ids as a list, e.g. [1, 2]'],
     ['nothing managed', (s, api) => new ServerFirewall(s, 'fw', { api, serverId: VPS }),
-      'ServerFirewall at test/fw: enabled, rulesets, rulesetNames (ruleset_names) are all unset; set at least one, or remove the construct'],
+      'ServerFirewall at test/fw: enabled, rulesets, rulesetNames are all unset; set at least one, or remove the construct'],
     ['a bad power state', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: 'paused' as PowerStateValue }),
       'PowerState at test/p: state is "paused"; expected one of "running", "stopped"'],
     ['hardReboot without rebootTriggers', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, hardReboot: true }),
-      'PowerState at test/p: hardReboot (hard_reboot) is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot'],
+      'PowerState at test/p: hardReboot is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot'],
     ['a non-positive timeout', (s, api) => new PowerState(s, 'p', { api, serverId: VPS, state: PowerStateValue.RUNNING, readyTimeoutSeconds: 0 }),
-      'PowerState at test/p: readyTimeoutSeconds (ready_timeout_seconds) is 0; it must be a positive number of seconds'],
+      'PowerState at test/p: readyTimeoutSeconds is 0; it must be a positive number of seconds'],
   ])('%s', (_n, fn, message) => {
     expect(build(fn)).toThrow(message);
   });
@@ -305,13 +305,13 @@ describe('the token never reaches the synth output, and never crosses a network 
   test.each(['hsk_live_0123456789abcdef0123', 'HSK_LIVE_0123456789ABCDEF0123456789', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'dGhpcyBpcyBub3QgYSB0b2tlbg'])(
     'a token pasted as tokenEnvVar is refused without being echoed (%s)', (secret) => {
       const text = message(() => new HostingApi(stack(), 'hosting', { tokenEnvVar: secret }));
-      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar \(token_env_var\) must be the NAME of an environment variable \(short upper-case words joined by underscores, such as HOSTING_API_TOKEN\), not the token itself; the value is not shown in case it is a secret$/);
+      expect(text).toMatch(/^HostingApi at test\/hosting: tokenEnvVar must be the NAME of an environment variable \(short upper-case words joined by underscores, such as HOSTING_API_TOKEN\), not the token itself; the value is not shown in case it is a secret$/);
       expect(text).not.toContain(secret);
     },
   );
 
   test.each(['http://api.example.com/api/v1', 'http://10.1.2.3:8080/api/v1'])('plain http to another machine is refused: %s', (baseUrl) => {
-    expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp (allow_insecure_http) to true');
+    expect(message(() => new HostingApi(stack(), 'hosting', { baseUrl }))).toContain('uses plain http to another machine, which would send the token in clear text; use https (or set allowInsecureHttp to true');
   });
 
   test('plain http is allowed to loopback, and elsewhere only with allowInsecureHttp, which the provider and the handler are told', () => {
@@ -343,9 +343,9 @@ describe('DataHostingServer and the read-back getters', () => {
   });
 
   test.each<[string, object, string]>([
-    ['neither', {}, 'DataHostingServer at test/web: serverId (server_id), name are both unset; set exactly one'],
-    ['both', { serverId: VPS, name: 'web-1' }, 'DataHostingServer at test/web: serverId (server_id), name are both set; set exactly one'],
-    ['a malformed id', { serverId: 'web-1' }, 'DataHostingServer at test/web: serverId (server_id) "web-1" is not a server id'],
+    ['neither', {}, 'DataHostingServer at test/web: serverId, name are both unset; set exactly one'],
+    ['both', { serverId: VPS, name: 'web-1' }, 'DataHostingServer at test/web: serverId, name are both set; set exactly one'],
+    ['a malformed id', { serverId: 'web-1' }, 'DataHostingServer at test/web: serverId "web-1" is not a server id'],
   ])('%s is refused at synth', (_name, props, message) => {
     const s = stack();
     expect(() => new DataHostingServer(s, 'web', { api: new HostingApi(s, 'hosting'), ...props })).toThrow(message);
@@ -355,7 +355,7 @@ describe('DataHostingServer and the read-back getters', () => {
     const s = stack();
     const api = new HostingApi(s, 'hosting', { bridge: Bridge.TERRAFORM_DATA });
     const fw = new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true });
-    expect(() => fw.appliedRulesets).toThrow('ServerFirewall at test/fw: appliedRulesets (applied_rulesets) needs Bridge.PROVIDER (the default)');
+    expect(() => fw.appliedRulesets).toThrow('ServerFirewall at test/fw: appliedRulesets needs Bridge.PROVIDER (the default)');
     const provided = new ServerFirewall(s, 'fw2', { api: new HostingApi(s, 'p'), serverId: VPS, enabled: true });
     expect(Token.isUnresolved(provided.appliedRulesets)).toBe(true);
   });
@@ -392,9 +392,9 @@ describe('cdktf\'s meta-arguments on every construct', () => {
     const s = stack();
     const api = new HostingApi(s, 'hosting');
     expect(() => new ServerFirewall(s, 'fw', { api, forEach: forEach as unknown as TerraformIterator, serverId: VPS, enabled: true })).toThrow(
-      `ServerFirewall at test/fw: forEach (for_each) must be a TerraformIterator (TerraformIterator.fromList(ids), or fromMap), not ${what}: wrap a list in TerraformIterator.fromList`,
+      `ServerFirewall at test/fw: forEach must be a TerraformIterator (TerraformIterator.fromList(ids), or fromMap), not ${what}: wrap a list in TerraformIterator.fromList`,
     );
-    expect(() => new DataHostingServerFirewall(s, 'data', { api, forEach: forEach as unknown as TerraformIterator, serverId: VPS })).toThrow('DataHostingServerFirewall at test/data: forEach (for_each) must be a TerraformIterator');
+    expect(() => new DataHostingServerFirewall(s, 'data', { api, forEach: forEach as unknown as TerraformIterator, serverId: VPS })).toThrow('DataHostingServerFirewall at test/data: forEach must be a TerraformIterator');
   });
 
   test.each(['forEach', 'count', 'lifecycle'] as const)('%s with a bridge is refused at synth, naming the bridge that supports it', (name) => {
@@ -411,7 +411,7 @@ test('importExisting() on a construct with forEach says how to import its instan
   const api = new HostingApi(s, 'hosting');
   const it = TerraformIterator.fromList(['vps_a_1']);
   const fw = new ServerFirewall(s, 'fw', { api, forEach: it, serverId: it.value, enabled: true });
-  expect(() => fw.importExisting()).toThrow(/ServerFirewall at test\/fw: importExisting\(\) \(import_existing\(\)\) adopts one instance, but this construct has forEach or count; import its instances with terraform import/);
+  expect(() => fw.importExisting()).toThrow(/ServerFirewall at test\/fw: importExisting\(\) adopts one instance, but this construct has forEach or count; import its instances with terraform import/);
 });
 
 describe('what a construct with forEach or count reads is refused at synth, not synthesized as each.key (issue 42, point 4)', () => {
@@ -428,14 +428,14 @@ describe('what a construct with forEach or count reads is refused at synth, not 
     };
   }
   const reads: Array<[string, (c: ReturnType<typeof repeated>) => unknown, string]> = [
-    ['ServerFirewall at test/fw: serverId (server_id)', (c) => c.fw.serverId, 'server_id'],
-    ['ServerFirewall at test/fw: appliedRulesets (applied_rulesets)', (c) => c.fw.appliedRulesets, 'applied_rulesets'],
-    ['ServerFirewall at test/fw: firewallEnabled (firewall_enabled)', (c) => c.fw.firewallEnabled, 'enabled'],
-    ['IpSettings at test/ip: serverId (server_id)', (c) => c.ip.serverId, 'server_id'],
+    ['ServerFirewall at test/fw: serverId', (c) => c.fw.serverId, 'server_id'],
+    ['ServerFirewall at test/fw: appliedRulesets', (c) => c.fw.appliedRulesets, 'applied_rulesets'],
+    ['ServerFirewall at test/fw: firewallEnabled', (c) => c.fw.firewallEnabled, 'enabled'],
+    ['IpSettings at test/ip: serverId', (c) => c.ip.serverId, 'server_id'],
     ['IpSettings at test/ip: ip', (c) => c.ip.ip, 'ip'],
     ['IpSettings at test/ip: rdns', (c) => c.ip.rdns, 'rdns'],
-    ['IpSettings at test/ip: protectionLayer4 (protection_layer4)', (c) => c.ip.protectionLayer4, 'protection.layer4'],
-    ['PowerState at test/power: serverId (server_id)', (c) => c.power.serverId, 'server_id'],
+    ['IpSettings at test/ip: protectionLayer4', (c) => c.ip.protectionLayer4, 'protection.layer4'],
+    ['PowerState at test/power: serverId', (c) => c.power.serverId, 'server_id'],
     ['PowerState at test/power: power', (c) => c.power.power, 'state'],
   ];
   test.each(reads)('%s names the prop and how to read one instance', (where, read, attribute) => {
@@ -485,13 +485,13 @@ describe('HostingApi standaloneProvider: the stack carries the standalone execut
   test('refused at construction, naming the construct, the prop and the value: no mirror of this version, a bridge, or two different mirrors in one stack', () => {
     const s = stack();
     expect(() => new HostingApi(s, 'missing', { standaloneProvider: '/nowhere' }))
-      .toThrow(new RegExp(`^HostingApi at test/missing: standaloneProvider \\(standalone_provider\\) "/nowhere" holds no standalone provider ${version.replace(/\./g, '\\.')} \\(looked in /nowhere\\); write it with "npx cdktf-server-hosting provider mirror --standalone <directory>"`));
+      .toThrow(new RegExp(`^HostingApi at test/missing: standaloneProvider "/nowhere" holds no standalone provider ${version.replace(/\./g, '\\.')} \\(looked in /nowhere\\); write it with "npx cdktf-server-hosting provider mirror --standalone <directory>"`));
     expect(() => new HostingApi(s, 'bridged', { standaloneProvider: mirror, bridge: Bridge.NULL_RESOURCE }))
-      .toThrow('HostingApi at test/bridged: standaloneProvider (standalone_provider) is set with bridge null_resource: the bridges run the handler with node');
+      .toThrow('HostingApi at test/bridged: standaloneProvider is set with bridge null_resource: the bridges run the handler with node');
     const first = new HostingApi(s, 'first', { standaloneProvider: mirror });
     new ServerFirewall(s, 'fw', { api: first, serverId: VPS, enabled: true });
     const second = new HostingApi(s, 'second', { baseUrl: 'https://other.example.com/api/v1' });
-    expect(() => new ServerFirewall(s, 'fw2', { api: second, serverId: VPS, enabled: true })).toThrow(/^HostingApi at test\/second: standaloneProvider \(standalone_provider\) is null, but another HostingApi of the stack has ".*": a stack carries one provider package/);
+    expect(() => new ServerFirewall(s, 'fw2', { api: second, serverId: VPS, enabled: true })).toThrow(/^HostingApi at test\/second: standaloneProvider is null, but another HostingApi of the stack has ".*": a stack carries one provider package/);
   });
 });
 
@@ -525,12 +525,12 @@ describe('movedFromBridge: from a bridge to the provider without a destroy', () 
   test('refused, naming the construct and the prop: to a bridge, from the provider, or with forEach', () => {
     const s = stack();
     expect(() => new ServerFirewall(s, 'a', { api: bridgeApi(s), serverId: VPS, enabled: true, movedFromBridge: Bridge.NULL_RESOURCE }))
-      .toThrow('ServerFirewall at test/a: movedFromBridge (moved_from_bridge) moves a construct to Bridge.PROVIDER, but its HostingApi uses terraform_data');
+      .toThrow('ServerFirewall at test/a: movedFromBridge moves a construct to Bridge.PROVIDER, but its HostingApi uses terraform_data');
     const api = new HostingApi(s, 'provider');
     expect(() => new IpSettings(s, 'b', { api, serverId: DED, ip: '203.0.113.10', rdns: 'a.example.com', movedFromBridge: Bridge.PROVIDER }))
-      .toThrow('IpSettings at test/b: movedFromBridge (moved_from_bridge) is provider, which is not a bridge');
+      .toThrow('IpSettings at test/b: movedFromBridge is provider, which is not a bridge');
     expect(() => new PowerState(s, 'c', { api, serverId: TerraformIterator.fromList([VPS]).value, state: PowerStateValue.RUNNING, forEach: TerraformIterator.fromList([VPS]), movedFromBridge: Bridge.TERRAFORM_DATA }))
-      .toThrow('PowerState at test/c: movedFromBridge (moved_from_bridge) cannot be combined with forEach or count');
+      .toThrow('PowerState at test/c: movedFromBridge cannot be combined with forEach or count');
   });
 });
 

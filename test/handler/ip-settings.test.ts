@@ -48,3 +48,13 @@ test('a server that is not dedicated is refused before any request, as at synth 
   expect(run.stderr[0]).toBe('error: the resource document is invalid: serverId: must be a dedicated server (ded_…): IP settings exist only for dedicated servers');
   expect(run.requests).toEqual([]);
 });
+
+test('a description the API refuses fails at apply with its own field message; every line quotes it cut short (the spec states no length)', async () => {
+  const long = 'x'.repeat(1001);
+  const run = await h.run('apply', ipDoc(DED, IPS.secondary, { description: long }));
+  expect(run.code).toBe(1);
+  const text = [...run.stdout, ...run.stderr].join('\n');
+  expect(text).toContain('field description: must be at most 1000 characters');
+  expect(text).not.toContain('x'.repeat(81));
+  expect(h.sim.executed()).toEqual([]);
+});

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
@@ -148,7 +148,8 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
       const file = found(name);
       if (file) symlinkSync(realpathSync(file), join(tools, name));
     }
-    const script = await run('bash', ['terraform-only-ci.sh', '../account.json'], join(dir, 'hcl'), { PATH: `${bin}${delimiter}${tools}` });
+    const states = join(root, 'simulator-states');
+    const script = await run('bash', ['terraform-only-ci.sh', '../account.json'], join(dir, 'hcl'), { PATH: `${bin}${delimiter}${tools}`, CDKTF_SERVER_HOSTING_STATE_DIR: states });
     // eslint-disable-next-line no-control-regex -- the script keeps terraform's colours, as a CI log shows them
     const output = script.output.replace(/\x1b\[[0-9;]*m/g, '');
     expect(output).toContain('Success! 2 passed, 0 failed.');
@@ -156,6 +157,8 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(output).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
     expect(output).toContain('firewall vps_web_2: reading failed: this request needs the scope network:read');
     expect(script.code).toBe(0);
+    expect(output).toMatch(/^stopped the simulator at http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(pid \d+\)$/m);
+    expect(readdirSync(join(states, 'simulators')).filter((name) => name.endsWith('.json'))).toEqual([]);
     expect(readFileSync(join(dir, 'hcl', 'terraform.tfstate'), 'utf8')).not.toContain('hsim_');
   });
 });

@@ -14,7 +14,7 @@ const ACCOUNT = join(EXAMPLES, 'account.json');
 
 test('a missing account file is named with where it was looked for, in the caller\'s words, before any simulator starts', () => {
   expect(() => SimulatedAccount.start({ accountFile: 'acount.json' })).toThrow(
-    `SimulatedAccount.start: accountFile (account_file) "acount.json" does not exist; looked for ${join(process.cwd(), 'acount.json')}`);
+    `SimulatedAccount.start: accountFile "acount.json" does not exist; looked for ${join(process.cwd(), 'acount.json')}`);
   const agent = process.env.JSII_AGENT;
   process.env.JSII_AGENT = 'Python/3.12.1';
   try {

@@ -7,15 +7,12 @@ set -euo pipefail
 account_file=$1
 work=$(mktemp -d)
 
-# The simulated account, in the background for the whole job, on a free port (--port 0): its first
-# line names the API's URL.
-terraform-provider-hosting simulator --account "$account_file" --port "${SIMULATOR_PORT:-0}" > "$work/simulator.log" &
-simulator=$!
-trap 'kill "$simulator"' EXIT
-until api=$(sed -n 's/^Hosting API simulator listening on //p' "$work/simulator.log") && test -n "$api"; do
-  kill -0 "$simulator" || { cat "$work/simulator.log" >&2; exit 1; }
-  sleep 0.2
-done
+# The simulated account, detached for the whole job on a free port (--port 0): `start` returns once
+# its API answers, its first line naming the API's URL; `stop` ends it with the job, however it ends.
+terraform-provider-hosting simulator start --account "$account_file" --port "${SIMULATOR_PORT:-0}" > "$work/simulator.txt"
+api=$(sed -n 's/^Hosting API simulator listening on //p' "$work/simulator.txt")
+port=${api##*:}; port=${port%%/*}
+trap 'terraform-provider-hosting simulator stop --port "$port"' EXIT
 control=${api%/api/v1}/__simulator
 json='content-type: application/json'  # the control surface takes changes as JSON only
 
