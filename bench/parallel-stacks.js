@@ -18,6 +18,23 @@ const LIMITS = { requestsPerToken: option('limit', 120), actionsPerToken: 10, re
 const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 50);
 const stacks = option('stacks', 2);
 
+/**
+ * The token's fixed windows as the simulator opens them (by the first request after the last
+ * reset): each one's answered requests and the idle time before it, where pacing loses the bound.
+ */
+function windowsOf(requests) {
+  const windows = [];
+  for (const r of requests) {
+    const last = windows[windows.length - 1];
+    if (last && r.at < last.start + WINDOW_MS) {
+      if (r.status !== 429) last.answered += 1;
+    } else {
+      windows.push({ start: r.at, answered: r.status === 429 ? 0 : 1, idleMs: last ? r.at - (last.start + WINDOW_MS) : 0 });
+    }
+  }
+  return windows;
+}
+
 /** One stack of `count` firewalls on the servers `first`..`first + count - 1`. */
 function synth(root, name, baseUrl, first, count) {
   const app = new App({ outdir: root });
@@ -51,6 +68,8 @@ async function main() {
     console.log(`${stacks} stacks of ${n} firewalls at once, one token, ${LIMITS.requestsPerToken} requests per ${WINDOW_MS / 1000} s:`);
     applies.forEach((a, i) => console.log(`  stack ${i + 1}: apply wall ${a.wall.toFixed(1)} s, exit ${a.code}`));
     console.log(`  requests ${requests.length}, answered 429 ${refused} (${((100 * refused) / requests.length).toFixed(1)}%, waited out), failures ${failed}, firewalls written ${written} of ${stacks * n}`);
+    const windows = windowsOf(requests);
+    console.log(`  windows: answered ${windows.map((w) => w.answered).join(', ')}; idle before each ${windows.map((w) => `${w.idleMs} ms`).join(', ')}`);
     console.log(`  wall of the slowest ${wall.toFixed(1)} s against the rate-limit bound ${bound.toFixed(1)} s: ${bound ? `${(wall / bound).toFixed(2)}x` : 'limits do not bind'}`);
   } finally {
     await sim.close();

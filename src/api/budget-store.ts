@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -61,23 +61,34 @@ export class FileBudgetStore implements BudgetStore {
     }
   }
 
-  /** A folder private to this user; another user's folder of that name is not written into. */
+  /**
+   * A folder of this user's alone: in a shared temporary directory another user may have made one
+   * of that name first, and a budget planted there would hold this process back. Anything else
+   * degrades to this process's own knowledge.
+   */
   private prepareFolder(): boolean {
     if (!this.folderReady) {
       try {
-        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-        this.folderReady = true;
+        const folder = dirname(this.path);
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+        this.folderReady = isOwnPrivateFolder(folder);
       } catch {
         return false;
       }
     }
-    return true;
+    return this.folderReady;
   }
 
+  /** What the file holds, each budget checked: anything else is no knowledge. */
   private read(): Budgets {
     try {
-      const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as Budgets;
-      return parsed && typeof parsed === 'object' ? parsed : {};
+      const parsed: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
+      const budgets: Budgets = {};
+      for (const cls of ['request', 'action'] as const) {
+        const budget = (parsed as Record<string, unknown> | null)?.[cls];
+        if (isBudget(budget)) budgets[cls] = { remaining: budget.remaining, resetAtMs: budget.resetAtMs };
+      }
+      return budgets;
     } catch {
       return {};
     }
@@ -105,6 +116,20 @@ export class FileBudgetStore implements BudgetStore {
       // Already gone: a peer broke a stale lock.
     }
   }
+}
+
+function isBudget(value: unknown): value is Budget {
+  const budget = value as Budget | null | undefined;
+  return typeof budget?.remaining === 'number' && Number.isFinite(budget.remaining) && typeof budget.resetAtMs === 'number' && Number.isFinite(budget.resetAtMs);
+}
+
+/** On Windows the temporary directory is each user's own, and modes say nothing. */
+function isOwnPrivateFolder(folder: string): boolean {
+  const stat = lstatSync(folder);
+  if (!stat.isDirectory()) return false;
+  if (process.platform === 'win32' || process.getuid === undefined) return true;
+  // eslint-disable-next-line no-bitwise -- file modes are bit fields
+  return stat.uid === process.getuid() && (stat.mode & 0o077) === 0;
 }
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));

@@ -100,7 +100,9 @@ export interface HostingApiClientOptions {
   /**
    * Wall-clock milliseconds, for rate-limit windows (a shared budget store is read by processes
    * whose monotonic clocks start at different points) and HTTP-date `Retry-After`.
-   * @default Date.now, or `now` when only that is given (tests with one manual clock)
+   * Never a monotonic clock: `now`'s origin is this process's start, which another process sharing
+   * the store does not know (the pacing of parallel applies then waits whole extra windows).
+   * @default Date.now
    */
   readonly wallClock?: () => number;
   /**
@@ -191,7 +193,7 @@ export class HostingApiClient {
     this.#userAgent = options.userAgent ?? 'cdktf-server-hosting';
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? (() => performance.now());
-    this.#wallClock = options.wallClock ?? options.now ?? Date.now;
+    this.#wallClock = options.wallClock ?? Date.now;
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
     this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);

@@ -10,6 +10,12 @@ export interface RateLimitHeaders {
 /** Answers whose reset differs by less than this belong to the same window (the header is whole seconds). */
 const SAME_WINDOW_MS = 1_500;
 
+/**
+ * No answer puts a reset further ahead than this (section 8 counts per minute): a figure beyond it
+ * in a shared store is not knowledge, and nobody waits for it.
+ */
+const LONGEST_RESET_MS = 2 * 60_000;
+
 const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetClass === 'action' ? ['request', 'action'] : ['request']);
 
 /**
@@ -87,7 +93,7 @@ function waitFor(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): num
   for (const cls of classesOf(budgetClass)) {
     const budget = budgets[cls];
     if (!budget) continue;
-    if (nowMs >= budget.resetAtMs) {
+    if (nowMs >= budget.resetAtMs || budget.resetAtMs - nowMs > LONGEST_RESET_MS) {
       delete budgets[cls];
       continue;
     }

@@ -3,6 +3,7 @@ import type { RunNotes } from './run-notes';
 import { schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
+import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
 import { isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
@@ -111,6 +112,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     sleep: stoppableSleep(stopped),
     signal: stopped,
     now,
+    budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token)),
   });
   const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes };
   const sessions = createSession(options, stopped);

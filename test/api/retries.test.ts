@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -330,6 +330,27 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     const waited = sleeps[0] - 1_700_000_001_000;
     expect(waited).toBeGreaterThanOrEqual(2_000);
     expect(waited).toBeLessThanOrEqual(2_000 + 250);
+  });
+
+  test('a folder others may write to is not shared: a figure planted there holds nobody back', () => {
+    const folder = join(dir, 'open');
+    mkdirSync(folder, { mode: 0o777 });
+    chmodSync(folder, 0o777);
+    const file = join(folder, 'x.json');
+    writeFileSync(file, JSON.stringify({ request: { remaining: -1_000, resetAtMs: 50_000 } }));
+    expect(new RateLimitPacer(() => 0, 0, new FileBudgetStore(file)).acquire('request', 1_000)).toBe(0);
+  });
+
+  test('a reset further ahead than any answer gives (section 8 counts per minute), or a figure that is not a number, is no knowledge', () => {
+    const file = sharedBudgetFile('https://api.example.com/api/v1', 't', dir);
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(file));
+    pacer.observe('request', { remaining: '1', reset: '1' }, 0);
+    writeFileSync(file, JSON.stringify({ request: { remaining: 0, resetAtMs: 10 * 60_000 } }));
+    expect(pacer.acquire('request', 1_000)).toBe(0);
+    writeFileSync(file, JSON.stringify({ request: { remaining: '0', resetAtMs: 5_000 }, action: null }));
+    expect(pacer.acquire('request', 1_000)).toBe(0);
+    writeFileSync(file, JSON.stringify({ request: { remaining: 0, resetAtMs: 5_000 } }));
+    expect(pacer.acquire('request', 1_000)).toBe(4_000);
   });
 
   test('an unusable folder degrades to this process\'s own knowledge, never to a failure', () => {

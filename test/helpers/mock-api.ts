@@ -33,6 +33,7 @@ export function mockClient(options: Partial<HostingApiClientOptions> = {}) {
       clock += ms;
     },
     now: () => clock,
+    wallClock: () => clock,
     random: () => 0.5,
     log: (line) => logs.push(line),
     ...options,
