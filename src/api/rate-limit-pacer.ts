@@ -16,6 +16,18 @@ const SAME_WINDOW_MS = 1_500;
  */
 const LONGEST_RESET_MS = 2 * 60_000;
 
+/**
+ * Below this many requests left in a window, every reservation and figure goes through the store
+ * that the processes of one machine share; above it, each process paces from what it knows, and
+ * the store (a locked file: a third of a provider's CPU when every request used it) is not touched.
+ * It is larger than what the processes of parallel applies have in flight (10 each), so none of
+ * their requests can spend the last of a window unseen.
+ */
+const SHARED_BELOW = 64;
+
+/** How long a process's own figure stands for the fast path without a newer answer. */
+const OWN_FIGURE_FRESH_MS = 1_000;
+
 const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetClass === 'action' ? ['request', 'action'] : ['request']);
 
 /**
@@ -27,6 +39,10 @@ const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetC
 export class RateLimitPacer {
   /** Requests this pacer let through that have no answer yet, per class. */
   private readonly inFlight: Record<BudgetClass, number> = { request: 0, action: 0 };
+  /** What this process knows by itself: while it shows a budget far from spent, the store is not consulted. */
+  private readonly own: Budgets = {};
+  /** When this process last heard its figure per class: an idle process's figure says nothing of what others spent since. */
+  private readonly ownSeenAtMs: Partial<Record<BudgetClass, number>> = {};
 
   /** @param spreadMs upper bound of a random extra wait, so clients woken by one reset do not collide. */
   constructor(
@@ -52,15 +68,9 @@ export class RateLimitPacer {
     // The figure was counted before the requests still in flight reached the server: they spend
     // from it too, or the budget is spent twice (the fixed-window 429s of parallel applies).
     const seen: Budget = { remaining: remaining - this.inFlight[budgetClass], resetAtMs: nowMs + resetSeconds * 1000 };
-    this.store.update((budgets) => {
-      const known = budgets[budgetClass];
-      if (!known || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
-        budgets[budgetClass] = seen;
-      } else if (seen.resetAtMs >= known.resetAtMs - SAME_WINDOW_MS) {
-        known.remaining = Math.min(known.remaining, seen.remaining);
-        known.resetAtMs = Math.min(known.resetAtMs, seen.resetAtMs);
-      }
-    });
+    merge(this.own, budgetClass, seen, nowMs);
+    this.ownSeenAtMs[budgetClass] = nowMs;
+    if (seen.remaining <= SHARED_BELOW) this.store.update((budgets) => merge(budgets, budgetClass, seen, nowMs));
   }
 
   /**
@@ -69,17 +79,23 @@ export class RateLimitPacer {
    * (an answer) or `release` (none came).
    */
   public acquire(budgetClass: BudgetClass, nowMs: number): number {
-    const delay = this.store.update((budgets) => {
-      const wait = waitFor(budgets, budgetClass, nowMs);
-      if (wait > 0) return wait + Math.round(this.random() * this.spreadMs);
-      for (const cls of classesOf(budgetClass)) {
-        const budget = budgets[cls];
-        if (budget) budget.remaining -= 1;
-      }
-      return 0;
+    const plentiful = classesOf(budgetClass).every((cls) => this.plentiful(cls, nowMs));
+    const delay = plentiful ? reserve(this.own, budgetClass, nowMs) : this.store.update((budgets) => {
+      const wait = reserve(budgets, budgetClass, nowMs);
+      return wait > 0 ? wait + Math.round(this.random() * this.spreadMs) : 0;
     });
-    if (delay === 0) for (const cls of classesOf(budgetClass)) this.inFlight[cls] += 1;
+    if (delay === 0) {
+      if (!plentiful) reserve(this.own, budgetClass, nowMs);
+      for (const cls of classesOf(budgetClass)) this.inFlight[cls] += 1;
+    }
     return delay;
+  }
+
+  /** Whether this process's own recent figure shows the class far from spent. */
+  private plentiful(cls: BudgetClass, nowMs: number): boolean {
+    const own = this.own[cls];
+    const heardAt = this.ownSeenAtMs[cls];
+    return own !== undefined && heardAt !== undefined && own.remaining > SHARED_BELOW && nowMs < own.resetAtMs && nowMs - heardAt <= OWN_FIGURE_FRESH_MS;
   }
 
   /** A request let through ended without an answer (a lost connection, a timeout, a stop). */
@@ -88,7 +104,22 @@ export class RateLimitPacer {
   }
 }
 
-function waitFor(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): number {
+/**
+ * Takes an answer's figure into `budgets`. Within one window the lower remaining count wins, and
+ * the earliest reset; a later window replaces an earlier one; an earlier window changes nothing.
+ */
+function merge(budgets: Budgets, budgetClass: BudgetClass, seen: Budget, nowMs: number): void {
+  const known = budgets[budgetClass];
+  if (!known || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
+    budgets[budgetClass] = { ...seen };
+  } else if (seen.resetAtMs >= known.resetAtMs - SAME_WINDOW_MS) {
+    known.remaining = Math.min(known.remaining, seen.remaining);
+    known.resetAtMs = Math.min(known.resetAtMs, seen.resetAtMs);
+  }
+}
+
+/** Takes one request of this class from `budgets` and returns 0, or returns how long until the budget that is spent resets. */
+function reserve(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): number {
   let delay = 0;
   for (const cls of classesOf(budgetClass)) {
     const budget = budgets[cls];
@@ -99,5 +130,10 @@ function waitFor(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): num
     }
     if (budget.remaining <= 0) delay = Math.max(delay, budget.resetAtMs - nowMs);
   }
-  return delay;
+  if (delay > 0) return delay;
+  for (const cls of classesOf(budgetClass)) {
+    const budget = budgets[cls];
+    if (budget) budget.remaining -= 1;
+  }
+  return 0;
 }

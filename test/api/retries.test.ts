@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  backoffDelayMs, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
+  backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
   sharedBudgetFile, waitSummary,
   type HttpMethod,
 } from '../../src/api';
@@ -330,6 +330,25 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     const waited = sleeps[0] - 1_700_000_001_000;
     expect(waited).toBeGreaterThanOrEqual(2_000);
     expect(waited).toBeLessThanOrEqual(2_000 + 250);
+  });
+
+  test('while its own recent figure shows the budget far from spent, a process paces alone and leaves the file alone; near the end, or once its figure is a second old, every request goes through the file', () => {
+    const store = new FileBudgetStore(sharedBudgetFile('https://api.example.com/api/v1', 't', dir));
+    let updates = 0;
+    const counted = { update: <T>(change: (budgets: Budgets) => T): T => (updates++, store.update(change)) };
+    const pacer = new RateLimitPacer(() => 0, 0, counted);
+    expect(pacer.acquire('request', 0)).toBe(0);
+    expect(updates).toBe(1); // nothing known yet: the file decides
+    pacer.observe('request', { remaining: '200', reset: '60' }, 10);
+    for (let i = 0; i < 30; i++) expect(pacer.acquire('request', 20)).toBe(0);
+    pacer.observe('request', { remaining: '190', reset: '60' }, 30);
+    expect(updates).toBe(1);
+    expect(pacer.acquire('request', 1_100)).toBe(0); // the figure heard at 30 ms is over a second old
+    expect(updates).toBe(2);
+    pacer.observe('request', { remaining: '50', reset: '59' }, 1_200);
+    expect(updates).toBe(3);
+    expect(pacer.acquire('request', 1_200)).toBe(0);
+    expect(updates).toBe(4);
   });
 
   test('a folder others may write to is not shared: a figure planted there holds nobody back', () => {
