@@ -95,7 +95,8 @@ export class RateLimitPacer {
   private plentiful(cls: BudgetClass, nowMs: number): boolean {
     const own = this.own[cls];
     const heardAt = this.ownSeenAtMs[cls];
-    return own !== undefined && heardAt !== undefined && own.remaining > SHARED_BELOW && nowMs < own.resetAtMs && nowMs - heardAt <= OWN_FIGURE_FRESH_MS;
+    if (own === undefined || heardAt === undefined) return false;
+    return own.remaining > SHARED_BELOW && nowMs < own.resetAtMs && nowMs - heardAt <= OWN_FIGURE_FRESH_MS;
   }
 
   /** A request let through ended without an answer (a lost connection, a timeout, a stop). */
