@@ -15,23 +15,14 @@ import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { decodeValue } from './values';
 
-export interface ProviderServerEnvironment extends ProviderEnvironment {
-  readonly shutdown: () => void;
-}
+/** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
+const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
 
 /**
  * The tfplugin6.Provider RPCs over the reconcile engine. One process serves one Terraform phase:
  * ConfigureProvider makes one client, so every resource of the run shares its rate-limit pacing.
  */
-export interface ProviderServices {
-  readonly provider: UntypedServiceImplementation;
-  readonly controller: UntypedServiceImplementation;
-}
-
-/** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
-const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
-
-export function createProviderService(environment: ProviderServerEnvironment): ProviderServices {
+export function createProviderService(environment: ProviderEnvironment): UntypedServiceImplementation {
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
   let refused: (() => Error) | undefined;
@@ -88,10 +79,7 @@ export function createProviderService(environment: ProviderServerEnvironment): P
       return {};
     },
   };
-  return {
-    provider: grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] })),
-    controller: controllerService(environment.shutdown),
-  };
+  return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }));
 }
 
 /** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
@@ -125,15 +113,5 @@ function streaming(handler: RpcHandler, errorEvent: (err: unknown) => object) {
       .then(() => handler(call.request, (event) => call.write(event)))
       .catch((err: unknown) => call.write(errorEvent(err)))
       .finally(() => call.end());
-  };
-}
-
-/** go-plugin's controller: Shutdown answers, then the process ends. */
-function controllerService(shutdown: () => void): UntypedServiceImplementation {
-  return {
-    Shutdown: (_call: ServerUnaryCall<object, object>, callback: sendUnaryData<object>) => {
-      callback(null, {});
-      setImmediate(shutdown);
-    },
   };
 }

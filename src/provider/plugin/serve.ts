@@ -1,9 +1,9 @@
 // eslint-disable-next-line import/no-extraneous-dependencies -- bundled into the provider and standalone bundles; lib/ never loads it
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServerCertificate } from './certificate';
 import { startCpuProfile } from './cpu-profile';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
-import { createProviderService } from './provider-server';
+import type { ProviderEnvironment } from '../configure';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 
@@ -41,9 +41,8 @@ export function serveTerraform(): void {
     if (writeProfile) writeProfile(exit);
     else exit();
   };
-  const { provider, controller } = createProviderService({ env: process.env, log, shutdown, notes });
-  server.addService(PROVIDER_SERVICE, provider);
-  server.addService(CONTROLLER_SERVICE, controller);
+  server.addService(PROVIDER_SERVICE, loadedAtFirstCall(PROVIDER_SERVICE, { env: process.env, log, notes }));
+  server.addService(CONTROLLER_SERVICE, controllerService(shutdown));
   const keyPair = { private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) };
   const credentials = ServerCredentials.createSsl(Buffer.from(clientCert), [keyPair], true);
   server.bindAsync('127.0.0.1:0', credentials, (err, port) => {
@@ -60,6 +59,32 @@ export function serveTerraform(): void {
   setInterval(() => {
     if (process.ppid !== parent || !isRunning(parent)) process.exit(0);
   }, 1_000).unref();
+}
+
+/**
+ * The provider's RPCs, loaded when Terraform makes the first: the handshake line waits only for the
+ * gRPC server, not for the resources, the API client and their libraries (undici, zod, msgpack),
+ * which a process that only answers a schema request never needs in full.
+ */
+function loadedAtFirstCall(definition: ServiceDefinition, environment: ProviderEnvironment): UntypedServiceImplementation {
+  let service: UntypedServiceImplementation | undefined;
+  const load = () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a require the bundler defers to the first call
+    service ??= (require('./provider-server') as typeof import('./provider-server')).createProviderService(environment);
+    return service;
+  };
+  type Handler = (...args: unknown[]) => unknown;
+  return Object.fromEntries(Object.keys(definition).map((name) => [name, (...args: unknown[]) => (load()[name] as Handler)(...args)]));
+}
+
+/** go-plugin's controller: Shutdown answers, then the process ends. */
+function controllerService(shutdown: () => void): UntypedServiceImplementation {
+  return {
+    Shutdown: (_call: ServerUnaryCall<object, object>, callback: sendUnaryData<object>) => {
+      callback(null, {});
+      setImmediate(shutdown);
+    },
+  };
 }
 
 function isRunning(pid: number): boolean {
