@@ -58,6 +58,14 @@ export interface ProviderSession {
    * test`'s teardown) of many resources says it once.
    */
   retained(line: string): void;
+  /**
+   * A takeover warning's summary: its own for the first TAKEOVERS_IN_FULL of this process, then
+   * one shared text, which Terraform folds into one warning ("and N more similar warnings
+   * elsewhere"; each one's detail still names its change, as `plan -json` shows). Terraform renders
+   * every distinct warning with its source, at a cost that grows with the square of their number:
+   * 300 creates taking over cost it 6 s of CPU.
+   */
+  takeoverSummary(own: string): string;
   /** What to report for a failure: a refused token as the run met it first, the same words for every resource. */
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
@@ -99,6 +107,10 @@ const newIntentId = (): string => randomBytes(12).toString('base64url');
 
 /** What Terraform is doing when an RPC comes: a failure's hint says to run that again. */
 export type RunPhase = 'plan' | 'apply' | 'query';
+/** Takeover warnings a plan shows each in full; the rest share MORE_TAKEOVERS. */
+export const TAKEOVERS_IN_FULL = 10;
+export const MORE_TAKEOVERS = `Creating this resource changes settings that exist already (more than ${TAKEOVERS_IN_FULL} in this plan; each one's change is in its detail, as terraform plan -json shows)`;
+
 const RERUN: Record<RunPhase, string> = { plan: 'the plan', apply: 'the apply', query: 'the query' };
 
 /** The process-wide part: one client (one pacer), Terraform's stop, the shared reads. */
@@ -243,6 +255,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const account = options.client.accountScope;
   const readIn = notes.run === undefined ? undefined : createHash('sha256').update(`${notes.run}\n${account}`).digest('base64url').slice(0, 22);
   let retainedSaid = false;
+  let takeoversSaid = 0;
   return {
     forCall(callPhase) {
       phase = callPhase;
@@ -263,6 +276,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
           retainedSaid = true;
           warnerFor(warnings)(`${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
         },
+        takeoverSummary: (own) => (++takeoversSaid <= TAKEOVERS_IN_FULL ? own : MORE_TAKEOVERS),
         get warnings() {
           const waited = waitSummary(clients);
           return waited ? [...warnings, waited] : warnings;

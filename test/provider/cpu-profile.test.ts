@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CPU_PROFILE_VARIABLE, startCpuProfile } from '../../src/provider/plugin/cpu-profile';
 
-test('with HOSTING_PROVIDER_CPU_PROFILE_DIR the provider writes a CPU profile of itself at shutdown; without it, nothing starts', async () => {
+test('with HOSTING_PROVIDER_CPU_PROFILE_DIR the provider writes a CPU profile of itself and its whole CPU use at shutdown; without it, nothing starts', async () => {
   expect(startCpuProfile({})).toBeUndefined();
   const dir = mkdtempSync(join(tmpdir(), 'cpu-profile-'));
   try {
@@ -16,6 +16,8 @@ test('with HOSTING_PROVIDER_CPU_PROFILE_DIR the provider writes a CPU profile of
     expect(existsSync(file)).toBe(true);
     const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: unknown[]; samples: number[] };
     expect(profile.nodes.length).toBeGreaterThan(0);
+    const usage = JSON.parse(readFileSync(join(dir, `provider-${process.pid}.usage.json`), 'utf8')) as { cpu: { user: number; system: number } };
+    expect(usage.cpu.user).toBeGreaterThan(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -282,11 +282,12 @@ test.each([
 test('what a create takes over is said on one line, text from the API quoted as it is: quotes, newlines, ${...} and %{...} included', () => {
   const actual = { address: '203.0.113.10', rdns: null, description: HOSTILE_TEXT, protection: null, editable: { rdns: true, description: true, protection: true } };
   const changes = diffIpSettings({ description: 'web' }, actual as never).map((c) => `${c.field} ${c.from} -> ${c.to}`);
-  const [warning] = takeoverWarning('the settings of 203.0.113.10 on ded_x', changes);
+  const inFull = { takeoverSummary: (own: string) => own };
+  const [warning] = takeoverWarning(inFull, 'the settings of 203.0.113.10 on ded_x', changes);
   expect(warning.severity).toBe(2);
   expect(warning.summary).toBe(`Creating this resource changes the settings of 203.0.113.10 on ded_x, which exists already: description ${JSON.stringify(HOSTILE_TEXT)} -> "web"`);
   expect(warning.summary).not.toContain('\n');
-  expect(takeoverWarning('the firewall of vps_x', [])).toEqual([]);
+  expect(takeoverWarning(inFull, 'the firewall of vps_x', [])).toEqual([]);
 });
 
 test('hosting_ip_settings: a description past one 10 KB request is refused at plan on the attribute; a long one the takeover quotes short', () => {

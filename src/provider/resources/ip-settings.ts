@@ -246,5 +246,5 @@ async function checkWrites(
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
   const says = refusals.length === 0 && taken && !taken.noted && config.expect_takeover !== true;
-  return { diagnostics: [...refusals, ...(says ? takeoverWarning(`the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
+  return { diagnostics: [...refusals, ...(says ? takeoverWarning(session, `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

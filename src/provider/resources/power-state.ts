@@ -189,7 +189,7 @@ async function takeover(session: ProviderSession, planned: ObjectValue): Promise
   if (session.planNote(key) === power) return [];
   session.notePlan(key, power);
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
-  return takeoverWarning(`the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
+  return takeoverWarning(session, `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
 }
 
 async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<Diagnostic[]> {

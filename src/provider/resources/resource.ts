@@ -198,11 +198,14 @@ export const creates = (prior: ObjectValue | null, requiresReplace: readonly str
  * shows a create with the configured values only. When the apply will change what is there, the
  * plan says so in one short warning per resource (each current value and what it becomes, e.g.
  * `rulesets [2] -> [1, 2]`), and how to silence it in each reader's words; the provider guide says
- * why. When nothing changes it says nothing.
+ * why. When nothing changes it says nothing. Past the first few of a plan, the summary is one
+ * shared text (session.takeoverSummary): Terraform folds those into one warning.
  */
-export function takeoverWarning(what: string, changes: readonly string[]): Diagnostic[] {
+export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary'>, what: string, changes: readonly string[]): Diagnostic[] {
   if (changes.length === 0) return [];
-  return [warningOf(`Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`, TAKEOVER_SILENCED)];
+  const own = `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`;
+  const summary = session.takeoverSummary(own);
+  return [warningOf(summary, summary === own ? TAKEOVER_SILENCED : `${own}. ${TAKEOVER_SILENCED}`)];
 }
 
 /** The takeover warning's detail: two lines at most, the prop in HCL, TypeScript and Python. */

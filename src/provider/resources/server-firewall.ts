@@ -112,7 +112,7 @@ export const serverFirewallResource: ProviderResource = {
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
-      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(planned, taken.firewall) : [])],
+      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(session, planned, taken.firewall) : [])],
     };
   },
 
@@ -228,13 +228,13 @@ async function takenOver(session: ProviderSession, typeName: string, serverId: s
 }
 
 /** A create's warning when the firewall it takes over differs from the configuration. */
-function takeoverOf(planned: ObjectValue, actual: Firewall): Diagnostic[] {
+function takeoverOf(session: ProviderSession, planned: ObjectValue, actual: Firewall): Diagnostic[] {
   const serverId = String(planned.server_id);
   const desired = {
     enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
   };
-  return takeoverWarning(`the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
+  return takeoverWarning(session, `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
 }
 
 /** Whether the plan changes what a refreshed state shows (a value not known yet may). */
