@@ -97,6 +97,7 @@ export class ProtocolDriver {
       token: account.token,
       sleep: async (ms) => this.clock.advance(ms),
       now: this.clock.now,
+      wallClock: this.clock.now,
       signal: stop.signal,
       log: (line) => {
         if (onWrite && WRITE_ACCEPTED.test(line)) onWrite();

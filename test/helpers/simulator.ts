@@ -64,7 +64,9 @@ export function useSimulator(options: Omit<SimulatorOptions, 'now'> = {}) {
         baseUrl: ctx.sim.baseUrl,
         token: ctx.sim.tokens[tokenName],
         sleep: async (ms) => ctx.clock.advance(ms),
+        // One manual clock for deadlines and the rate windows, the simulator's own.
         now: ctx.clock.now,
+        wallClock: ctx.clock.now,
         ...overrides,
       });
       clients.push(client);
