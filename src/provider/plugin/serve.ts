@@ -29,7 +29,8 @@ export function serveTerraform(): void {
   process.on('SIGINT', () => undefined);
 
   const certificate = createServerCertificate();
-  const server = new Server();
+  // Channelz (gRPC's introspection service) is never asked for by Terraform; kept on, it tracks every call.
+  const server = new Server({ 'grpc.enable_channelz': 0 });
   // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
   const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
   // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
