@@ -52,7 +52,7 @@ const project = new cdk.JsiiProject({
   // @cyclonedx/cyclonedx-library writes the provider's SBOM in the release build.
   devDeps: [
     'undici@^7', 'zod@^4', 'postject@1.0.0-alpha.6', 'macho-unsign@^2', 'openpgp@^6',
-    '@types/node@^20', 'esbuild@^0.25', '@grpc/grpc-js@^1.14', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24',
+    '@types/node@^20', 'esbuild@^0.25', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24',
     // fast-check drives the model-based test of the keys (test/provider/intent-model.test.ts).
     'fast-check@^4',
   ],

@@ -1,6 +1,6 @@
-import type { ServiceDefinition } from '@grpc/grpc-js';
-// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into assets/provider/provider.js; lib/ never loads it
 import * as protobuf from 'protobufjs/light';
+import type { ServiceDefinition } from './grpc-server';
+// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into assets/provider/provider.js; lib/ never loads it
 
 /*
  * The parts of Terraform's plugin protocol 6.10 (tfplugin6) and go-plugin's controller that this
@@ -201,12 +201,9 @@ function method(service: string, name: string, request: string, response: string
   const res = root.lookupType(response);
   return {
     path: `/${service}/${name}`,
-    requestStream: false,
     responseStream,
-    requestSerialize: (value: object) => Buffer.from(req.encode(req.fromObject(value)).finish()),
     requestDeserialize: (bytes: Buffer) => req.toObject(req.decode(bytes), CONVERSION),
     responseSerialize: (value: object) => Buffer.from(res.encode(res.fromObject(value)).finish()),
-    responseDeserialize: (bytes: Buffer) => res.toObject(res.decode(bytes), CONVERSION),
   };
 }
 
@@ -222,9 +219,9 @@ export type ProviderRpc = (typeof RPCS)[number];
 /** tfplugin6.Provider, the RPCs this provider answers; Terraform gets UNIMPLEMENTED for the rest. */
 export const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
   RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, STREAM_EVENTS[name] ?? `tfplugin6.${name}.Response`, name in STREAM_EVENTS)]),
-) as ServiceDefinition;
+);
 
 /** go-plugin's controller: Terraform ends every provider process with Shutdown. */
 export const CONTROLLER_SERVICE: ServiceDefinition = {
   Shutdown: method('plugin.GRPCController', 'Shutdown', 'plugin.Empty', 'plugin.Empty'),
-} as ServiceDefinition;
+};

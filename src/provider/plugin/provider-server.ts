@@ -1,4 +1,3 @@
-import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
 import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
@@ -13,6 +12,7 @@ import type { RpcHandler } from './rpc';
 import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
+import type { ServiceImplementation, StreamCall, UnaryCall, UnaryCallback } from './grpc-server';
 import { decodeValue } from './values';
 
 /** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
@@ -22,7 +22,7 @@ const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_
  * The tfplugin6.Provider RPCs over the reconcile engine. One process serves one Terraform phase:
  * ConfigureProvider makes one client, so every resource of the run shares its rate-limit pacing.
  */
-export function createProviderService(environment: ProviderEnvironment): UntypedServiceImplementation {
+export function createProviderService(environment: ProviderEnvironment): ServiceImplementation {
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
   let refused: (() => Error) | undefined;
@@ -83,7 +83,7 @@ export function createProviderService(environment: ProviderEnvironment): Untyped
 }
 
 /** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
-function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): UntypedServiceImplementation {
+function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): ServiceImplementation {
   const serve = (name: string, handler: RpcHandler) => {
     const errorEvent = ERROR_EVENTS[name];
     return errorEvent ? streaming(handler, (err) => errorEvent((failing(err) as { diagnostics: object[] }).diagnostics)) : unary(handler, failing);
@@ -92,7 +92,7 @@ function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknow
 }
 
 function unary(handler: RpcHandler, failing: (err: unknown) => object) {
-  return (call: ServerUnaryCall<Record<string, any>, object>, callback: sendUnaryData<object>) => {
+  return (call: UnaryCall, callback: UnaryCallback) => {
     const noEvents = () => undefined;
     Promise.resolve()
       .then(() => handler(call.request, noEvents))
@@ -108,7 +108,7 @@ const ERROR_EVENTS: Partial<Record<string, (diagnostics: object[]) => object>> =
 
 /** A server stream: the handler's events, then the end; a thrown error is a last event with its diagnostic. */
 function streaming(handler: RpcHandler, errorEvent: (err: unknown) => object) {
-  return (call: ServerWritableStream<Record<string, any>, object>) => {
+  return (call: StreamCall) => {
     Promise.resolve()
       .then(() => handler(call.request, (event) => call.write(event)))
       .catch((err: unknown) => call.write(errorEvent(err)))

@@ -1,7 +1,6 @@
-// eslint-disable-next-line import/no-extraneous-dependencies -- bundled into the provider and standalone bundles; lib/ never loads it
-import { Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServerCertificate } from './certificate';
 import { startCpuProfile } from './cpu-profile';
+import { createGrpcServer, type ServiceDefinition, type ServiceImplementation, type UnaryCall, type UnaryCallback } from './grpc-server';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
 import type { ProviderEnvironment } from '../configure';
 import { terraformRun } from '../run-identity';
@@ -29,30 +28,32 @@ export function serveTerraform(): void {
   process.on('SIGINT', () => undefined);
 
   const certificate = createServerCertificate();
-  // Channelz (gRPC's introspection service) is never asked for by Terraform; kept on, it tracks every call.
-  const server = new Server({ 'grpc.enable_channelz': 0 });
   // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
   const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
   // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
   const writeProfile = startCpuProfile();
+  let server: ReturnType<typeof createGrpcServer> | undefined = undefined;
   const shutdown = () => {
     notes.flush();
-    const exit = () => server.tryShutdown(() => process.exit(0));
+    // Terraform closes the connection after Shutdown; a connection left open does not hold the process.
+    const exit = () => {
+      setTimeout(() => process.exit(0), 1_000).unref();
+      server!.shutdown(() => process.exit(0));
+    };
     if (writeProfile) writeProfile(exit);
     else exit();
   };
-  server.addService(PROVIDER_SERVICE, loadedAtFirstCall(PROVIDER_SERVICE, { env: process.env, log, notes }));
-  server.addService(CONTROLLER_SERVICE, controllerService(shutdown));
-  const keyPair = { private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) };
-  const credentials = ServerCredentials.createSsl(Buffer.from(clientCert), [keyPair], true);
-  server.bindAsync('127.0.0.1:0', credentials, (err, port) => {
-    if (err) {
-      process.stderr.write(`the provider could not listen on 127.0.0.1: ${err.message}\n`);
-      process.exit(1);
-    }
+  server = createGrpcServer({ certPem: certificate.certPem, keyPem: certificate.keyPem, clientCertPem: clientCert }, [
+    [PROVIDER_SERVICE, loadedAtFirstCall(PROVIDER_SERVICE, { env: process.env, log, notes })],
+    [CONTROLLER_SERVICE, controllerService(shutdown)],
+  ]);
+  server.listen().then((port) => {
     const cert = certificate.der.toString('base64').replace(/=+$/, '');
     process.stdout.write(`1|6|tcp|127.0.0.1:${port}|grpc|${cert}\n`);
+  }, (err: Error) => {
+    process.stderr.write(`the provider could not listen on 127.0.0.1: ${err.message}\n`);
+    process.exit(1);
   });
   // Terraform gone (killed, say) without a Shutdown: do not linger. On Windows a process keeps its
   // parent's id after the parent ends, so there the parent is looked for as well.
@@ -67,8 +68,8 @@ export function serveTerraform(): void {
  * gRPC server, not for the resources, the API client and their libraries (undici, zod, msgpack),
  * which a process that only answers a schema request never needs in full.
  */
-function loadedAtFirstCall(definition: ServiceDefinition, environment: ProviderEnvironment): UntypedServiceImplementation {
-  let service: UntypedServiceImplementation | undefined;
+function loadedAtFirstCall(definition: ServiceDefinition, environment: ProviderEnvironment): ServiceImplementation {
+  let service: ServiceImplementation | undefined;
   const load = () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a require the bundler defers to the first call
     service ??= (require('./provider-server') as typeof import('./provider-server')).createProviderService(environment);
@@ -79,9 +80,9 @@ function loadedAtFirstCall(definition: ServiceDefinition, environment: ProviderE
 }
 
 /** go-plugin's controller: Shutdown answers, then the process ends. */
-function controllerService(shutdown: () => void): UntypedServiceImplementation {
+function controllerService(shutdown: () => void): ServiceImplementation {
   return {
-    Shutdown: (_call: ServerUnaryCall<object, object>, callback: sendUnaryData<object>) => {
+    Shutdown: (_call: UnaryCall, callback: UnaryCallback) => {
       callback(null, {});
       setImmediate(shutdown);
     },
