@@ -1,6 +1,6 @@
 import { createServerCertificate } from './certificate';
 import { startCpuProfile } from './cpu-profile';
-import { createGrpcServer, type ServiceDefinition, type ServiceImplementation, type UnaryCall, type UnaryCallback } from './grpc-server';
+import { createGrpcServer, type GrpcServer, type ServiceDefinition, type ServiceImplementation, type UnaryCall, type UnaryCallback } from './grpc-server';
 import { CONTROLLER_SERVICE, PROVIDER_SERVICE } from './protocol';
 import type { ProviderEnvironment } from '../configure';
 import { terraformRun } from '../run-identity';
@@ -33,7 +33,8 @@ export function serveTerraform(): void {
   // Terraform is this process's parent: its plan and its apply share the notes (run-notes.ts).
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
   const writeProfile = startCpuProfile();
-  let server: ReturnType<typeof createGrpcServer> | undefined = undefined;
+  // Set below: Shutdown, the one caller, comes over the server's own connection.
+  let server: GrpcServer | undefined;
   const shutdown = () => {
     notes.flush();
     // Terraform closes the connection after Shutdown; a connection left open does not hold the process.
