@@ -19,7 +19,7 @@ const LONGEST_RESET_MS = 2 * 60_000;
 /**
  * Below this many requests left in a window, every reservation and figure goes through the store
  * that the processes of one machine share; above it, each process paces from what it knows, and
- * the store (a locked file: a third of a provider's CPU when every request used it) is not touched.
+ * the store (a locked file: about a quarter of a provider's CPU when every request used it) is not touched.
  * It is larger than what the processes of parallel applies have in flight (10 each), so none of
  * their requests can spend the last of a window unseen.
  */
