@@ -3,15 +3,16 @@
 // (terraform and its children) of the apply and of a no-op plan, requests per resource, 429s and
 // failures. Then the provider under the real rate limits scaled down in time (the same counts per
 // window, a window of WINDOW_MS instead of 60 s) against the lower bound the limits allow; the
-// provider's start-up to its handshake line, as a script and as the standalone executable; synth
+// provider's start-up to its handshake line and to its first answer, as a script and as the standalone executable; synth
 // time of 1,000 constructs.
 // Needs a build (npx projen compile). With --baseline=DIR (another clone, built), its provider runs
 // beside this one in the side-by-side and paced sections: a change's before and after in one run.
 // Usage: node bench/apply.js [--only=side,paced,startup,synth] [--baseline=DIR] [--window=MS] [N ...]   (default: all sections; N 10 100 300; window 6000)
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const http2 = require('node:http2');
+const { join, resolve } = require('node:path');
 const { App, DataResource, LocalBackend, TerraformStack } = require('cdktf');
 const thisTree = require('../lib');
 const { Bridge, HostingApi, ServerFirewall } = thisTree;
@@ -31,7 +32,10 @@ const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 const only = (process.argv.find((a) => a.startsWith('--only=')) ?? '--only=side,paced,startup,synth').slice('--only='.length).split(',');
 const baselineDir = (process.argv.find((a) => a.startsWith('--baseline=')) ?? '').slice('--baseline='.length);
 /** The libraries compared: this tree, and the baseline's when given (its constructs carry its provider). */
-const TREES = [...(baselineDir ? [{ name: 'baseline', lib: require(join(require('node:path').resolve(baselineDir), 'lib')) }] : []), { name: 'this tree', lib: thisTree }];
+const TREES = [
+  ...(baselineDir ? [{ name: 'baseline', dir: resolve(baselineDir), lib: require(join(resolve(baselineDir), 'lib')) }] : []),
+  { name: 'this tree', dir: join(__dirname, '..'), lib: thisTree },
+];
 /**
  * Each provider run, the bridge of this tree, then Terraform's floor: as many `terraform_data`
  * resources with no provisioner, what Terraform itself costs for N resources.
@@ -131,48 +135,79 @@ async function paced(n, limits, tree = TREES.at(-1)) {
   );
 }
 
-/** Spawn to the handshake line on stdout, as Terraform starts the provider. */
-function startup(command, args, env) {
+/**
+ * Spawn as Terraform starts the provider: ms to the handshake line on stdout, and with `answer`, to
+ * the first RPC's answer as well (GetProviderSchema over the handshake's mutual TLS, as Terraform asks
+ * it first), which is what a process start costs Terraform in all.
+ */
+function startup(command, args, env, client, answer = false) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
+    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
     const child = spawn(command, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const done = () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const done = (result) => {
       child.kill();
-      resolve(ms);
+      resolve(result);
     };
-    child.stdout.once('data', done);
-    child.once('exit', done);
+    child.stdout.once('data', (line) => {
+      const handshake = elapsed();
+      if (!answer) return done({ handshake });
+      const [, , , address, , cert] = String(line).trim().split('|');
+      const ca = `-----BEGIN CERTIFICATE-----\n${Buffer.from(cert, 'base64').toString('base64').match(/.{1,64}/g).join('\n')}\n-----END CERTIFICATE-----\n`;
+      const session = http2.connect(`https://${address}`, { ca, cert: client.certPem, key: client.keyPem, servername: 'localhost' });
+      const stream = session.request({ ':method': 'POST', ':path': '/tfplugin6.Provider/GetProviderSchema', 'content-type': 'application/grpc', te: 'trailers' });
+      stream.on('data', () => undefined);
+      stream.on('trailers', () => {
+        const first = elapsed();
+        session.close();
+        done({ handshake, first });
+      });
+      stream.end(Buffer.alloc(5));
+    });
+    child.once('exit', () => done({ handshake: elapsed(), first: elapsed() }));
   });
 }
 
 /**
- * Median start-up to the handshake line: the script as Terraform runs it today (node on the bundle),
- * and the standalone executable of this machine's platform (built on demand, cached), in one run.
+ * Median start-up to the handshake line and to the first answer: each tree's script (node on the
+ * bundle), on this machine's node and on the Node release the standalone carries (which users run,
+ * when this machine has it cached), and the standalone executable of this machine's platform (built
+ * on demand, cached), in one run.
  */
 async function startupBench() {
-  const bundle = join(__dirname, '..', 'assets', 'provider', 'provider.js');
   const host = hostPlatform();
   const standalone = host && standaloneExecutablePath(host);
-  const env = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: createServerCertificate().certPem, PLUGIN_PROTOCOL_VERSIONS: '6' };
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const runs = { script: [], standalone: [], bare: [] };
+  const client = createServerCertificate();
+  const env = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: client.certPem, PLUGIN_PROTOCOL_VERSIONS: '6' };
+  const releaseNode = host && join(defaultCacheDir(cacheEnv()), `node-${NODE_RELEASE}`, host, 'node');
+  const nodes = [['node ' + process.version, process.execPath], ...(releaseNode && existsSync(releaseNode) ? [[`node v${NODE_RELEASE}`, releaseNode]] : [])];
+  const cases = [
+    ...TREES.flatMap((tree) => nodes.map(([name, node]) => ({ label: `script, ${tree.name}, ${name}`, command: node, args: [join(tree.dir, 'assets', 'provider', 'provider.js')] }))),
+    ...(standalone ? [{ label: `standalone ${host}, this tree (Node ${NODE_RELEASE})`, command: standalone, args: [] }] : []),
+  ];
+  const runs = new Map(cases.map((c) => [c.label, []]));
+  const bare = [];
   for (let i = 0; i < 9; i++) {
-    runs.script.push(await startup(process.execPath, [bundle], env));
-    if (standalone) runs.standalone.push(await startup(standalone, [], env));
-    runs.bare.push(await startup(process.execPath, ['-e', 'process.stdout.write("x")'], {}));
+    for (const c of cases) runs.get(c.label).push(await startup(c.command, c.args, env, client, true));
+    bare.push((await startup(process.execPath, ['-e', 'process.stdout.write("x")'], {})).handshake);
   }
-  const line = (xs) => `median ${median(xs).toFixed(0)} ms (range ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
-  console.log(`\nprovider start-up to the handshake line, 9 runs each (target <= 60 ms):`);
-  console.log(`  script (node ${process.version} on the bundle): ${line(runs.script)}`);
-  if (standalone) console.log(`  standalone ${host} (Node ${NODE_RELEASE}, no V8 code cache: reproducible): ${line(runs.standalone)}; ratio ${(median(runs.standalone) / median(runs.script)).toFixed(2)}x`);
-  else console.log(`  standalone: no executable for ${process.platform}/${process.arch}`);
-  console.log(`  bare node: ${median(runs.bare).toFixed(0)} ms`);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const range = (xs) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
+  console.log('\nprovider start-up, 9 runs each: to the handshake line (target <= 60 ms), and to the first answer (GetProviderSchema):');
+  for (const [label, xs] of runs) {
+    const handshake = xs.map((x) => x.handshake);
+    const first = xs.map((x) => x.first);
+    console.log(`  ${label.padEnd(44)} handshake median ${median(handshake).toFixed(0)} ms (${range(handshake)})   first answer median ${median(first).toFixed(0)} ms (${range(first)})`);
+  }
+  if (!standalone) console.log(`  standalone: no executable for ${process.platform}/${process.arch}`);
+  console.log(`  bare node ${process.version}: ${median(bare).toFixed(0)} ms`);
 }
+
+const cacheEnv = () => ({ CDKTF_SERVER_HOSTING_CACHE_DIR: join(__dirname, '..', 'node_modules', '.cache', 'cdktf-server-hosting'), ...process.env });
 
 /** The cached standalone executable of `platform`, built first if it is not there yet. */
 function standaloneExecutablePath(platform) {
-  const cacheDir = defaultCacheDir({ CDKTF_SERVER_HOSTING_CACHE_DIR: join(__dirname, '..', 'node_modules', '.cache', 'cdktf-server-hosting'), ...process.env });
+  const cacheDir = defaultCacheDir(cacheEnv());
   const dir = mkdtempSync(join(tmpdir(), 'bench-standalone-'));
   const file = join(dir, 'provider');
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { getAsset } from 'node:sea';
-import { runInThisContext } from 'node:vm';
 import { CLI_ASSET } from './standalone-assets';
+import { loadEmbeddedProvider, runEmbeddedProgram } from '../provider/plugin/embedded-program';
 import { serveTerraform, startedByTerraform } from '../provider/plugin/serve';
 
 /*
@@ -14,15 +14,13 @@ import { serveTerraform, startedByTerraform } from '../provider/plugin/serve';
  */
 
 if (startedByTerraform(process.env)) {
-  serveTerraform();
+  serveTerraform(loadEmbeddedProvider);
 } else {
   runCommandLineTool();
 }
 
 /** Runs the tool's bundle as Node runs a CommonJS file; the executable's require serves it Node's own modules. */
 function runCommandLineTool(): void {
-  const source = `(function (exports, require, module, __filename, __dirname) {${getAsset(CLI_ASSET, 'utf8')}\n})`;
-  const module = { exports: {} as { main?: (argv: readonly string[]) => Promise<number> } };
-  (runInThisContext(source, { filename: CLI_ASSET }) as (...args: unknown[]) => void)(module.exports, require, module, CLI_ASSET, '.');
-  void module.exports.main!(process.argv.slice(2)).then((code) => process.exit(code));
+  const tool = runEmbeddedProgram<{ main: (argv: readonly string[]) => Promise<number> }>(getAsset(CLI_ASSET, 'utf8'), CLI_ASSET);
+  void tool.main(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -1,3 +1,4 @@
+import { loadEmbeddedProvider } from './plugin/embedded-program';
 import { serveTerraform, startedByTerraform } from './plugin/serve';
 
 /*
@@ -5,7 +6,7 @@ import { serveTerraform, startedByTerraform } from './plugin/serve';
  * starts it. The standalone executable has an entry of its own (src/cli/executable-main.ts).
  */
 if (startedByTerraform(process.env)) {
-  serveTerraform();
+  serveTerraform(loadEmbeddedProvider);
 } else {
   process.stderr.write('This is a Terraform provider plugin: Terraform starts it; it is not meant to be run by hand.\n');
   process.exit(1);

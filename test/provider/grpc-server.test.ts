@@ -1,6 +1,6 @@
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
-import { createGrpcServer, MAX_REQUEST_BYTES, type GrpcServer, type ServiceDefinition } from '../../src/provider/plugin/grpc-server';
+import { createGrpcServer, MAX_REQUEST_BYTES, routesOf, type GrpcServer, type Router, type ServiceDefinition } from '../../src/provider/plugin/grpc-server';
 
 /*
  * The provider's gRPC server speaks to Terraform through the real terraform in every e2e suite;
@@ -29,6 +29,12 @@ const messagesOf = (body: Buffer) => {
   return out;
 };
 
+/** A service loaded at its first call (as serve.ts loads the provider) whose loading fails. */
+const unloadableOr = (routes: Router): Router => (path) => {
+  if (path.startsWith('/test.Unloadable/')) throw new Error('the program is missing');
+  return routes(path);
+};
+
 const server = createServerCertificate();
 const client = createServerCertificate();
 let grpc: GrpcServer;
@@ -36,7 +42,7 @@ let port: number;
 let session: ClientHttp2Session;
 
 beforeAll(async () => {
-  grpc = createGrpcServer({ certPem: server.certPem, keyPem: server.keyPem, clientCertPem: client.certPem }, [[SERVICE, {
+  grpc = createGrpcServer({ certPem: server.certPem, keyPem: server.keyPem, clientCertPem: client.certPem }, unloadableOr(routesOf([[SERVICE, {
     Echo: (echo, callback) => callback(null, { echo: echo.request.text }),
     Count: (count) => {
       const stream = count as unknown as { request: { to: number }; write(m: object): void; end(): void };
@@ -44,7 +50,7 @@ beforeAll(async () => {
       stream.end();
     },
     Fail: (_call, callback) => callback(new Error('went wrong')),
-  }]]);
+  }]])));
   port = await grpc.listen();
   session = connect(`https://127.0.0.1:${port}`, { ca: server.certPem, cert: client.certPem, key: client.keyPem, servername: 'localhost' });
 });
@@ -79,6 +85,7 @@ test('what Terraform never sends is refused with a gRPC status, not a dropped co
   expect(await call('/test.Service/Echo', withLength(Buffer.from('not json'), 0))).toMatchObject({ status: '3' });
   expect(await call('/test.Service/Fail', withLength(json({}), 0))).toMatchObject({ status: '13', message: 'went wrong' });
   expect(await call('/test.Service/Echo', withLength(Buffer.alloc(MAX_REQUEST_BYTES + 1, 32), 0))).toMatchObject({ status: '8' });
+  expect(await call('/test.Unloadable/Call', withLength(json({}), 0))).toMatchObject({ status: '13', message: 'the provider could not load: the program is missing' });
   // The session still serves after each refusal.
   expect(await call('/test.Service/Echo', withLength(json({ text: 'again' }), 0))).toEqual({ status: '0', messages: [{ echo: 'again' }] });
 });

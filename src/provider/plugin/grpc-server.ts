@@ -52,18 +52,30 @@ export interface GrpcServer {
   shutdown(done: () => void): void;
 }
 
-type Routes = Map<string, { method: GrpcMethod; handler: UnaryHandler | StreamHandler }>;
+/** One RPC this server answers: how its messages are read and written, and what answers it. */
+export interface Route {
+  readonly method: GrpcMethod;
+  readonly handler: UnaryHandler | StreamHandler;
+}
+
+/** The route of a request's path, if this server answers it; may load what answers on first use. */
+export type Router = (path: string) => Route | undefined;
 
 export type Services = ReadonlyArray<readonly [ServiceDefinition, ServiceImplementation]>;
 
-export function createGrpcServer(options: GrpcServerOptions, services: Services): GrpcServer {
-  const routes: Routes = new Map();
+/** The routes of services whose methods each implementation answers. */
+export function routesOf(services: Services): Router {
+  const routes = new Map<string, Route>();
   for (const [definition, implementation] of services) {
     for (const [name, method] of Object.entries(definition)) {
       const handler = implementation[name] as UnaryHandler | StreamHandler | undefined;
       if (handler) routes.set(method.path, { method, handler });
     }
   }
+  return (path) => routes.get(path);
+}
+
+export function createGrpcServer(options: GrpcServerOptions, route: Router): GrpcServer {
   const server = createSecureServer({
     cert: options.certPem,
     key: options.keyPem,
@@ -78,7 +90,7 @@ export function createGrpcServer(options: GrpcServerOptions, services: Services)
     session.on('close', () => sessions.delete(session));
     session.on('error', () => undefined);
   });
-  server.on('stream', (stream, headers) => serveStream(stream, headers, routes));
+  server.on('stream', (stream, headers) => serveStream(stream, headers, route));
   return {
     listen: () => new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -91,10 +103,19 @@ export function createGrpcServer(options: GrpcServerOptions, services: Services)
   };
 }
 
-function serveStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, routes: Routes): void {
+function serveStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, router: Router): void {
   stream.on('error', () => undefined);
-  const route = headers[':method'] === 'POST' ? routes.get(String(headers[':path'])) : undefined;
+  let route: Route | undefined;
+  try {
+    route = headers[':method'] === 'POST' ? router(String(headers[':path'])) : undefined;
+  } catch (err) {
+    return refuse(stream, STATUS.internal, `the provider could not load: ${(err as Error).message}`);
+  }
   if (!route) return refuse(stream, STATUS.unimplemented, `unknown method ${String(headers[':path'])}`);
+  answer(stream, route);
+}
+
+function answer(stream: ServerHttp2Stream, route: Route): void {
   readRequest(stream, (status, message, body) => {
     if (status !== STATUS.ok) return refuse(stream, status, message);
     let request: Record<string, any>;

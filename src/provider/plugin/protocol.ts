@@ -189,21 +189,31 @@ const DESCRIPTOR = {
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
       },
     },
-    plugin: { nested: { Empty: msg({}) } },
   },
 };
 
-const root = protobuf.Root.fromJSON(DESCRIPTOR);
+/**
+ * The descriptor's types, each resolved at its first message: a process answers a few of its 40-odd
+ * messages, and resolving them all (Root.fromJSON) took some 6 ms of each process's first answer.
+ * A test resolves them all (test/provider/protocol.test.ts).
+ */
+export const PROTOCOL = new protobuf.Root().addJSON(DESCRIPTOR.nested);
 const CONVERSION: protobuf.IConversionOptions = { longs: Number, arrays: true, objects: true };
 
 function method(service: string, name: string, request: string, response: string, responseStream = false) {
-  const req = root.lookupType(request);
-  const res = root.lookupType(response);
+  let req: protobuf.Type | undefined;
+  let res: protobuf.Type | undefined;
   return {
     path: `/${service}/${name}`,
     responseStream,
-    requestDeserialize: (bytes: Buffer) => req.toObject(req.decode(bytes), CONVERSION),
-    responseSerialize: (value: object) => Buffer.from(res.encode(res.fromObject(value)).finish()),
+    requestDeserialize: (bytes: Buffer) => {
+      req ??= PROTOCOL.lookupType(request);
+      return req.toObject(req.decode(bytes), CONVERSION);
+    },
+    responseSerialize: (value: object) => {
+      res ??= PROTOCOL.lookupType(response);
+      return Buffer.from(res.encode(res.fromObject(value)).finish());
+    },
   };
 }
 
@@ -221,7 +231,3 @@ export const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
   RPCS.map((name) => [name, method('tfplugin6.Provider', name, `tfplugin6.${name}.Request`, STREAM_EVENTS[name] ?? `tfplugin6.${name}.Response`, name in STREAM_EVENTS)]),
 );
 
-/** go-plugin's controller: Terraform ends every provider process with Shutdown. */
-export const CONTROLLER_SERVICE: ServiceDefinition = {
-  Shutdown: method('plugin.GRPCController', 'Shutdown', 'plugin.Empty', 'plugin.Empty'),
-};

@@ -2,7 +2,7 @@ import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
 import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
 import { DATA_SOURCES } from '../data-sources';
-import type { ProviderRpc } from './protocol';
+import { PROVIDER_SERVICE, type ProviderRpc } from './protocol';
 import { dataSourceRpcs } from '../data-sources/rpcs';
 import { diagnosticOf } from '../diagnostics';
 import { LIST_RESOURCES } from '../list-resources';
@@ -12,11 +12,40 @@ import type { RpcHandler } from './rpc';
 import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
-import type { ServiceImplementation, StreamCall, UnaryCall, UnaryCallback } from './grpc-server';
+import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
+import { terraformRun } from '../run-identity';
+import { createRunNotes } from '../run-notes';
 import { decodeValue } from './values';
 
 /** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
 const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
+
+/** What the handshake's process hands the provider it loads. */
+export interface ProviderStart {
+  readonly env: NodeJS.ProcessEnv;
+  /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
+  readonly log: (line: string) => void;
+}
+
+/** The loaded provider: where each RPC goes, and what to finish before the process ends. */
+export interface LoadedProvider {
+  readonly route: Router;
+  close(): void;
+}
+
+/** The entry of the provider's RPC program (embedded in the handshake's, see serve.ts). */
+export type ProviderProgram = { readonly startProvider: (start: ProviderStart) => LoadedProvider };
+
+/**
+ * The provider behind the handshake, loaded at Terraform's first RPC (serve.ts): the RPCs' routes,
+ * and the run notes, which Shutdown writes. Terraform is this process's parent: its plan and its
+ * apply share the notes (run-notes.ts).
+ */
+export function startProvider({ env, log }: ProviderStart): LoadedProvider {
+  const notes = createRunNotes({ run: terraformRun(process.ppid), log });
+  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes })]]);
+  return { route, close: () => notes.flush() };
+}
 
 /**
  * The tfplugin6.Provider RPCs over the reconcile engine. One process serves one Terraform phase:
