@@ -9,7 +9,7 @@
 // beside this one in the side-by-side and paced sections: a change's before and after in one run.
 // Usage: node bench/apply.js [--only=side,paced,startup,synth] [--baseline=DIR] [--window=MS] [N ...]   (default: all sections; N 10 100 300; window 6000)
 const { spawn } = require('node:child_process');
-const { existsSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const http2 = require('node:http2');
 const { join, resolve } = require('node:path');
@@ -155,6 +155,8 @@ function startup(command, args, env, client, answer = false) {
       const [, , , address, , cert] = String(line).trim().split('|');
       const ca = `-----BEGIN CERTIFICATE-----\n${Buffer.from(cert, 'base64').toString('base64').match(/.{1,64}/g).join('\n')}\n-----END CERTIFICATE-----\n`;
       const session = http2.connect(`https://${address}`, { ca, cert: client.certPem, key: client.keyPem, servername: 'localhost' });
+      // The provider is killed once it answered: a reset after that is expected.
+      session.on('error', () => undefined);
       const stream = session.request({ ':method': 'POST', ':path': '/tfplugin6.Provider/GetProviderSchema', 'content-type': 'application/grpc', te: 'trailers' });
       stream.on('data', () => undefined);
       stream.on('trailers', () => {
@@ -170,17 +172,15 @@ function startup(command, args, env, client, answer = false) {
 
 /**
  * Median start-up to the handshake line and to the first answer: each tree's script (node on the
- * bundle), on this machine's node and on the Node release the standalone carries (which users run,
- * when this machine has it cached), and the standalone executable of this machine's platform (built
- * on demand, cached), in one run.
+ * bundle), on this machine's node and on the Node releases users run (those cached here), and the
+ * standalone executable of this machine's platform (built on demand, cached), in one run.
  */
 async function startupBench() {
   const host = hostPlatform();
   const standalone = host && standaloneExecutablePath(host);
   const client = createServerCertificate();
   const env = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2', PLUGIN_CLIENT_CERT: client.certPem, PLUGIN_PROTOCOL_VERSIONS: '6' };
-  const releaseNode = host && join(defaultCacheDir(cacheEnv()), `node-${NODE_RELEASE}`, host, 'node');
-  const nodes = [['node ' + process.version, process.execPath], ...(releaseNode && existsSync(releaseNode) ? [[`node v${NODE_RELEASE}`, releaseNode]] : [])];
+  const nodes = [[`node ${process.version}`, process.execPath], ...userNodes(host)];
   const cases = [
     ...TREES.flatMap((tree) => nodes.map(([name, node]) => ({ label: `script, ${tree.name}, ${name}`, command: node, args: [join(tree.dir, 'assets', 'provider', 'provider.js')] }))),
     ...(standalone ? [{ label: `standalone ${host}, this tree (Node ${NODE_RELEASE})`, command: standalone, args: [] }] : []),
@@ -201,6 +201,19 @@ async function startupBench() {
   }
   if (!standalone) console.log(`  standalone: no executable for ${process.platform}/${process.arch}`);
   console.log(`  bare node ${process.version}: ${median(bare).toFixed(0)} ms`);
+}
+
+/**
+ * The Node releases users run, where this machine has them cached: the lines `scripts/with-node.js`
+ * fetched (22 and 24), else the release the standalone carries.
+ */
+function userNodes(host) {
+  const cache = defaultCacheDir(cacheEnv());
+  const linesDir = join(cache, 'node-lines');
+  const lines = existsSync(linesDir) ? readdirSync(linesDir).map((release) => [`node v${release}`, join(linesDir, release, 'node')]) : [];
+  const standaloneNode = host ? [[`node v${NODE_RELEASE}`, join(cache, `node-${NODE_RELEASE}`, host, 'node')]] : [];
+  const found = [...lines, ...standaloneNode].filter(([, file]) => existsSync(file));
+  return found.filter(([name], i) => found.findIndex(([other]) => other === name) === i);
 }
 
 const cacheEnv = () => ({ CDKTF_SERVER_HOSTING_CACHE_DIR: join(__dirname, '..', 'node_modules', '.cache', 'cdktf-server-hosting'), ...process.env });

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /*
  * The one module that talks HTTP. Everything above it sees plain requests and responses, so tests
@@ -80,15 +80,7 @@ export function tcpKeepAliveSetting(value: string | undefined, variable: string)
 export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: Partial<TransportTimeouts>; tcpKeepAlive?: boolean } = {}): Transport {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const owned = options.dispatcher === undefined;
-  const dispatcher =
-    options.dispatcher ??
-    new Agent({
-      connect: { timeout: timeouts.connectTimeoutMs, ...(options.tcpKeepAlive === undefined ? {} : { keepAlive: options.tcpKeepAlive }) },
-      headersTimeout: timeouts.headersTimeoutMs,
-      bodyTimeout: timeouts.bodyTimeoutMs,
-      keepAliveTimeout: 4_000,
-      connections: 4,
-    });
+  const dispatcher = options.dispatcher ?? newAgent(timeouts, options.tcpKeepAlive);
 
   return {
     async send(req) {
@@ -119,6 +111,23 @@ export function createTransport(options: { dispatcher?: Dispatcher; timeouts?: P
       }
     },
   };
+}
+
+/**
+ * undici is loaded with the first transport, not with this module: a provider process that answers
+ * only Terraform's schema and validation requests never sends one, and undici's top-level code was
+ * some 8 ms before each process's first answer.
+ */
+function newAgent(timeouts: TransportTimeouts, tcpKeepAlive: boolean | undefined): Dispatcher {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use, see above
+  const { Agent } = require('undici') as typeof import('undici');
+  return new Agent({
+    connect: { timeout: timeouts.connectTimeoutMs, ...(tcpKeepAlive === undefined ? {} : { keepAlive: tcpKeepAlive }) },
+    headersTimeout: timeouts.headersTimeoutMs,
+    bodyTimeout: timeouts.bodyTimeoutMs,
+    keepAliveTimeout: 4_000,
+    connections: 4,
+  });
 }
 
 function capped(timeoutMs: number, limitMs: number | undefined): number {
