@@ -86,7 +86,13 @@ async function run(n, bridge, limits, lib = thisTree) {
     const cwd = join(root, 'stacks', 'bench');
     const env = { HOSTING_API_TOKEN: sim.tokens.full };
     await terraform(cwd, env, ['init', '-input=false', '-no-color']);
+    const applyStarted = Date.now();
+    // This process runs the simulator alone during the apply: its CPU is the API's, on the same cores as terraform.
+    const cpuBefore = process.cpuUsage();
     const apply = await terraform(cwd, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=10']);
+    const cpuUsed = process.cpuUsage(cpuBefore);
+    const simulatorCpu = (cpuUsed.user + cpuUsed.system) / 1e6;
+    const applyEnded = Date.now();
     const requests = sim.requests.length;
     const refused = sim.requests.filter((r) => r.status === 429).length;
     // A failure is a resource Terraform reports as failed, whatever the simulator executed.
@@ -96,7 +102,9 @@ async function run(n, bridge, limits, lib = thisTree) {
     const bound = Math.max(0, Math.ceil((requests - refused) / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
     // From the apply's first request to its last: the part of the wall the pacer decides.
     const span = requests ? (sim.requests[requests - 1].at - sim.requests[0].at) / 1000 : 0;
-    return { apply, plan, requests, refused, failed, bound, span };
+    // The apply's wall around the API's span: Terraform and the provider before the first request and after the last.
+    const around = requests ? { before: (sim.requests[0].at - applyStarted) / 1000, after: (applyEnded - sim.requests[requests - 1].at) / 1000 } : undefined;
+    return { apply, plan, requests, refused, failed, bound, span, around, simulatorCpu };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -112,7 +120,8 @@ async function sideBySide(n) {
     results.push({ ...side, r });
     console.log(
       `N=${String(n).padEnd(4)} ${`${side.bridge} (${side.name})`.padEnd(27)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
-      `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}`,
+      `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}` +
+      (r.around ? `   apply: ${r.around.before.toFixed(1)} s before the first request, ${r.span.toFixed(1)} s of requests, ${r.around.after.toFixed(1)} s after the last; the simulator's CPU ${r.simulatorCpu.toFixed(1)} s` : ''),
     );
   }
   const bridge = results.find((s) => s.bridge === Bridge.TERRAFORM_DATA).r;
