@@ -18,7 +18,7 @@ const thisTree = require('../lib');
 const { Bridge, HostingApi, ServerFirewall } = thisTree;
 const { defaultCacheDir, hostPlatform, NODE_RELEASE, standaloneExecutables } = require('../lib/cli/standalone-executable');
 const { readStandaloneProgram } = require('../lib/contract/provider-mirror');
-const { createServerCertificate } = require('../lib/provider/plugin/certificate');
+const { certificatePem, createServerCertificate } = require('../lib/provider/plugin/certificate');
 const { defaultSeed, startSimulator } = require('../lib/simulator');
 
 /** The rate-limit window: 6 s (section 8's limits scaled down in time), or `--window=MS` (60000: the real one). */
@@ -162,7 +162,7 @@ function startup(command, args, env, client, answer = false) {
       const handshake = elapsed();
       if (!answer) return done({ handshake });
       const [, , , address, , cert] = String(line).trim().split('|');
-      const ca = `-----BEGIN CERTIFICATE-----\n${Buffer.from(cert, 'base64').toString('base64').match(/.{1,64}/g).join('\n')}\n-----END CERTIFICATE-----\n`;
+      const ca = certificatePem(Buffer.from(cert, 'base64'));
       const session = http2.connect(`https://${address}`, { ca, cert: client.certPem, key: client.keyPem, servername: 'localhost' });
       // The provider is killed once it answered: a reset after that is expected.
       session.on('error', () => undefined);

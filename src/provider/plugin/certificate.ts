@@ -80,6 +80,8 @@ export function createServerCertificate(now = new Date()): ServerCertificate {
     explicit(3, extensions),
   );
   const der = seq(tbs, ECDSA_WITH_SHA256, bits(sign('sha256', tbs, privateKey)));
-  const certPem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
-  return { der, certPem, keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+  return { der, certPem: certificatePem(der), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
 }
+
+/** A certificate's DER as PEM: what node:tls takes, e.g. for the one in a handshake line. */
+export const certificatePem = (der: Buffer): string => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
