@@ -45,7 +45,7 @@ const inlineLivePage = {
   },
 };
 
-/** The provider's RPC program: built in memory, embedded in the bundles that start the provider. */
+/** The provider's RPC program: built in memory (its outfile only names the outputs), embedded in the bundles that start the provider. */
 const PROVIDER_RPC = { entry: join(root, 'src', 'provider', 'plugin', 'provider-server.ts'), outfile: join(root, 'assets', 'provider', 'provider-rpc.js') };
 
 const options = (target, embedded = {}) => ({
