@@ -9,32 +9,58 @@ import * as z from 'zod/mini';
  * What the plan of a `terraform apply` read, for the apply that follows it in the same terraform
  * run. Terraform runs each walk in a new provider process and hands a create's apply nothing of
  * its plan (no prior state, no private data), so without these notes the apply of a created
- * resource reads again what its plan read a moment before, and says again what the plan said. A
- * note counts only for the run that wrote it (`run`, run-identity.ts, names the files) and, as the
- * session keys them, for the account it read; a saved plan applied by another terraform finds none
- * and reads afresh. The notes are a cache, never an authority: a missing, unreadable or foreign
- * file costs a read.
+ * resource reads again what its plan read a moment before, and says again what the plan said.
+ *
+ * A note, or a read the refresh marked (session.ts), serves the plan that made it and the apply
+ * right after that plan, never a later plan of the same terraform process (`terraform test` runs
+ * every run block in one): each process of a run that plans for an account says so in its file,
+ * and a process trusts only its own notes and reads and those of the run's last process that
+ * planned for that account before it. A plan-only run block, or a refresh-less one carrying an
+ * older block's read, is such a process, so it breaks the chain. Files are named by the run
+ * (run-identity.ts); a saved plan applied by another terraform finds none and reads afresh. The
+ * notes are a cache, never an authority: a missing, unreadable or foreign file costs a read.
  */
 export interface RunNotes {
-  /** The terraform run these notes belong to; undefined when it cannot be told (then nothing is noted). */
+  /** The terraform run these notes belong to; undefined when it cannot be told (then nothing is noted or trusted). */
   readonly run?: string;
-  /** The value noted under `key` by this run's plan, if at most `maxAgeMs` old. */
-  get(key: string, maxAgeMs: number): unknown;
-  put(key: string, value: unknown): void;
+  /** This provider process, drawn at random: it names the reads it marks. */
+  readonly process: string;
+  /** This process plans for `account`: a read or note of an earlier process of the run serves no apply after it. */
+  planning(account: string): void;
+  /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
+  ofThisPlan(account: string, maker: string | undefined): boolean;
+  /** The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old. */
+  get(account: string, key: string, maxAgeMs: number): unknown;
+  put(account: string, key: string, value: unknown): void;
   /** Writes this process's notes now (Terraform's Shutdown). */
   flush(): void;
 }
 
-/** Notes that keep nothing: every create reads at apply. */
-export const NO_NOTES: RunNotes = { get: () => undefined, put: () => undefined, flush: () => undefined };
+/** Notes that keep nothing and trust nothing: every create and every apply reads. */
+export const NO_NOTES: RunNotes = {
+  process: 'none',
+  planning: () => undefined,
+  ofThisPlan: () => false,
+  get: () => undefined,
+  put: () => undefined,
+  flush: () => undefined,
+};
 
 /** A notes file larger than this is not read (a run of 10,000 resources writes about 2 MB). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 /** Notes files of runs this old are removed by the next run that writes. */
 const STALE_FILE_MS = 60 * 60 * 1000;
 
-const fileSchema = z.record(z.string(), z.object({ at: z.number(), value: z.unknown() }));
-type Notes = z.infer<typeof fileSchema>;
+const notesSchema = z.record(z.string(), z.object({ at: z.number(), value: z.unknown() }));
+const fileSchema = z.object({
+  process: z.string(),
+  /** When the process started (epoch milliseconds): the run's processes come one walk after another. */
+  startedAt: z.number(),
+  /** The accounts it planned for. */
+  planned: z.array(z.string()),
+  notes: notesSchema,
+});
+type NotesFile = z.infer<typeof fileSchema>;
 
 export interface RunNotesOptions {
   /** The terraform run (`terraformRun`); undefined gives NO_NOTES. */
@@ -45,6 +71,8 @@ export interface RunNotesOptions {
   readonly now?: () => number;
   /** This provider process, which names its own file; default process.pid (tests run several in one). */
   readonly processId?: number;
+  /** When this process started, epoch milliseconds; default performance.timeOrigin (tests run several in one). */
+  readonly startedAt?: number;
 }
 
 /** The notes of this provider process, kept in a folder only this user may use; NO_NOTES when it cannot be had safely. */
@@ -63,13 +91,26 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const run = options.run;
   const prefix = `run-${run}-`;
   const ownName = `${prefix}${options.processId ?? process.pid}.json`;
-  const own: Notes = {};
-  let others: Notes | undefined;
+  const own: NotesFile = { process: randomBytes(12).toString('base64url'), startedAt: options.startedAt ?? performance.timeOrigin, planned: [], notes: {} };
+  let others: NotesFile[] | undefined;
+  const previous = new Map<string, NotesFile | undefined>();
+  /** The run's last process before this one that planned for `account`: its plan is the one this process may apply. */
+  const previousPlanner = (account: string): NotesFile | undefined => {
+    if (!previous.has(account)) {
+      others ??= readFiles(dir, prefix, ownName, options.log);
+      const earlier = others.filter((f) => f.planned.includes(account) && f.startedAt < own.startedAt);
+      previous.set(account, earlier.reduce<NotesFile | undefined>((last, f) => (last && last.startedAt >= f.startedAt ? last : f), undefined));
+    }
+    return previous.get(account);
+  };
   let timer: NodeJS.Timeout | undefined;
+  const later = () => {
+    timer ??= setTimeout(flush, 200).unref();
+  };
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (Object.keys(own).length === 0) return;
+    if (own.planned.length === 0 && Object.keys(own.notes).length === 0) return;
     try {
       writeAtomically(dir, ownName, JSON.stringify(own));
       removeStaleFiles(dir);
@@ -77,17 +118,24 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       options.log(`run notes not written: ${(err as Error).message}`);
     }
   };
+  const noteKey = (account: string, key: string) => `${account} ${key}`;
   return {
     run,
-    get(key, maxAgeMs) {
-      others ??= readNotes(dir, prefix, ownName, options.log);
-      const note = own[key] ?? others[key];
+    process: own.process,
+    planning(account) {
+      if (own.planned.includes(account)) return;
+      own.planned.push(account);
+      later();
+    },
+    ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
+    get(account, key, maxAgeMs) {
+      const note = own.notes[noteKey(account, key)] ?? previousPlanner(account)?.notes[noteKey(account, key)];
       const age = note ? now() - note.at : -1;
       return note && age >= 0 && age <= maxAgeMs ? note.value : undefined;
     },
-    put(key, value) {
-      own[key] = { at: now(), value };
-      timer ??= setTimeout(flush, 200).unref();
+    put(account, key, value) {
+      own.notes[noteKey(account, key)] = { at: now(), value };
+      later();
     },
     flush,
   };
@@ -135,19 +183,16 @@ function removeStaleFiles(dir: string): void {
   }
 }
 
-/** Every other process's notes of this terraform process, each file checked: a regular file of this user, bounded, of the right shape. */
-function readNotes(dir: string, prefix: string, ownName: string, log: (line: string) => void): Notes {
-  const notes: Notes = {};
+/** Every other process's file of this terraform run, each checked: a regular file of this user, bounded, of the right shape. */
+function readFiles(dir: string, prefix: string, ownName: string, log: (line: string) => void): NotesFile[] {
+  const files: NotesFile[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(prefix) || !name.endsWith('.json') || name === ownName) continue;
     const parsed = fileSchema.safeParse(readSmallFile(join(dir, name)));
-    if (!parsed.success) {
-      log(`run notes: ${name} is not a notes file; not used`);
-      continue;
-    }
-    for (const [key, note] of Object.entries(parsed.data)) if (!notes[key] || notes[key].at < note.at) notes[key] = note;
+    if (parsed.success) files.push(parsed.data);
+    else log(`run notes: ${name} is not a notes file; not used`);
   }
-  return notes;
+  return files;
 }
 
 function readSmallFile(file: string): unknown {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Value } from './plugin/values';
 import { readWithin, type PrivateState } from './resources/private-state';
 import { NO_NOTES, type RunNotes } from './run-notes';
@@ -71,14 +71,16 @@ export interface ProviderSession {
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
   /**
-   * Whether the refresh's read behind a prior state was made by this terraform run for this
-   * account (and, with `plan_read_max_age_seconds` set, is at most that old): the apply then
-   * decides on it without a read of its own. A saved plan applied by another run reads afresh.
+   * Whether the refresh's read behind a prior state was made for the plan this apply carries out
+   * (by this process, or the run's last one that planned for this account: run-notes.ts), for
+   * this account (and, with `plan_read_max_age_seconds` set, is at most that old): the apply then
+   * decides on it without a read of its own. A saved plan applied by another run, or a later plan
+   * of the same terraform process (`terraform test`), reads afresh.
    */
   trustsRead(priv: PrivateState): boolean;
-  /** `priv` marked as read now, by this run for this account. */
+  /** `priv` marked as read now, by this process for this account. */
   markRead(priv: PrivateState): PrivateState;
-  /** What this run's plan noted under `key` for this account (run-notes.ts). */
+  /** What this plan noted under `key` for this account (run-notes.ts). */
   planNote(key: string): unknown;
   /** Notes what this plan read, for the apply that follows it in the same terraform run. */
   notePlan(key: string, value: unknown): void;
@@ -251,14 +253,15 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const handovers = createHandovers();
   const notes = options.notes ?? NO_NOTES;
   const maxAgeMs = options.planReadMaxAgeSeconds === undefined ? Number.POSITIVE_INFINITY : options.planReadMaxAgeSeconds * 1000;
-  // Reads and notes count only for this run and this account: another alias's token is another account.
+  // Reads and notes count only for this plan and this account: another alias's token is another account.
   const account = options.client.accountScope;
-  const readIn = notes.run === undefined ? undefined : createHash('sha256').update(`${notes.run}\n${account}`).digest('base64url').slice(0, 22);
   let retainedSaid = false;
   let takeoversSaid = 0;
   return {
     forCall(callPhase) {
       phase = callPhase;
+      // A refresh, a plan, an import: this process plans, and breaks the chain of any earlier plan's reads (run-notes.ts).
+      if (callPhase === 'plan') notes.planning(account);
       const warnings: string[] = [];
       const clients: HostingApiClient[] = [];
       return {
@@ -282,10 +285,10 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
           return waited ? [...warnings, waited] : warnings;
         },
         handovers,
-        trustsRead: (priv) => readIn !== undefined && priv.readIn === readIn && readWithin(priv, maxAgeMs, Date.now()),
-        markRead: (priv) => ({ ...priv, readAt: Date.now(), ...(readIn !== undefined && { readIn }) }),
-        planNote: (key) => notes.get(`${account} ${key}`, maxAgeMs),
-        notePlan: (key, value) => notes.put(`${account} ${key}`, value),
+        trustsRead: (priv) => notes.ofThisPlan(account, priv.readIn) && readWithin(priv, maxAgeMs, Date.now()),
+        markRead: (priv) => ({ ...priv, readAt: Date.now(), readIn: notes.process }),
+        planNote: (key) => notes.get(account, key, maxAgeMs),
+        notePlan: (key, value) => notes.put(account, key, value),
       };
     },
   };

@@ -11,6 +11,8 @@ export interface ControlSurfaceParts {
   readonly state: SimulatorState;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
+  /** Back to the seeded account (`SimulatorState.reset` and everything the API remembers of the old one). */
+  readonly resetAccount: () => void;
   /** The account new tokens belong to. */
   readonly accountId: number;
 }
@@ -48,9 +50,7 @@ export class ControlSurface {
     }
     if (method === 'POST' && path === '/tokens') return this.mintToken(input, res);
     if (method === 'POST' && path === '/reset') {
-      // A fresh account: the seed's servers, no faults; tokens and the request log stay.
-      state.reset();
-      faults.clear();
+      this.parts.resetAccount();
       return writeJson(res, 200, { reset: true });
     }
     const drift = /^\/servers\/([^/]+)$/.exec(path);

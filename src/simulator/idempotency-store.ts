@@ -32,6 +32,11 @@ export class IdempotencyStore {
 
   constructor(private readonly maxKeys = MAX_IDEMPOTENCY_KEYS) {}
 
+  /** Forgets every key: a reset account is a new account, and no answer of the old one is replayed to it. */
+  public clear(): void {
+    this.entries.clear();
+  }
+
   /** How many keys are kept now. */
   public get size(): number {
     return this.entries.size;

@@ -35,4 +35,9 @@ export class LastGoodReads {
   public get count(): number {
     return this.reads.size;
   }
+
+  /** Forgets every answer: a reset account's reads never fall back to the old account's. */
+  public clear(): void {
+    this.reads.clear();
+  }
 }

@@ -99,18 +99,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     requests,
   });
   const livePage = new LivePage(CONTROL_PREFIX, dashboard, accessKey);
-  const control = new ControlSurface({ state, faults, requests, accountId: seed.tokens[0]?.accountId ?? DEMO_ACCOUNT_ID });
-  const api = createApiHandler({
-    state,
-    faults,
-    limiter,
-    limits,
-    now,
-    requests,
-    idempotency: new IdempotencyStore(),
-    lastGood: new LastGoodReads(),
-    logged: () => dashboard.changed(),
-  });
+  const idempotency = new IdempotencyStore();
+  const lastGood = new LastGoodReads();
+  /**
+   * A fresh account (a test run's own): the seed's servers and operations, no faults, and nothing the
+   * API remembers of the old one (no Idempotency-Key, no cached read). Tokens, their rate budgets and
+   * the request log stay: a harness holds its tokens, and counts requests across resets.
+   */
+  const resetAccount = () => {
+    state.reset();
+    faults.clear();
+    idempotency.clear();
+    lastGood.clear();
+    dashboard.changed();
+  };
+  const control = new ControlSurface({ state, faults, requests, resetAccount, accountId: seed.tokens[0]?.accountId ?? DEMO_ACCOUNT_ID });
+  const api = createApiHandler({ state, faults, limiter, limits, now, requests, idempotency, lastGood, logged: () => dashboard.changed() });
   const served = servedHostNames(listenHost, [...(options.allowedHosts ?? []), ...(isWildcardHost(listenHost) ? machineNames() : [])]);
 
   const server = createServer((req, res) => {
@@ -191,11 +195,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     executed: (filter = {}) =>
       state.executed.filter((w) => (!filter.serverId || w.serverId === filter.serverId) && (!filter.kind || w.kind === filter.kind)),
-    reset: () => {
-      state.reset();
-      faults.clear();
-      dashboard.changed();
-    },
+    reset: resetAccount,
     setOperationDelays: (delays) => {
       state.operationDelays = { ...state.operationDelays, ...delays };
     },

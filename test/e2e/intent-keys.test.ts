@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
@@ -97,5 +98,87 @@ ${name === 'production' ? '  provider   = hosting.production\n' : ''}  server_id
     expect((await ws.apply()).code).toBe(0);
     expect(staging.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: false, rulesets: [] });
     expect(production.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [2, 3] });
+  });
+
+  test('a power state\'s every life gets its own reboots: destroy and apply, -replace, another address', async () => {
+    const before = reboots();
+    const rebootAt = (config: string) => {
+      configure(config);
+      return ws.apply();
+    };
+    expect((await rebootAt(power('v1', 60))).code).toBe(0);
+    expect((await rebootAt(power('v2', 60))).code).toBe(0);
+    expect(reboots() - before).toBe(1);
+    // Life two: destroyed, then created again at v1 and changed to v2.
+    expect((await rebootAt('')).code).toBe(0);
+    expect((await rebootAt(power('v1', 60))).code).toBe(0);
+    const second = await rebootAt(power('v2', 60));
+    expect(second.code).toBe(0);
+    expect(second.output).not.toContain('earlier, interrupted run');
+    expect(reboots() - before).toBe(2);
+    // Life three: replaced at v1, then v2.
+    configure(power('v1', 60));
+    expect((await ws.apply('-replace=hosting_power_state.p')).code).toBe(0);
+    expect((await rebootAt(power('v2', 60))).code).toBe(0);
+    expect(reboots() - before).toBe(3);
+    // Life four: the same server under a for_each key.
+    const keyed = (image: string) => power(image, 60).replace('"p" {', '"q" {\n  for_each                  = toset(["web"])');
+    expect((await rebootAt(keyed('v1'))).code).toBe(0);
+    expect((await rebootAt(keyed('v2'))).code).toBe(0);
+    expect(reboots() - before).toBe(4);
+    configure('');
+    expect((await ws.apply()).code).toBe(0);
+  });
+
+  test('terraform test: a run block\'s create reads what it takes over, not what an earlier block read, and the final destroy restores it', async () => {
+    staging.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [] } });
+    writeFileSync(mainTf, `${header}
+variable "n" {
+  type    = number
+  default = 1
+}
+resource "hosting_server_firewall" "fw" {
+  count      = var.n
+  server_id  = "${IDS.vpsRunning}"
+  enabled    = true
+  rulesets   = [1]
+  on_destroy = "restore"
+}
+`);
+    const dir = join(ws.stackDir, 'tests');
+    mkdirSync(join(dir, 'by-hand'), { recursive: true });
+    // A change by hand between two run blocks, through the simulator's control surface.
+    const patch = JSON.stringify({ firewall: { enabled: true, rulesets: [3] } });
+    writeFileSync(join(dir, 'by-hand', 'main.tf'), `resource "terraform_data" "drift" {
+  provisioner "local-exec" {
+    command     = "node -e \\"fetch(process.env.URL, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: process.env.BODY }).then((r) => process.exit(r.ok ? 0 : 1))\\""
+    environment = { URL = "${staging.controlUrl}/servers/${IDS.vpsRunning}", BODY = ${JSON.stringify(patch)} }
+  }
+}
+`);
+    writeFileSync(join(dir, 'lives.tftest.hcl'), `run "create" {}
+run "remove" {
+  variables {
+    n = 0
+  }
+}
+run "by_hand" {
+  module {
+    source = "./tests/by-hand"
+  }
+}
+run "create_again" {}
+`);
+    try {
+      // The module a run block names is installed by init.
+      expect((await ws.init()).code).toBe(0);
+      const tested = await ws.terraform(['test']);
+      expect(tested.output).toContain('4 passed, 0 failed');
+      expect(tested.output).toContain('rulesets [3] -> [1]');
+      // The test's destroy put back what the second create took over, the change by hand.
+      expect(staging.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [3] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -46,6 +46,8 @@ export interface ApplyOptions {
   readonly crashOn?: string;
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
+  /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
+  readonly refresh?: boolean;
 }
 
 export interface RunOutcome {
@@ -80,6 +82,8 @@ export class ProtocolDriver {
   private readonly notesDir = mkdtempSync(join(tmpdir(), 'driver-notes-'));
   private runs = 0;
   private processes = 0;
+  /** The run of the `terraform test` in progress, if any. */
+  private testRun: string | undefined;
   private readonly clients: HostingApiClient[] = [];
 
   constructor(
@@ -104,20 +108,60 @@ export class ProtocolDriver {
       },
     });
     this.clients.push(client);
-    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId });
+    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
     const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes }, stop.signal);
     const rpcs = resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t });
     return { rpcs, stop, notes };
   }
 
+  /**
+   * `terraform test`: every plan and apply of `body` is one terraform process (one run), as its run
+   * blocks are; each still gets provider processes of its own.
+   */
+  public async terraformTest<T>(body: () => Promise<T>): Promise<T> {
+    this.testRun = `test${++this.runs}`;
+    try {
+      return await body();
+    } finally {
+      this.testRun = undefined;
+    }
+  }
+
+  /** `terraform state rm`: Terraform forgets the object; the account keeps it. */
+  public stateRm(address: string): void {
+    this.state.delete(address);
+  }
+
+  /** A `moved` block: the object and its state under another address. */
+  public move(from: string, to: string): void {
+    const stored = this.state.get(from);
+    if (!stored) throw new Error(`nothing at ${from} to move`);
+    this.state.delete(from);
+    this.state.set(to, stored);
+  }
+
+  /** `terraform import` (or an `import` block): ImportResourceState, then the refresh of the next plan. */
+  public async import(address: string, resource: ResourceConfig, id: string): Promise<string[]> {
+    const { rpcs, notes } = this.process(resource.provider, this.testRun ?? `i${++this.runs}`);
+    const res = await rpcs.ImportResourceState({ type_name: resource.type, id }, () => undefined) as any;
+    notes.flush();
+    const errors = (res.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1)
+      .map((d: { summary: string }) => d.summary);
+    const [imported] = res.imported_resources ?? [];
+    if (imported) {
+      this.state.set(address, { type: resource.type, provider: resource.provider, value: objectOf(imported.state)!, private: imported.private });
+    }
+    return errors;
+  }
+
   /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
-    const planRun = `a${++this.runs}`;
-    const planned = await this.plan(configs, options, planRun, outcome);
+    const planRun = this.testRun ?? `a${++this.runs}`;
+    const planned = await this.planWalk(configs, options, planRun, outcome);
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
-    const applyRun = options.betweenPlanAndApply ? `a${++this.runs}` : planRun;
+    const applyRun = options.betweenPlanAndApply && !this.testRun ? `a${++this.runs}` : planRun;
     const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
     let crashed = false;
     const processOf = (provider: string, address: string) => {
@@ -138,7 +182,18 @@ export class ProtocolDriver {
     return { ...outcome, crashed };
   }
 
-  private async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, outcome: RunOutcome) {
+  /** `terraform plan` (or a run block with `command = plan`): the plan walk alone. */
+  public async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
+    const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
+    const saved = new Map(this.state);
+    await this.planWalk(configs, options, this.testRun ?? `p${++this.runs}`, outcome);
+    // A plan writes no state: the refresh's values are kept only by an apply.
+    this.state.clear();
+    for (const [address, stored] of saved) this.state.set(address, stored);
+    return outcome;
+  }
+
+  private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, outcome: RunOutcome) {
     const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
     const processOf = (provider: string) => {
       if (!processes.has(provider)) processes.set(provider, this.process(provider, run));
@@ -153,7 +208,10 @@ export class ProtocolDriver {
       const type = (stored ?? wanted).type;
       let prior: ObjectValue | null = null;
       let priorPrivate: Uint8Array | undefined;
-      if (stored) {
+      if (stored && options.refresh === false) {
+        prior = stored.value;
+        priorPrivate = stored.private;
+      } else if (stored) {
         const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
         const read = await rpcs.ReadResource(request, () => undefined) as any;
         if (this.collect(read.diagnostics, outcome)) return [];

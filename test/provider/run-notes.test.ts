@@ -21,8 +21,9 @@ describe('run notes', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   test('a note of the plan reaches the apply of the same terraform, while recent; another terraform\'s never', () => {
-    const plan = notes();
-    plan.put('fw', { enabled: false, rulesets: [2] });
+    const plan = notes({ startedAt: 1 });
+    plan.planning('acct');
+    plan.put('acct', 'fw', { enabled: false, rulesets: [2] });
     plan.flush();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
     expect(statSync(join(root, 'notes')).mode & 0o777).toBe(0o700);
@@ -32,18 +33,41 @@ describe('run notes', () => {
     writeFileSync(join(root, 'notes', 'run-a4242-7.json'), readFileSync(file));
     rmSync(file);
     clock += 30_000;
-    expect(notes().get('fw', 60_000)).toEqual({ enabled: false, rulesets: [2] });
-    expect(notes().get('fw', 10_000)).toBeUndefined();
-    expect(notes({ run: 'a4243' }).get('fw', 60_000)).toBeUndefined();
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toEqual({ enabled: false, rulesets: [2] });
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 10_000)).toBeUndefined();
+    expect(notes({ startedAt: 2 }).get('other account', 'fw', 60_000)).toBeUndefined();
+    expect(notes({ run: 'a4243', startedAt: 2 }).get('acct', 'fw', 60_000)).toBeUndefined();
+  });
+
+  test('a note serves the plan that made it: a later plan of the same terraform process (terraform test) breaks the chain', () => {
+    const wrote = (pid: number, startedAt: number, put: boolean) => {
+      const n = notes({ processId: pid, startedAt });
+      n.planning('acct');
+      if (put) n.put('acct', 'fw', startedAt);
+      n.flush();
+      return n;
+    };
+    wrote(1, 1, true);
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toBe(1);
+    // A plan-only run block in between: it planned, and noted nothing.
+    wrote(2, 2, false);
+    expect(notes({ startedAt: 3 }).get('acct', 'fw', 60_000)).toBeUndefined();
+    // Another account's plan in between is no plan of this account.
+    const other = notes({ processId: 3, startedAt: 3 });
+    other.planning('other');
+    other.flush();
+    wrote(4, 4, true);
+    expect(notes({ startedAt: 5 }).get('acct', 'fw', 60_000)).toBe(4);
+    expect(notes({ startedAt: 5 }).ofThisPlan('acct', wrote(5, 5, false).process)).toBe(false);
   });
 
   test('a file that is not a notes file, too large, or a link is not used', () => {
     notes();
-    planWrote('{"fw": {"at": "yesterday", "value": 1}}', 1);
+    planWrote('{"process": "p", "startedAt": 1, "planned": ["acct"], "notes": {"fw": {"at": "yesterday", "value": 1}}}', 1);
     planWrote('not json', 2);
-    writeFileSync(join(root, 'elsewhere.json'), JSON.stringify({ fw: { at: clock, value: 'planted' } }));
+    writeFileSync(join(root, 'elsewhere.json'), JSON.stringify({ process: 'p', startedAt: 1, planned: ['acct'], notes: { 'acct fw': { at: clock, value: 'planted' } } }));
     symlinkSync(join(root, 'elsewhere.json'), join(root, 'notes', 'run-a4242-3.json'));
-    expect(notes().get('fw', 60_000)).toBeUndefined();
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toBeUndefined();
     expect(lines.some((l) => l.includes('run-a4242-1.json is not a notes file'))).toBe(true);
   });
 
@@ -51,13 +75,13 @@ describe('run notes', () => {
     mkdirSync(join(root, 'open'), { mode: 0o777 });
     chmodSync(join(root, 'open'), 0o777);
     const open = notes({ dir: join(root, 'open') });
-    open.put('fw', 1);
+    open.put('acct', 'fw', 1);
     open.flush();
     expect(readdirSync(join(root, 'open'))).toEqual([]);
     expect(lines.some((l) => l.startsWith('run notes off') && l.includes('is not this user\'s alone'))).toBe(true);
     mkdirSync(join(root, 'real'), { mode: 0o700 });
     symlinkSync(join(root, 'real'), join(root, 'link'));
-    notes({ dir: join(root, 'link') }).put('fw', 1);
+    notes({ dir: join(root, 'link') }).put('acct', 'fw', 1);
     expect(lines.some((l) => l.includes('is not a folder'))).toBe(true);
   });
 
@@ -67,7 +91,7 @@ describe('run notes', () => {
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(join(root, 'notes', 'run-a4242-9.json'), old, old);
     const plan = notes();
-    plan.put('x', 1);
+    plan.put('acct', 'x', 1);
     plan.flush();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
   });

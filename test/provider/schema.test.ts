@@ -31,7 +31,7 @@ const membersOf = (schema: Schema) => new Map(everyMember(schema.block.attribute
 const ADDED_SINCE: Record<string, readonly string[]> = {
   'resource.hosting_server_firewall': ['expect_takeover'],
   'resource.hosting_ip_settings': ['expect_takeover'],
-  'resource.hosting_power_state': ['expect_takeover', 'reboot_generation'],
+  'resource.hosting_power_state': ['expect_takeover', 'reboot_generation', 'life_id'],
 };
 
 test.each(typed)('%s keeps the value types of earlier versions, so their state reads unchanged', (name, schema) => {

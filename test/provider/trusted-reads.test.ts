@@ -1,35 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HostingApiClient } from '../../src/api';
-import type { RunNotes } from '../../src/provider/run-notes';
+import { createRunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
 
 /**
- * Which refresh read an apply may write from without reading again: one made by the same terraform
- * run for the same account, whatever its age (a rate-limited apply past a minute reads nothing
- * twice); never another run's (a saved plan applied later, even at once), nor another account's.
+ * Which refresh read an apply may write from without reading again: one made for the plan it
+ * applies (by its own process, or the run's last process that planned for the account), whatever
+ * its age (a rate-limited apply past a minute reads nothing twice); never another run's (a saved
+ * plan applied later, even at once), another account's, nor one an earlier plan of the same
+ * terraform process made (`terraform test`'s run blocks).
  */
 describe('trusted reads', () => {
   const clients: HostingApiClient[] = [];
+  let dir: string;
+  let started = 0;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trusted-reads-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
   afterAll(async () => Promise.all(clients.map((c) => c.close())));
-  const notes = (run: string | undefined): RunNotes => ({ run, get: () => undefined, put: () => undefined, flush: () => undefined });
-  const session = (run: string | undefined, token = 'hsim_token_a', planReadMaxAgeSeconds?: number) => {
+
+  /** A provider process of `run`: the session of one of its RPCs in `phase`, and its notes to flush at Shutdown. */
+  const process = (run: string | undefined, phase: 'plan' | 'apply', token = 'hsim_token_a', planReadMaxAgeSeconds?: number) => {
     const client = new HostingApiClient({ baseUrl: 'http://127.0.0.1:9/api/v1', token });
     clients.push(client);
-    return createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: () => 0, notes: notes(run), planReadMaxAgeSeconds }, new AbortController().signal).forCall('plan');
+    started += 1;
+    const notes = createRunNotes({ run, dir, log: () => undefined, processId: started, startedAt: started });
+    const session = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: () => 0, notes, planReadMaxAgeSeconds }, new AbortController().signal).forCall(phase);
+    return { session, shutdown: () => notes.flush() };
+  };
+  /** A plan walk that refreshes: the read it marks, its process ended. */
+  const planned = (run: string | undefined, token?: string) => {
+    const plan = process(run, 'plan', token);
+    const read = plan.session.markRead({});
+    plan.shutdown();
+    return read;
   };
 
-  test('the same run and account trust the read, however old; another run, another account or no run do not', () => {
-    const read = session('run-1').markRead({});
+  test('the apply after the plan of the same run and account trusts the read, however old; another run, another account or no run do not', () => {
+    const read = planned('run-1');
     const hourLater = { ...read, readAt: read.readAt! - 3_600_000 };
-    expect(session('run-1').trustsRead(hourLater)).toBe(true);
-    expect(session('run-2').trustsRead(read)).toBe(false);
-    expect(session('run-1', 'hsim_token_b').trustsRead(read)).toBe(false);
-    expect(session(undefined).trustsRead(session(undefined).markRead({}))).toBe(false);
+    expect(process('run-1', 'apply').session.trustsRead(hourLater)).toBe(true);
+    expect(process('run-2', 'apply').session.trustsRead(read)).toBe(false);
+    expect(process('run-1', 'apply', 'hsim_token_b').session.trustsRead(read)).toBe(false);
+    expect(process(undefined, 'apply').session.trustsRead(planned(undefined))).toBe(false);
   });
 
-  test('plan_read_max_age_seconds bounds the age within the run; 0 reads at every apply', () => {
-    const read = session('run-1').markRead({});
-    expect(session('run-1', 'hsim_token_a', 60).trustsRead(read)).toBe(true);
-    expect(session('run-1', 'hsim_token_a', 60).trustsRead({ ...read, readAt: read.readAt! - 61_000 })).toBe(false);
-    expect(session('run-1', 'hsim_token_a', 0).trustsRead({ ...read, readAt: read.readAt! - 1 })).toBe(false);
+  test('a later plan of the same terraform process ends the trust: its apply reads, even when that plan did not refresh', () => {
+    const read = planned('run-1');
+    // terraform test: the next run block plans (here without a refresh), carrying the earlier block's read.
+    process('run-1', 'plan').shutdown();
+    expect(process('run-1', 'apply').session.trustsRead(read)).toBe(false);
+  });
+
+  test('the plan walk\'s own process trusts what it read; a read marked before this provider version never counts', () => {
+    const plan = process('run-1', 'plan');
+    expect(plan.session.trustsRead(plan.session.markRead({}))).toBe(true);
+    expect(process('run-1', 'apply').session.trustsRead({ readAt: Date.now(), readIn: 'aGFzaCBvZiBydW4gYW5kIGFj' })).toBe(false);
+  });
+
+  test('plan_read_max_age_seconds bounds the age within the plan; 0 reads at every apply', () => {
+    const read = planned('run-1');
+    expect(process('run-1', 'apply', 'hsim_token_a', 60).session.trustsRead(read)).toBe(true);
+    expect(process('run-1', 'apply', 'hsim_token_a', 60).session.trustsRead({ ...read, readAt: read.readAt! - 61_000 })).toBe(false);
+    expect(process('run-1', 'apply', 'hsim_token_a', 0).session.trustsRead({ ...read, readAt: read.readAt! - 1 })).toBe(false);
   });
 });

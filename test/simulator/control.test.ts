@@ -79,4 +79,18 @@ describe('the simulator\'s reset', () => {
     // A harness keeps the tokens it made.
     expect((await s.client({ token: minted.secret }).listServers()).data.length).toBeGreaterThan(0);
   });
+
+  test('is a new account: a reboot under a key the old account answered is carried out, not replayed', async () => {
+    const client = s.client();
+    const first = await client.runAction(IDS.vpsRunning, 'reboot', 'reset-test-reboot-1');
+    await client.waitForOperation(IDS.vpsRunning, first.data.id);
+    expect((await fetch(`${s.sim.controlUrl}/reset`, { method: 'POST', headers: JSON_TYPE, body: '{}' })).status).toBe(200);
+    const again = await client.runAction(IDS.vpsRunning, 'reboot', 'reset-test-reboot-1');
+    expect(again.replayed).toBe(false);
+    await client.waitForOperation(IDS.vpsRunning, again.data.id);
+    expect(s.sim.executed({ serverId: IDS.vpsRunning, kind: 'action' }).map((w) => w.detail)).toEqual(['reboot']);
+    // SimulatedAccount.reset() and RunningSimulator.reset() are the same reset.
+    s.sim.reset();
+    expect((await client.runAction(IDS.vpsRunning, 'reboot', 'reset-test-reboot-1')).replayed).toBe(false);
+  });
 });

@@ -9,6 +9,7 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE, rebootIntent, triggersChanged } from './reboot-generation';
+import { appliedLife, LIFE_ID, LIFE_ID_ATTRIBUTE, newLifeId, plannedLife } from './resource-life';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { EXPECT_TAKEOVER_ATTRIBUTE, schemaOf } from '../schema';
@@ -49,6 +50,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
     EXPECT_TAKEOVER_ATTRIBUTE,
     REBOOT_GENERATION_ATTRIBUTE,
+    LIFE_ID_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -85,6 +87,7 @@ export const powerStateResource: ProviderResource = {
   async plan(session, prior, config, priv) {
     const planned: ObjectValue = { ...config, id: prior?.id ?? UNKNOWN };
     planned[REBOOT_GENERATION] = plannedRebootGeneration(prior, planned);
+    planned[LIFE_ID] = plannedLife(prior);
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
@@ -105,7 +108,8 @@ export const powerStateResource: ProviderResource = {
   async apply(session, { prior, planned, private: priv }) {
     const spec = specOf(planned);
     const generation = typeof planned[REBOOT_GENERATION] === 'number' ? planned[REBOOT_GENERATION] : plannedRebootGeneration(prior, planned);
-    const state: ObjectValue = { ...planned, id: spec.serverId, [REBOOT_GENERATION]: generation };
+    const life = appliedLife(planned[LIFE_ID]);
+    const state: ObjectValue = { ...planned, id: spec.serverId, [REBOOT_GENERATION]: generation, [LIFE_ID]: life };
     let sent = false;
     const ctx = { ...session.context(runBudgetSeconds(spec)), accepted: () => (sent = true) };
     try {
@@ -118,8 +122,8 @@ export const powerStateResource: ProviderResource = {
     }
     if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
-      // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it.
-      const rebootCtx = { ...ctx, intent: rebootIntent(generation as number, planned.reboot_triggers) };
+      // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it, another life never meets it.
+      const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers) };
       sent = false;
       try {
         await rebootServer(rebootCtx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
@@ -140,15 +144,17 @@ export const powerStateResource: ProviderResource = {
     const problem = importIdProblem(id, 'any');
     if (problem) throw new ReconcileError(`cannot import as hosting_power_state: ${problem}`, 'use an id that GET /servers (or the hosting_servers data source) lists');
     const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
-    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, [REBOOT_GENERATION]: 0 };
+    // An import starts a life: no reboot of an earlier life of this server (at any address) can answer its reboots.
+    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, [REBOOT_GENERATION]: 0, [LIFE_ID]: newLifeId() };
   },
 
-  stateFromBridge(document) {
+  stateFromBridge(document, bridgeLife) {
     const spec = document as PowerStateSpec;
     // The bridge's document holds the defaults it ran with; a default is what an unset argument means here.
     const unlessDefault = <T>(value: T, fallback: T) => (value === fallback ? null : value);
     return {
       ...this.importState(spec.serverId),
+      [LIFE_ID]: bridgeLife,
       state: spec.desired.state,
       stop_method: unlessDefault(spec.stopMethod, POWER_DEFAULTS.stopMethod),
       force_stop_fallback: unlessDefault(spec.forceStopFallback, POWER_DEFAULTS.forceStopFallback),

@@ -15,8 +15,9 @@ export interface PrivateState {
    */
   readonly readAt?: number;
   /**
-   * The run and account whose refresh made that read (session.ts): the apply trusts it only in the
-   * same terraform run, for the same account. A saved plan applied by another run reads afresh.
+   * The provider process whose refresh made that read (run-notes.ts): the apply trusts it only
+   * when that process made the plan it applies, for the same account. A saved plan applied by
+   * another run, or a later plan of the same terraform process, reads afresh.
    */
   readonly readIn?: string;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */

@@ -41,5 +41,10 @@ export function plannedRebootGeneration(prior: Readonly<Record<string, Value>> |
 const containsUnknown = (value: Value): boolean =>
   value === UNKNOWN || (value !== null && typeof value === 'object' && Object.values(value).some(containsUnknown));
 
-/** What keys the reboot of one generation, whatever process sends it: the count and the triggers it is for. */
-export const rebootIntent = (generation: number, triggers: Value): string => canonicalJson(['reboot', generation, triggers]);
+/**
+ * What keys the reboot of one generation, whatever process sends it: the resource's life, the
+ * count and the triggers it is for. A state written before lives (`life` null) keeps the key it
+ * had, so a crashed apply re-run across the upgrade still replays its reboot.
+ */
+export const rebootIntent = (life: string | null, generation: number, triggers: Value): string =>
+  canonicalJson(life === null ? ['reboot', generation, triggers] : ['reboot', life, generation, triggers]);

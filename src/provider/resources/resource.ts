@@ -78,9 +78,10 @@ export interface ProviderResource {
   /**
    * The state of a construct moved from a bridge (`movedFromBridge`), from the document its bridge
    * resource kept: the arguments the construct set, so the next plan shows the move and nothing
-   * else; ReadResource fills in the actual values.
+   * else; ReadResource fills in the actual values. `bridgeLife` names the bridge resource's life
+   * (a digest of its state, which holds its id): the same for every walk that moves it.
    */
-  stateFromBridge(document: ResourceDocument): ObjectValue;
+  stateFromBridge(document: ResourceDocument, bridgeLife: string): ObjectValue;
 }
 
 export const isKnown = (v: Value): boolean =>

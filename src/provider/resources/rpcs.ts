@@ -4,6 +4,7 @@ import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdO
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
 import { checkServerExists, warningOf, type ObjectValue, type ProviderResource } from './resource';
+import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, type Value } from '../plugin/values';
@@ -134,7 +135,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           stateJson: Buffer.from(req.source_state?.json ?? '{}').toString('utf8'),
           targetTypeName: req.target_type_name,
         });
-        const state = target.stateFromBridge(document);
+        const state = target.stateFromBridge(document, lifeOfBridge(req.source_state?.json));
         return { target_state: dynamic(state), target_private: encodePrivate({}), target_identity: identityData(target, state) };
       } catch (err) {
         return failing(err);
