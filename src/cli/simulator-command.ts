@@ -89,7 +89,8 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const options = parseSimulatorArgs(args);
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const { port, host, allowedHosts, requestLogSize } = options;
-  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still });
+  const identitySecret = takeIdentitySecret();
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still, identitySecret });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
   const key = sim.accessKey ? `?access=${sim.accessKey}` : '';
@@ -108,6 +109,16 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   print('Press Ctrl-C to stop.');
   await untilStopped(options.exitWithParent);
   await sim.close();
+}
+
+/** How `simulator start` hands the simulator its identity secret (simulator-lifecycle.ts). */
+export const SIMULATOR_SECRET_VARIABLE = 'CDKTF_SERVER_HOSTING_SIMULATOR_SECRET';
+
+/** The secret `simulator start` handed over, taken out of the environment so no child of this process inherits it. */
+function takeIdentitySecret(): string | undefined {
+  const secret = process.env[SIMULATOR_SECRET_VARIABLE];
+  delete process.env[SIMULATOR_SECRET_VARIABLE];
+  return secret || undefined;
 }
 
 function warnExposed(host: string, warn: (line: string) => void): void {

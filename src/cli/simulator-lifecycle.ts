@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandLine } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
-import { parseSimulatorArgs } from './simulator-command';
+import { parseSimulatorArgs, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
 import { defaultCacheDir } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
+import { processStart } from '../contract/process-start';
+import { identityProof } from '../simulator/control-surface';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
 /*
@@ -15,12 +18,16 @@ import { LISTENING_LINE } from '../simulator/listening-line';
  * reaches a shell and not the simulator.
  */
 
-/** What `simulator start` leaves for `status` and `stop`: one file per port. */
+/** What `simulator start` leaves for `status` and `stop`: one file per port, this user's alone. */
 interface StartedSimulator {
   readonly pid: number;
   readonly port: number;
   readonly baseUrl: string;
   readonly log: string;
+  /** The process's boot and start time (contract/process-start.ts), where the system tells them: a reused pid has others. */
+  readonly started?: string;
+  /** What the simulator proves it holds (`POST /__simulator/identity`): whatever answers on the port without it is not this one. */
+  readonly secret?: string;
 }
 
 /** How long `start` waits for the API to answer. */
@@ -63,14 +70,16 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   const out = openSync(log, 'w', 0o600);
   const [command, prefix] = thisTool();
   // Detached for good: nothing that would tie it to this short-lived process (launcherEnded) goes with it.
-  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !LAUNCHER_VARIABLES.includes(name)));
+  const secret = randomBytes(32).toString('hex');
+  const inherited = Object.fromEntries(Object.entries(env).filter(([name]) => !LAUNCHER_VARIABLES.includes(name)));
+  const childEnv = { ...inherited, [SIMULATOR_SECRET_VARIABLE]: secret };
   const child = spawn(command, [...prefix, 'simulator', ...args], { detached: true, stdio: ['ignore', out, out], env: childEnv });
   closeSync(out);
   child.unref();
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const baseUrl = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
   const port = Number(new URL(baseUrl).port);
-  const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log };
+  const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log, started: processStart(child.pid!), secret };
   writeFileSync(stateFile(env, port), JSON.stringify(started), { mode: 0o600 });
   return [
     `${LISTENING_LINE}${baseUrl}`,
@@ -115,15 +124,37 @@ function readState(env: NodeJS.ProcessEnv, port: number): StartedSimulator | und
   }
 }
 
-/** Whether the simulator answers at `baseUrl` (its control surface's state). */
-async function answers(baseUrl: string): Promise<boolean> {
+/** Whether the simulator at `baseUrl` proves it holds `secret`: an HMAC of a fresh challenge, so no answer can be replayed. */
+async function provesSecret(baseUrl: string, secret: string): Promise<boolean> {
+  const challenge = randomBytes(24).toString('base64url');
   try {
-    const res = await fetch(new URL('/__simulator/state', baseUrl), { signal: AbortSignal.timeout(2_000) });
-    await res.body?.cancel();
-    return res.status < 500;
+    const res = await fetch(new URL('/__simulator/identity', baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ challenge }),
+      signal: AbortSignal.timeout(2_000),
+    });
+    const body = await res.text();
+    const proof = res.ok ? (JSON.parse(body) as { proof?: unknown }).proof : undefined;
+    const expected = Buffer.from(identityProof(secret, challenge));
+    return typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected);
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the process the state file names is the simulator `start` made, or why not: alive, with
+ * the start time recorded (a pid reused since has another), answering the identity challenge on
+ * its port with the secret only `start` and it know. Nothing is signalled unless all hold.
+ */
+async function provenOurs(state: StartedSimulator): Promise<{ readonly ours: true } | { readonly ours: false; readonly why: string }> {
+  if (!alive(state.pid)) return { ours: false, why: 'gone' };
+  const started = processStart(state.pid);
+  if (state.started !== undefined && started !== undefined && started !== state.started) return { ours: false, why: `pid ${state.pid} now belongs to another process` };
+  if (state.secret === undefined) return { ours: false, why: 'its state file, written by an older version, cannot prove which process it started' };
+  if (!(await provesSecret(state.baseUrl, state.secret))) return { ours: false, why: `what answers on port ${state.port} is not the simulator started here` };
+  return { ours: true };
 }
 
 const alive = (pid: number) => {
@@ -138,9 +169,10 @@ const alive = (pid: number) => {
 async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ running: boolean; line: string }> {
   const state = readState(env, port);
   if (!state) return { running: false, line: `no simulator started with "simulator start" on port ${port}` };
-  if (alive(state.pid) && await answers(state.baseUrl)) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
+  const proven = await provenOurs(state);
+  if (proven.ours) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
   rmSync(stateFile(env, port), { force: true });
-  return { running: false, line: `the simulator on port ${port} (pid ${state.pid}) is gone; its output was in ${state.log}` };
+  return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) is ${proven.why === 'gone' ? 'gone' : `gone: ${proven.why}`}; its output was in ${state.log}` };
 }
 
 /** `simulator status [--port N]`: one line per simulator; exit 0 when every one asked for runs, 3 otherwise. */
@@ -160,8 +192,9 @@ export async function simulatorStatus(args: readonly string[], print: (line: str
 }
 
 /**
- * `simulator stop [--port N]`: SIGTERM, a clean close awaited, SIGKILL after STOP_TIMEOUT_MS. A
- * process that no longer serves the simulator (its pid reused) is never signalled.
+ * `simulator stop [--port N]`: SIGTERM, a clean close awaited, SIGKILL after STOP_TIMEOUT_MS. Only a
+ * process proved to be the simulator `start` made (provenOurs) is signalled; a stranger that has its
+ * pid or port since (a container's leftover state file, say) is named and left alone.
  */
 export async function stopSimulators(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const ports = portsOf(args, SIMULATOR_STOP_USAGE, env);
@@ -171,9 +204,11 @@ export async function stopSimulators(args: readonly string[], print: (line: stri
   }
   for (const port of ports) {
     const state = readState(env, port);
-    if (!state || !alive(state.pid) || !(await answers(state.baseUrl))) {
+    const proven = state ? await provenOurs(state) : { ours: false as const, why: 'gone' };
+    if (!state || !proven.ours) {
       rmSync(stateFile(env, port), { force: true });
-      print(`no simulator started with "simulator start" serves port ${port}; nothing to stop`);
+      const stranger = proven.ours || proven.why === 'gone' ? '' : ` (${proven.why}; it was not signalled)`;
+      print(`no simulator started with "simulator start" serves port ${port}${stranger}; nothing to stop`);
       continue;
     }
     process.kill(state.pid, 'SIGTERM');

@@ -180,7 +180,7 @@ export async function runAction(
     return explainApiError(ctx, `${target.label}: following operation ${operationId}`, err, ['servers:read']);
   }
   const message = `operation ${operationId} ${operation.status}: ${operation.message ?? operation.status}`;
-  if (earlier) return { kind: 'earlier', succeeded: operation.status === 'succeeded', message: `${message}, the action of an earlier run` };
+  if (earlier) return { kind: 'earlier', succeeded: operation.status === 'succeeded', message: `${message}, the action of an earlier run${operation.requestedAt ? ` requested at ${operation.requestedAt}` : ''}` };
   switch (operation.status) {
     case 'succeeded':
       return { kind: 'succeeded' };

@@ -43,10 +43,11 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
  * is not repeated; when it failed, this run reboots under a new attempt. A reboot or reset already
  * in flight when this one comes to be sent is waited for and counts: it may be the one an
  * interrupted run sent under a key the API no longer remembers, and a second reboot is worse than
- * none. `because` ends the warning that says it rebooted. Skipping the reboot (the server is not
- * running) is decided on a confirmed read, never on a cached one.
+ * none. `because` ends the warning that says it rebooted, `assumed` the one that says an earlier
+ * run did (what the caller took that run to be). Skipping the reboot (the server is not running) is
+ * decided on a confirmed read, never on a cached one.
  */
-export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, because = 'its reboot triggers changed'): Promise<void> {
+export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, because = 'its reboot triggers changed', assumed = ''): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
   const first = await readServer(ctx, target);
   const running = rebootInFlight(first);
@@ -73,7 +74,7 @@ export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, h
         continue;
       case 'earlier':
         if (outcome.succeeded) {
-          ctx.warn(`${target.label}: rebooted by an earlier, interrupted run (${outcome.message}); not rebooted again`);
+          ctx.warn(`${target.label}: rebooted by an earlier, interrupted run (${outcome.message}); not rebooted again${assumed}`);
           return;
         }
         ctx.log(`${target.label}: ${outcome.message}; rebooting under a new key`);

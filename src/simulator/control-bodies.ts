@@ -33,6 +33,9 @@ export const newTokenSchema = z.strictObject({
 const count = z.int().check(z.nonnegative());
 
 /** The longest latency a fault may add: a test waits for it, and a typo of a few zeros must not hang a run for days. */
+/** `POST /__simulator/identity`: a random challenge of the caller's. */
+export const identityChallengeSchema = z.strictObject({ challenge: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,128}$/)) });
+
 export const MAX_FAULT_LATENCY_MS = 10 * 60 * 1000;
 
 /**

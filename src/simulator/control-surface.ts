@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { driftChangeSchema, faultRuleSchema, newTokenSchema, parseControlBody } from './control-bodies';
+import { driftChangeSchema, faultRuleSchema, identityChallengeSchema, newTokenSchema, parseControlBody } from './control-bodies';
 import type { FaultInjector } from './faults';
 import { parseJsonBody, writeJson } from './http';
 import type { RequestLog } from './request-log';
@@ -15,6 +15,8 @@ export interface ControlSurfaceParts {
   readonly resetAccount: () => void;
   /** The account new tokens belong to. */
   readonly accountId: number;
+  /** What `POST /identity` proves this simulator holds (SimulatorOptions.identitySecret). */
+  readonly identitySecret?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export class ControlSurface {
       return writeJson(res, 200, { cleared: true });
     }
     if (method === 'POST' && path === '/tokens') return this.mintToken(input, res);
+    if (method === 'POST' && path === '/identity') return this.proveIdentity(input, res);
     if (method === 'POST' && path === '/reset') {
       this.parts.resetAccount();
       return writeJson(res, 200, { reset: true });
@@ -62,6 +65,15 @@ export class ControlSurface {
     const parsed = parseControlBody(faultRuleSchema, input);
     if ('problems' in parsed) return writeJson(res, 400, { error: `invalid fault rule: ${parsed.problems.join('; ')}` });
     return writeJson(res, 201, { id: this.parts.faults.add(parsed.value) });
+  }
+
+  /** The HMAC of the caller's challenge under the identity secret: proof without showing the secret, never the same twice. */
+  private proveIdentity(input: unknown, res: ServerResponse): void {
+    const secret = this.parts.identitySecret;
+    if (secret === undefined) return writeJson(res, 404, { error: 'this simulator was not started by "simulator start": it has no identity to prove' });
+    const parsed = parseControlBody(identityChallengeSchema, input);
+    if ('problems' in parsed) return writeJson(res, 400, { error: `invalid challenge: ${parsed.problems.join('; ')}` });
+    return writeJson(res, 200, { proof: identityProof(secret, parsed.value.challenge) });
   }
 
   private mintToken(input: unknown, res: ServerResponse): void {
@@ -94,3 +106,7 @@ export function stateSnapshot(state: SimulatorState) {
     executed: state.executed,
   };
 }
+
+/** What a simulator holding `secret` answers to `challenge` (`simulator stop` computes it too). */
+export const identityProof = (secret: string, challenge: string): string =>
+  createHmac('sha256', secret).update(`cdktf-server-hosting/simulator-identity\n${challenge}`).digest('hex');

@@ -43,6 +43,12 @@ export interface SimulatorOptions {
    * active after 1.5 s); only requests change the account. Default true.
    */
   readonly timedTransitions?: boolean;
+  /**
+   * A secret this simulator proves it holds (`POST /__simulator/identity`) without ever showing it:
+   * how `simulator stop` tells the simulator it started from a process that has its pid or port
+   * since. None: the endpoint answers 404.
+   */
+  readonly identitySecret?: string;
 }
 
 export interface RunningSimulator {
@@ -113,7 +119,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     lastGood.clear();
     dashboard.changed();
   };
-  const control = new ControlSurface({ state, faults, requests, resetAccount, accountId: seed.tokens[0]?.accountId ?? DEMO_ACCOUNT_ID });
+  const accountId = seed.tokens[0]?.accountId ?? DEMO_ACCOUNT_ID;
+  const control = new ControlSurface({ state, faults, requests, resetAccount, accountId, identitySecret: options.identitySecret });
   const api = createApiHandler({ state, faults, limiter, limits, now, requests, idempotency, lastGood, logged: () => dashboard.changed() });
   const served = servedHostNames(listenHost, [...(options.allowedHosts ?? []), ...(isWildcardHost(listenHost) ? machineNames() : [])]);
 

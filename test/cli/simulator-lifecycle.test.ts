@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,3 +43,36 @@ test('a second start on a port a started simulator serves is refused, naming how
   expect(second.stderr).toContain(`a simulator started here already serves port ${port}`);
   expect(second.stderr).toContain(`cdktf-server-hosting simulator stop --port ${port}`);
 }, 90_000);
+
+describe('stop signals only the simulator start made', () => {
+  /** Another job's process, serving something on a port: it answers every request 200, the identity challenge included. */
+  const stranger = async () => {
+    const child = spawn(process.execPath, ['-e', `require('node:http').createServer((q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end('{"proof":"0000"}')).listen(0, '127.0.0.1', function () { console.log(this.address().port); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+    return { child, port };
+  };
+  /** The state file a start in another container left behind, naming the stranger's pid and port. */
+  const leftBehind = (pid: number, port: number, over: object) => {
+    mkdirSync(join(stateDir, 'simulators'), { recursive: true, mode: 0o700 });
+    const state = { pid, port, baseUrl: `http://127.0.0.1:${port}/api/v1`, log: join(stateDir, 'gone.log'), ...over };
+    writeFileSync(join(stateDir, 'simulators', `${port}.json`), JSON.stringify(state), { mode: 0o600 });
+  };
+
+  test.each([
+    ['a reused pid that serves something on the port', { started: 'another-boot/1', secret: 'ab'.repeat(32) }, /pid \d+ now belongs to another process; it was not signalled/],
+    ['the same pid, something else answering the challenge', { secret: 'ab'.repeat(32) }, /what answers on port \d+ is not the simulator started here; it was not signalled/],
+    ['a state file of an older version', {}, /written by an older version, cannot prove which process it started; it was not signalled/],
+  ])('%s is named and left running', async (_name, over, said) => {
+    const { child, port } = await stranger();
+    try {
+      leftBehind(child.pid!, port, over);
+      const stopped = cli('stop', '--port', String(port));
+      expect([stopped.status, stopped.stdout]).toEqual([0, expect.stringMatching(said)]);
+      expect(child.exitCode).toBeNull();
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      expect(existsSync(join(stateDir, 'simulators', `${port}.json`))).toBe(false);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+});

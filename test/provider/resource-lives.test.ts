@@ -86,6 +86,19 @@ describe('a power state\'s second life gets its own reboots', () => {
   });
 });
 
+test('a crash, a rollback, a re-deploy: the API cannot tell it from a crash\'s re-run, and the apply says what it assumed', async () => {
+  expect((await t.driver.apply(pw('1'))).errors).toEqual([]);
+  // Killed after the API accepted v2's reboot: the state keeps v1.
+  expect((await t.driver.apply(pw('2'), { crashOn: 'pw' })).crashed).toBe(true);
+  expect((await t.driver.apply(pw('1'))).changes).toEqual({});
+  const redeployed = await t.driver.apply(pw('2'));
+  expect(redeployed.errors).toEqual([]);
+  expect(redeployed.warnings).toEqual([expect.stringMatching(
+    /rebooted by an earlier, interrupted run \(operation \S+ succeeded: .*requested at .*\); not rebooted again\. Assumed: that run applied this same change \(generation 1 of this resource, reboot_triggers \{"v":"2"\}\) .* set reboot_triggers to a new value to reboot$/,
+  )]);
+  expect(reboots(t.a)).toBe(1);
+});
+
 describe('a read or a note serves the plan it was made for', () => {
   const restoring = (over = {}) => ({ 'fw[0]': firewall('a', { enabled: true, rulesets: [1], on_destroy: 'restore', ...over }) });
 

@@ -1,6 +1,7 @@
 import { checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
+import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds } from '../../reconcile/plan-resource';
 import { powerActionFor, planPowerState } from '../../reconcile/power-state';
 import { actionRefusal } from '../../reconcile/preflight';
@@ -126,7 +127,8 @@ export const powerStateResource: ProviderResource = {
       const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers) };
       sent = false;
       try {
-        await rebootServer(rebootCtx, target, orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot));
+        const hard = orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot);
+        await rebootServer(rebootCtx, target, hard, undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers));
       } catch (error) {
         // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
         return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };
@@ -163,6 +165,16 @@ export const powerStateResource: ProviderResource = {
     };
   },
 };
+
+/**
+ * What the apply takes a reboot an earlier run made under this change's key to be. The API keeps no
+ * record of what a key was for beyond the key itself, and Terraform keeps the prior state when a
+ * provider dies: a re-run after a crash and a rollback and re-deploy of the same triggers since
+ * that crash look alike (docs/guides/design.md, *What each identity names*), and a second reboot is
+ * the worse mistake.
+ */
+const earlierRebootAssumed = (generation: number, triggers: Value): string =>
+  `. Assumed: that run applied this same change (generation ${generation} of this resource, reboot_triggers ${canonicalJson(triggers)}) and was stopped before Terraform recorded it. If the triggers went back and forth since then, the API cannot tell: set reboot_triggers to a new value to reboot`;
 
 /** The prior's reboot triggers and generation: a reboot not sent is still to do. */
 const unrebooted = (prior: ObjectValue): ObjectValue => ({
