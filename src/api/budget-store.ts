@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { privateFolderProblem, userFolder } from '../contract/private-folder';
 
 /** Budgets the server reports per request class (section 8): actions have their own, tighter one. */
 export type BudgetClass = 'request' | 'action';
@@ -32,21 +32,24 @@ export class MemoryBudgetStore implements BudgetStore {
  * A small JSON file shared by every process that uses the same API and token, so the handler
  * processes of one `terraform apply` pace themselves as one client: each reserves a request from
  * the shared figure before sending, and every answer's `RateLimit-*` headers correct it. Updates
- * hold an exclusive lock file and replace the file atomically (write, then rename). Pacing only
- * avoids 429s, so any trouble with the file degrades to this process's own knowledge, never to a
- * failed request.
+ * hold an exclusive lock file, waited for as long as an update takes (a lock older than that was
+ * left by a killed process, and is broken), and replace the file atomically (write, then rename).
+ * Pacing only avoids 429s, so any trouble with the file degrades to this process's own knowledge,
+ * never to a failed request, and says so once in the log.
  */
 export class FileBudgetStore implements BudgetStore {
   private readonly fallback = new MemoryBudgetStore();
   private readonly lockPath: string;
   private folderReady = false;
+  private saidAlone = false;
 
-  constructor(private readonly path: string) {
+  constructor(private readonly path: string, private readonly log: (line: string) => void = () => undefined) {
     this.lockPath = `${path}.lock`;
   }
 
   public update<T>(change: (budgets: Budgets) => T): T {
-    if (!this.prepareFolder() || !this.lock()) return this.fallback.update(change);
+    const problem = this.folderProblem() ?? (this.lock() ? undefined : `its lock ${this.lockPath} could not be taken`);
+    if (problem) return this.alone(problem, change);
     try {
       const budgets = this.read();
       const result = change(budgets);
@@ -54,29 +57,29 @@ export class FileBudgetStore implements BudgetStore {
       writeFileSync(temp, JSON.stringify(budgets), { mode: 0o600 });
       renameSync(temp, this.path);
       return result;
-    } catch {
-      return this.fallback.update(change);
+    } catch (err) {
+      return this.alone(`it could not be written: ${(err as Error).message}`, change);
     } finally {
       this.unlock();
     }
   }
 
+  /** This process's own knowledge, said once: its requests then pace without the other processes'. */
+  private alone<T>(problem: string, change: (budgets: Budgets) => T): T {
+    if (!this.saidAlone) this.log(`rate-limit pacing is not shared with other processes (${problem}): this process paces alone`);
+    this.saidAlone = true;
+    return this.fallback.update(change);
+  }
+
   /**
-   * A folder of this user's alone: in a shared temporary directory another user may have made one
-   * of that name first, and a budget planted there would hold this process back. Anything else
-   * degrades to this process's own knowledge.
+   * A folder of this user's alone (contract/private-folder.ts): a budget planted in another's
+   * would hold this process back. Checked once.
    */
-  private prepareFolder(): boolean {
-    if (!this.folderReady) {
-      try {
-        const folder = dirname(this.path);
-        mkdirSync(folder, { recursive: true, mode: 0o700 });
-        this.folderReady = isOwnPrivateFolder(folder);
-      } catch {
-        return false;
-      }
-    }
-    return this.folderReady;
+  private folderProblem(): string | undefined {
+    if (this.folderReady) return undefined;
+    const problem = privateFolderProblem(dirname(this.path));
+    this.folderReady = problem === undefined;
+    return problem;
   }
 
   /** What the file holds, each budget checked: anything else is no knowledge. */
@@ -94,19 +97,22 @@ export class FileBudgetStore implements BudgetStore {
     }
   }
 
-  /** Waits up to ~200 ms for the lock; a lock older than 2 s was left by a killed process. */
+  /**
+   * Waits for the lock while its holder may still be updating: an update takes well under a
+   * millisecond, so a lock older than STALE_LOCK_MS was left by a killed process and is broken.
+   * Gives up only when the lock cannot be made at all (a folder gone, say).
+   */
   private lock(): boolean {
-    for (let tries = 0; tries < 200; tries++) {
+    for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
       try {
         closeSync(openSync(this.lockPath, 'wx', 0o600));
         return true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-        if (lockAgeMs(this.lockPath) > 2_000) this.unlock();
-        else Atomics.wait(PAUSE, 0, 0, 1);
+        if (lockAgeMs(this.lockPath) > STALE_LOCK_MS) this.unlock();
+        else Atomics.wait(PAUSE, 0, 0, pause);
       }
     }
-    return false;
   }
 
   private unlock(): void {
@@ -118,18 +124,12 @@ export class FileBudgetStore implements BudgetStore {
   }
 }
 
+/** How old a lock is when its holder is taken to be dead: far longer than any update holds it. */
+export const STALE_LOCK_MS = 2_000;
+
 function isBudget(value: unknown): value is Budget {
   const budget = value as Budget | null | undefined;
   return typeof budget?.remaining === 'number' && Number.isFinite(budget.remaining) && typeof budget.resetAtMs === 'number' && Number.isFinite(budget.resetAtMs);
-}
-
-/** On Windows the temporary directory is each user's own, and modes say nothing. */
-function isOwnPrivateFolder(folder: string): boolean {
-  const stat = lstatSync(folder);
-  if (!stat.isDirectory()) return false;
-  if (process.platform === 'win32' || process.getuid === undefined) return true;
-  // eslint-disable-next-line no-bitwise -- file modes are bit fields
-  return stat.uid === process.getuid() && (stat.mode & 0o077) === 0;
 }
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
@@ -143,10 +143,11 @@ function lockAgeMs(path: string): number {
 }
 
 /**
- * The shared budget file of one API and token, in a folder of the temporary directory. Its name is
- * a truncated hash of both, so the path reveals neither.
+ * The shared budget file of one API and token, in this user's folder of the temporary directory
+ * (another user's processes share theirs). Its name is a truncated hash of both, so the path
+ * reveals neither.
  */
-export function sharedBudgetFile(baseUrl: string, token: string, dir = join(tmpdir(), 'cdktf-server-hosting-pacing')): string {
+export function sharedBudgetFile(baseUrl: string, token: string, dir = userFolder('cdktf-server-hosting-pacing')): string {
   const id = createHash('sha256').update(`cdktf-server-hosting/pacing\n${baseUrl}\n${token}`).digest('base64url').slice(0, 32);
   return join(dir, `${id}.json`);
 }

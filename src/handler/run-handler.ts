@@ -120,7 +120,7 @@ async function run(command: 'apply' | 'plan' | 'destroy', env: Readonly<Record<s
       wallClock: io.now ?? Date.now,
       deadlineAt,
       // The handler processes of one apply share the token's budget: pace them as one client.
-      budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token, io.pacingDir)),
+      budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token, io.pacingDir), (line) => err(`  ${line}`)),
       // Every attempt in debug mode; otherwise only transient trouble that is being retried or waited
       // out. Refusals are reported once, in the error block.
       log: (line) => (debug || isTransientLogLine(line)) && err(`  ${line}`),

@@ -112,7 +112,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     sleep: stoppableSleep(stopped),
     signal: stopped,
     now,
-    budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token)),
+    budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
   const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes };
   const sessions = createSession(options, stopped);

@@ -1,9 +1,9 @@
 /* eslint-disable no-bitwise -- file modes and open flags are bit fields */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { privateFolderProblem, userFolder } from '../contract/private-folder';
 
 /**
  * What the plan of a `terraform apply` read, for the apply that follows it in the same terraform
@@ -82,7 +82,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     options.log('run notes off (the terraform run cannot be told on this system): a create reads at apply what its plan read');
     return NO_NOTES;
   }
-  const dir = options.dir ?? join(tmpdir(), `cdktf-server-hosting-${userTag()}`);
+  const dir = options.dir ?? userFolder('cdktf-server-hosting');
   const problem = privateFolderProblem(dir);
   if (problem) {
     options.log(`run notes off (${problem}): a create reads at apply what its plan read`);
@@ -139,28 +139,6 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     },
     flush,
   };
-}
-
-const userTag = () => String(process.getuid?.() ?? userInfo().username.replace(/[^A-Za-z0-9_-]/g, '_'));
-
-/**
- * Why `dir` may not hold the notes: made here if missing; a symbolic link, another user's folder or
- * one others may write into is refused (a note decides whether a create reads before it writes).
- */
-function privateFolderProblem(dir: string): string | undefined {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return `${dir} could not be made: ${(err as Error).message}`;
-  }
-  try {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory()) return `${dir} is not a folder`;
-    if (process.getuid && (stat.uid !== process.getuid() || (stat.mode & 0o077) !== 0)) return `${dir} is not this user's alone`;
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
 }
 
 /** Through a new file of an unpredictable name (never an existing one, nor a planted link), then renamed into place. */

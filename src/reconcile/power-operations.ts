@@ -180,7 +180,8 @@ export async function runAction(
     return explainApiError(ctx, `${target.label}: following operation ${operationId}`, err, ['servers:read']);
   }
   const message = `operation ${operationId} ${operation.status}: ${operation.message ?? operation.status}`;
-  if (earlier) return { kind: 'earlier', succeeded: operation.status === 'succeeded', message: `${message}, the action of an earlier run${operation.requestedAt ? ` requested at ${operation.requestedAt}` : ''}` };
+  const requested = operation.requestedAt ? ` (requested at ${operation.requestedAt})` : '';
+  if (earlier) return { kind: 'earlier', succeeded: operation.status === 'succeeded', message: `${message}${requested}, the action of an earlier run` };
   switch (operation.status) {
     case 'succeeded':
       return { kind: 'succeeded' };

@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  sharedBudgetFile, waitSummary,
+  sharedBudgetFile, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -304,6 +305,45 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     expect(pacer.acquire('request', 11_000)).toBe(0);
     pacer.observe('request', { remaining: '0', reset: '1' }, 11_000);
     expect(pacer.acquire('request', 11_000)).toBe(0);
+  });
+
+  test('the default folder is this user\'s alone: another user\'s folder of the plain name does not turn sharing off', () => {
+    const file = sharedBudgetFile('https://api.example.com/api/v1', 'token-a');
+    expect(dirname(file)).toBe(join(tmpdir(), `cdktf-server-hosting-pacing-${process.getuid!()}`));
+  });
+
+  test('a folder not this user\'s alone paces alone, and says so once', () => {
+    const open = join(dir, 'open');
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const lines: string[] = [];
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(sharedBudgetFile('https://api.example.com/api/v1', 't', open), (l) => lines.push(l)));
+    pacer.observe('request', { remaining: '5', reset: '10' }, 0);
+    pacer.acquire('request', 0);
+    expect(lines).toEqual([expect.stringMatching(/^rate-limit pacing is not shared with other processes \(.*open is not this user's alone\): this process paces alone$/)]);
+  });
+
+  test('an update waits for a lock its holder still holds, and breaks one a killed process left', () => {
+    const file = sharedBudgetFile('https://api.example.com/api/v1', 't', dir);
+    const lines: string[] = [];
+    const seen = new RateLimitPacer(() => 0, 0, new FileBudgetStore(file, (l) => lines.push(l)));
+    seen.observe('request', { remaining: '1', reset: '60' }, 0);
+    // Held by a peer for longer than the old 200 ms give-up: a worker releases it after 400 ms.
+    writeFileSync(`${file}.lock`, '');
+    const worker = new Worker(`setTimeout(() => require('node:fs').unlinkSync(${JSON.stringify(`${file}.lock`)}), 400)`, { eval: true });
+    const other = new RateLimitPacer(() => 0, 0, new FileBudgetStore(file, (l) => lines.push(l)));
+    const started = Date.now();
+    expect(other.acquire('request', 0)).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    // The shared figure was used: the one request left is taken, the next waits for the window.
+    expect(seen.acquire('request', 0)).toBe(60_000);
+    void worker.terminate();
+    // A lock left by a killed process (older than STALE_LOCK_MS) is broken.
+    writeFileSync(`${file}.lock`, '');
+    const old = new Date(Date.now() - STALE_LOCK_MS - 1_000);
+    utimesSync(`${file}.lock`, old, old);
+    expect(other.acquire('request', 61_000)).toBe(0);
+    expect(lines).toEqual([]);
   });
 
   test('the file name reveals neither the token nor the URL, and differs per token', () => {

@@ -47,7 +47,7 @@ test('a second start on a port a started simulator serves is refused, naming how
 describe('stop signals only the simulator start made', () => {
   /** Another job's process, serving something on a port: it answers every request 200, the identity challenge included. */
   const stranger = async () => {
-    const child = spawn(process.execPath, ['-e', `require('node:http').createServer((q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end('{"proof":"0000"}')).listen(0, '127.0.0.1', function () { console.log(this.address().port); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', 'require(\'node:http\').createServer((q, s) => s.writeHead(200, { \'content-type\': \'application/json\' }).end(\'{"proof":"0000"}\')).listen(0, \'127.0.0.1\', function () { console.log(this.address().port); })'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
     return { child, port };
   };
