@@ -19,7 +19,7 @@ const sourceDateEpoch = () => process.env.SOURCE_DATE_EPOCH
 async function main(out) {
   const version = providerVersion(readProviderBundle());
   // Built by this run, never taken from a cache: these are the bytes the release signs.
-  const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`), fresh: true };
+  const build = { cacheDir: defaultCacheDir(), log: (line) => console.log(`  ${line}`) };
   const executables = standaloneExecutables(readStandaloneProgram(), PLATFORMS, build);
   // Each zip carries the licences of what its executable holds: the bundled packages, and Node.
   const notices = executableNotices(build);

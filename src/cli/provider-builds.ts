@@ -40,9 +40,9 @@ function packagedBundles(): ProviderBuilds {
     platforms: PLATFORMS,
     script: () => scriptPackage(bundle, version),
     // Each executable comes with the licences of what it holds, Node's among them.
-    standalone: (platforms, log, verb) => {
-      // What a registry signs is built by this run: a file planted in the cache is never signed.
-      const build = { cacheDir: defaultCacheDir(), log, fresh: verb === 'registry' };
+    standalone: (platforms, log) => {
+      // Built by this run, for a mirror as for a registry: a file planted in the cache is never written out.
+      const build = { cacheDir: defaultCacheDir(), log };
       return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), executableNotices(build));
     },
   };

@@ -47,13 +47,14 @@ export interface StandaloneBuild {
   readonly cacheDir: string;
   /** Progress, one line at a time. */
   readonly log: (line: string) => void;
-  /**
-   * Build anew, and compare with the cache, for what is to be signed: the cache is a folder anyone
-   * with the user's rights may write, and its key is computable from the public package. A cached
-   * file that differs from this run's build is not used, and the cache keeps this run's build.
-   */
-  readonly fresh?: boolean;
 }
+
+/**
+ * The executables this process built, by their cache path: a run writes (into a mirror, a registry,
+ * a release) only what it built itself, never a file it found in the cache, which anyone with the
+ * user's rights may write and whose key is computable from the public package.
+ */
+const builtByThisRun = new Map<string, Buffer>();
 
 /** `$CDKTF_SERVER_HOSTING_CACHE_DIR`, else `$XDG_CACHE_HOME/cdktf-server-hosting`, else `~/.cache/cdktf-server-hosting`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -68,9 +69,10 @@ export function hostPlatform(): Platform | undefined {
 }
 
 /**
- * The standalone executable of `program` for each platform, built once and then read from the
- * cache; with `build.fresh`, built anew each time (the build is reproducible) and checked against
- * the cache.
+ * The standalone executable of `program` for each platform, built by this process (once per
+ * process: the build is reproducible) and checked against the cache, which says when a file there
+ * differs and then keeps this run's build. Whatever the command (mirror, registry, the release
+ * build), the cache is never what is written where the executable will run.
  */
 export function standaloneExecutables(program: StandaloneProgram, platforms: readonly Platform[], build: StandaloneBuild): Map<Platform, Buffer> {
   // The executable carries its notices, so that a registry folder it writes of itself has them too.
@@ -78,9 +80,9 @@ export function standaloneExecutables(program: StandaloneProgram, platforms: rea
   const embedded = { ...program, notices };
   return new Map(platforms.map((platform) => {
     const file = cachedExecutable(embedded, platform, build);
-    if (build.fresh) return [platform, freshExecutable(embedded, platform, file, build)];
-    if (!existsSync(file)) cacheAtomically(file, (tmp) => buildExecutable(embedded, platform, tmp, build));
-    return [platform, readFileSync(file)];
+    const built = builtByThisRun.get(file) ?? freshExecutable(embedded, platform, file, build);
+    builtByThisRun.set(file, built);
+    return [platform, built];
   }));
 }
 

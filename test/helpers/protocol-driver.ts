@@ -44,6 +44,11 @@ export interface ApplyOptions {
   readonly replace?: readonly string[];
   /** The provider serving this address dies as soon as the API accepts a write of its apply. */
   readonly crashOn?: string;
+  /**
+   * The provider dies while it answers the run's Nth resource RPC (refresh, plan or apply, counted
+   * from 1 across both walks): what that RPC sent to the API stays sent, Terraform hears nothing.
+   */
+  readonly crashAtRpc?: number;
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
@@ -59,6 +64,9 @@ export interface RunOutcome {
 }
 
 const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
+
+/** A provider process that died mid-RPC: Terraform gets no answer. */
+class ProviderDied extends Error {}
 
 type Rpcs = ReturnType<typeof resourceRpcs>;
 const dynamic = (value: Value) => ({ msgpack: encodeValue(value) });
@@ -84,6 +92,8 @@ export class ProtocolDriver {
   private processes = 0;
   /** The run of the `terraform test` in progress, if any. */
   private testRun: string | undefined;
+  /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
+  private rpcsToDeath: number | undefined;
   private readonly clients: HostingApiClient[] = [];
 
   constructor(
@@ -110,8 +120,21 @@ export class ProtocolDriver {
     this.clients.push(client);
     const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
     const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes }, stop.signal);
-    const rpcs = resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t });
+    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
     return { rpcs, stop, notes };
+  }
+
+  /** RPCs that count towards `crashAtRpc`: the one it names runs, then its process dies before answering. */
+  private mortal(rpcs: Rpcs, stop: AbortController): Rpcs {
+    const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: unknown, cb: unknown) => {
+      const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb);
+      if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
+        stop.abort();
+        throw new ProviderDied();
+      }
+      return res;
+    }]);
+    return Object.fromEntries(counted) as Rpcs;
   }
 
   /**
@@ -158,7 +181,28 @@ export class ProtocolDriver {
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
     const planRun = this.testRun ?? `a${++this.runs}`;
-    const planned = await this.planWalk(configs, options, planRun, outcome);
+    this.rpcsToDeath = options.crashAtRpc;
+    try {
+      return await this.planAndApply(configs, options, planRun, outcome);
+    } finally {
+      this.rpcsToDeath = undefined;
+    }
+  }
+
+  private async planAndApply(
+    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, planRun: string, outcome: RunOutcome,
+  ): Promise<RunOutcome> {
+    const saved = new Map(this.state);
+    let planned;
+    try {
+      planned = await this.planWalk(configs, options, planRun, outcome);
+    } catch (err) {
+      if (!(err instanceof ProviderDied)) throw err;
+      // The plan failed: nothing of its refresh is kept.
+      this.state.clear();
+      for (const [address, stored] of saved) this.state.set(address, stored);
+      return { ...outcome, crashed: true };
+    }
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
     const applyRun = options.betweenPlanAndApply && !this.testRun ? `a${++this.runs}` : planRun;
@@ -175,7 +219,7 @@ export class ProtocolDriver {
     };
     for (const change of planned) {
       const proc = processOf(change.provider, change.address);
-      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed);
+      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
       if (crashed) break;
     }
     for (const proc of processes.values()) proc.notes.flush();
@@ -243,21 +287,28 @@ export class ProtocolDriver {
     wanted: ResourceConfig | undefined,
     outcome: RunOutcome,
     crashed: () => boolean,
+    died: () => void,
   ) {
     const stored = this.state.get(change.address);
     const call = async (prior: ObjectValue | null, priorPrivate: Uint8Array | undefined, config: ObjectValue | null) => {
       let planned: ObjectValue | null = null;
       let plannedPrivate = priorPrivate;
-      if (config) {
-        // Terraform plans each change again right before applying it.
-        const plan = await planChange(rpcs, change.type, prior, config, priorPrivate);
-        if (this.collect(plan.diagnostics, outcome)) return { failed: true };
-        planned = objectOf(plan.planned_state);
-        plannedPrivate = plan.planned_private;
+      let res: any;
+      try {
+        if (config) {
+          // Terraform plans each change again right before applying it.
+          const plan = await planChange(rpcs, change.type, prior, config, priorPrivate);
+          if (this.collect(plan.diagnostics, outcome)) return { failed: true };
+          planned = objectOf(plan.planned_state);
+          plannedPrivate = plan.planned_private;
+        }
+        const states = { prior_state: dynamic(prior), planned_state: dynamic(planned), config: dynamic(config) };
+        const request = { type_name: change.type, ...states, planned_private: plannedPrivate };
+        res = await rpcs.ApplyResourceChange(request, () => undefined);
+      } catch (err) {
+        if (!(err instanceof ProviderDied)) throw err;
+        died();
       }
-      const states = { prior_state: dynamic(prior), planned_state: dynamic(planned), config: dynamic(config) };
-      const request = { type_name: change.type, ...states, planned_private: plannedPrivate };
-      const res = await rpcs.ApplyResourceChange(request, () => undefined) as any;
       if (crashed()) {
         // The provider died: Terraform keeps the prior values and no private data.
         if (prior) this.state.set(change.address, { type: change.type, provider: change.provider, value: prior });

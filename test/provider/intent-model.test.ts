@@ -1,34 +1,57 @@
 import * as fc from 'fast-check';
-import type { ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
+import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
- * A model-based test of the keys and run notes (issue 46 §3): fast-check writes sequences of edits,
- * rollbacks, replaces, saved plans applied after the account moved, provider crashes after the API
- * accepted a write, reboots that outlive their timeout, drift by hand, two accounts with the same
- * server ids and a rotated token, and shrinks a failing one to its shortest form. After every apply
- * the invariants below are checked. `INTENT_MODEL_RUNS` sets the number of sequences (default 1000),
- * `INTENT_MODEL_SEED` replays one, `INTENT_MODEL_ONLY` draws one family of edits, `INTENT_MODEL_COMMANDS` the
- * longest sequence (default 16).
+ * A model-based test of the identities behind every write (issues 46 §3 and 53 §3): fast-check
+ * writes sequences of edits, rollbacks, replaces, destroys and re-creates, `state rm` and import,
+ * `moved` blocks and address changes, saved plans applied after the account moved, several plans
+ * and applies in one terraform process (as `terraform test` runs them), provider crashes after the
+ * API accepted a write or at any RPC, reboots that outlive their timeout, drift by hand, an account
+ * reset, two accounts with the same server ids and a rotated token, and shrinks a failing one to
+ * its shortest form. After every apply the invariants below are checked.
+ *
+ * The oracle judges by what the user did, never by the provider's keys, generations or lives: a
+ * successful apply whose reboot_triggers differ from those of the last successful apply of the
+ * same resource (a create or import starts anew) owes the account one reboot; an apply of any
+ * outcome whose triggers differ from the last apply's may cause one. `INTENT_MODEL_RUNS` sets the
+ * number of sequences (default 1000), `INTENT_MODEL_SEED` replays one, `INTENT_MODEL_ONLY` draws
+ * one family of edits, `INTENT_MODEL_COMMANDS` the longest sequence (default 16).
  */
 const t = useTwoAccounts();
+
+type Address = 'pw' | 'pw_b';
+const ADDRESSES: readonly Address[] = ['pw', 'pw_b'];
 
 interface Model {
   /** What the user's configuration holds. */
   fw: Record<'a' | 'b', { enabled: boolean; rulesets: number[]; onDestroy: string } | undefined>;
+  /** Where the configuration has the power state (`count`/`for_each` give it another address), if anywhere. */
+  pw: Address | undefined;
   triggers: string;
   timeout: number;
   slow: boolean;
-  /** Reboot intents planned so far (generation and triggers), and reboots the API may repeat after a token rotation. */
-  intents: Set<string>;
-  pendingIntents: Set<string>;
+  /** The user's reboots: owed by successful applies, possible by every apply, and forgiven where the API forgets keys. */
+  owed: number;
+  allowed: number;
   allowance: number;
+  /** The triggers of the last apply that had a power state, whatever its outcome. */
+  lastAttempt?: string;
+  /** Per address, the triggers of the last successful apply of the resource there; none after a create, import, `state rm` or replace. */
+  applied: Partial<Record<Address, string>>;
+  /** An apply that changed the triggers failed or crashed since the last success: its reboot may be sent again by whoever forgets its key. */
+  unsettled: boolean;
+  /** Reboots the account got before it was reset (its log of carried-out actions starts anew). */
+  rebootsBeforeReset: number;
   /** Each account's firewall values seen while its resource exists: what a restoring removal may put back. */
   seen: Record<'a' | 'b', Array<{ enabled: boolean; rulesets: number[] }>>;
 }
 
+type Real = Omit<typeof t, 'reset'>;
+
 const configs = (m: Model): Record<string, ResourceConfig> => {
-  const out: Record<string, ResourceConfig> = { pw: power({ reboot_triggers: { v: m.triggers }, operation_timeout_seconds: m.timeout }) };
+  const out: Record<string, ResourceConfig> = {};
+  if (m.pw) out[m.pw] = power({ reboot_triggers: { v: m.triggers }, operation_timeout_seconds: m.timeout });
   for (const p of ['a', 'b'] as const) {
     const fw = m.fw[p];
     if (fw) out[`fw_${p}`] = firewall(p, { enabled: fw.enabled, rulesets: fw.rulesets, on_destroy: fw.onDestroy, expect_takeover: true });
@@ -36,28 +59,42 @@ const configs = (m: Model): Record<string, ResourceConfig> => {
   return out;
 };
 
-type Real = Omit<typeof t, 'reset'>;
-
-/** The reboot intent the next apply plans for `pw`, if its triggers change. */
-function plannedIntent(real: Real, m: Model): string | undefined {
-  const stored = real.driver.state.get('pw')?.value;
-  if (!stored || stored.reboot_triggers === null || JSON.stringify(stored.reboot_triggers) === JSON.stringify({ v: m.triggers })) return undefined;
-  return `${Number(stored.reboot_generation ?? 0) + 1}:${m.triggers}`;
-}
-
 const sameSet = (a: readonly number[], b: readonly number[] | undefined) =>
   b !== undefined && JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
 const writesTo = (real: Real, p: 'a' | 'b') => real[p].executed({ serverId: SERVER, kind: 'firewall' }).length;
+const rebootsOf = (real: Real, m: Model) => m.rebootsBeforeReset + reboots(real.a);
+
+/** The oracle's bookkeeping of one apply, from the user's configuration and what the run told them. */
+function judge(real: Real, m: Model, outcome: RunOutcome, replaced: readonly string[]) {
+  const succeeded = outcome.errors.length === 0 && !outcome.crashed;
+  if (m.pw) {
+    if (m.lastAttempt !== undefined && m.lastAttempt !== m.triggers) m.allowed += 1;
+    if (succeeded) {
+      const before = m.applied[m.pw];
+      if (before !== undefined && before !== m.triggers && !replaced.includes(m.pw)) m.owed += 1;
+    } else if (m.lastAttempt !== m.triggers) {
+      m.unsettled = true;
+    }
+    m.lastAttempt = m.triggers;
+  }
+  for (const address of ADDRESSES) {
+    const kept = address === m.pw && real.driver.state.has(address);
+    // A create, replace or removal that failed may or may not have happened: what follows starts anew.
+    const uncertain = !succeeded && (replaced.includes(address) || outcome.changes[address] === 'create' || outcome.changes[address] === 'delete');
+    if (!kept || uncertain) delete m.applied[address];
+    else if (succeeded) m.applied[address] = m.triggers;
+  }
+  if (succeeded) m.unsettled = false;
+}
 
 /** Runs one apply and checks every invariant after it. */
-async function applyAndCheck(real: Real, m: Model, run: (cfg: Record<string, ResourceConfig>) => Promise<RunOutcome>, movedAfterPlan?: 'a' | 'b') {
-  const intent = plannedIntent(real, m);
-  if (intent) m.intents.add(intent);
-  const before = { reboots: reboots(real.a), b: writesTo(real, 'b') };
+async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, movedAfterPlan?: 'a' | 'b') {
+  const before = { b: writesTo(real, 'b') };
   const firewalls = { a: { ...real.a.state.server(SERVER).firewall }, b: { ...real.b.state.server(SERVER).firewall } };
   const seenBefore = { a: m.seen.a.length, b: m.seen.b.length };
-  const outcome = await run(configs(m));
+  const outcome = await real.driver.apply(configs(m), options);
+  judge(real, m, outcome, options.replace ?? []);
   for (const p of ['a', 'b'] as const) {
     // What a create takes over starts what its removal may put back.
     if (outcome.changes[`fw_${p}`] === 'create') m.seen[p] = [firewalls[p], ...m.seen[p].slice(seenBefore[p])];
@@ -68,19 +105,13 @@ async function applyAndCheck(real: Real, m: Model, run: (cfg: Record<string, Res
     expect([seen.some((v) => v.enabled === now.enabled), seen.some((v) => sameSet(v.rulesets, now.rulesets))]).toEqual([true, true]);
     m.seen[p] = [];
   }
-  const rebooted = reboots(real.a) > before.reboots;
-  if (intent && (rebooted || outcome.crashed)) m.pendingIntents.add(intent);
-  // No intended action sent twice: one reboot per intent (the API forgets keys of a rotated token; see the README).
-  expect(reboots(real.a)).toBeLessThanOrEqual(m.intents.size + m.allowance);
+  // No intended action sent twice: at most one reboot per change of the triggers the user applied.
+  expect(rebootsOf(real, m)).toBeLessThanOrEqual(m.allowed + m.allowance);
   // Nothing written to an account the run did not change.
   if (!outcome.changes.fw_b) expect(writesTo(real, 'b')).toBe(before.b);
-  const pw = real.driver.state.get('pw')?.value;
-  // The state says what the account got: a reboot sent in this apply is in the state, even when the apply failed after it.
-  if (rebooted && !outcome.crashed) expect(pw?.reboot_triggers).toEqual({ v: m.triggers });
   if (outcome.errors.length || outcome.crashed) return outcome;
-  m.pendingIntents.clear();
   // No intended write lost: after a successful apply the accounts are what the configuration says.
-  expect(pw).toMatchObject({ reboot_triggers: { v: m.triggers } });
+  if (m.pw) expect(real.driver.state.get(m.pw)?.value).toMatchObject({ reboot_triggers: { v: m.triggers } });
   for (const p of ['a', 'b'] as const) {
     const fw = m.fw[p];
     // A firewall that moved after a plan that had nothing to change for it is not in that plan: the next plan shows it.
@@ -109,6 +140,9 @@ const cmd = (name: string, run: (m: Model, r: Real) => Promise<void> | void, che
 
 const account = fc.constantFrom<'a' | 'b'>('a', 'b');
 const firewallValue = fc.record({ enabled: fc.boolean(), rulesets: fc.subarray([1, 2, 3]), onDestroy: fc.constantFrom('retain', 'restore') });
+const triggersValue = fc.constantFrom('1', '2', '3');
+const other = (address: Address): Address => (address === 'pw' ? 'pw_b' : 'pw');
+const inState = (m: Model, r: Real) => m.pw !== undefined && r.driver.state.has(m.pw);
 
 /** The edits and faults of each family; applies are common to both. */
 const FAMILIES = {
@@ -118,18 +152,18 @@ const FAMILIES = {
     account.map((p) => cmd(`remove fw_${p}`, (m) => void (m.fw[p] = undefined))),
     fc.tuple(account, firewallValue).map(([p, v]) => cmd(`drift fw_${p} by hand to ${JSON.stringify(v)}`, (_m, r) => r[p].drift(SERVER, { firewall: { enabled: v.enabled, rulesets: v.rulesets } }))),
     // Listed twice: replaces come in runs, as in a pipeline that replaces on every deploy.
-    ...[1, 2].map(() => account.map((p) => cmd(`apply -replace=fw_${p}`, async (m, r) => void (await applyAndCheck(r, m, (cfg) => r.driver.apply(cfg, { replace: [`fw_${p}`] }))), (m) => m.fw[p] !== undefined))),
+    ...[1, 2].map(() => account.map((p) => cmd(`apply -replace=fw_${p}`, async (m, r) => void (await applyAndCheck(r, m, { replace: [`fw_${p}`] })), (m) => m.fw[p] !== undefined))),
     fc.tuple(account, firewallValue).map(([p, v]) => cmd(`plan -out, fw_${p} drifts to ${JSON.stringify(v)}, apply the saved plan later`, async (m, r) => {
       const moved = () => {
         r[p].drift(SERVER, { firewall: { enabled: v.enabled, rulesets: v.rulesets } });
         remember(m, r);
         r.clock.advance(3_600_000);
       };
-      await applyAndCheck(r, m, (cfg) => r.driver.apply(cfg, { betweenPlanAndApply: moved }), p);
+      await applyAndCheck(r, m, { betweenPlanAndApply: moved }, p);
     })),
   ],
   power: [
-    fc.constantFrom('1', '2', '3').map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
+    triggersValue.map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
     fc.constantFrom(2, 60).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
     fc.boolean().map((slow) => cmd(slow ? 'reboots take 6 s' : 'reboots are quick', (m, r) => {
       m.slow = slow;
@@ -137,14 +171,44 @@ const FAMILIES = {
     })),
     fc.constant(cmd('rotate account a\'s token', (m, r) => {
       // The API's memory of keys is per token (section 4 does not say): a rotated token is a new scope.
-      if (m.pendingIntents.size) m.allowance += 1;
+      if (m.unsettled) m.allowance += 1;
       r.accounts.a.token = r.accounts.a.token === r.a.tokens.full ? r.a.tokens.reseller : r.a.tokens.full;
+    })),
+    fc.constant(cmd('reset account a (a fresh account: no key, operation or log of the old one)', (m, r) => {
+      m.rebootsBeforeReset += reboots(r.a);
+      // A reboot still to settle may be sent again to the new account, which never had it.
+      if (m.unsettled) m.allowance += 1;
+      r.a.reset();
+    })),
+    fc.constant(cmd('remove the power state (destroy)', (m) => void (m.pw = undefined), (m) => m.pw !== undefined)),
+    fc.constantFrom<Address>(...ADDRESSES).map((a) => cmd(`the power state at ${a} (create, or a count/for_each address change)`, (m) => void (m.pw = a))),
+    fc.constant(cmd('moved { from = pw to = the other address }', (m, r) => {
+      const from = m.pw!;
+      r.driver.move(from, other(from));
+      m.pw = other(from);
+      if (m.applied[from] !== undefined) m.applied[m.pw] = m.applied[from];
+      delete m.applied[from];
+    }, (m) => inState(m, t) && !t.driver.state.has(other(m.pw!)))),
+    fc.constant(cmd('terraform state rm, then import', async (m, r) => {
+      r.driver.stateRm(m.pw!);
+      delete m.applied[m.pw!];
+      expect(await r.driver.import(m.pw!, power(), SERVER)).toEqual([]);
+    }, (m) => inState(m, t))),
+    fc.constant(cmd('apply -replace=<the power state>', async (m, r) => void (await applyAndCheck(r, m, { replace: [m.pw!] })), (m) => inState(m, t))),
+    fc.tuple(triggersValue, triggersValue).map(([x, y]) => cmd(`terraform test: apply, triggers v${x}, apply, triggers v${y}, apply (one terraform process)`, async (m, r) => {
+      await r.driver.terraformTest(async () => {
+        for (const v of [undefined, x, y]) {
+          if (v) m.triggers = v;
+          await applyAndCheck(r, m);
+        }
+      });
     })),
   ],
   common: [
     fc.constant(cmd('time passes (60 s)', (_m, r) => r.clock.advance(60_000))),
-    fc.constant(cmd('apply', async (m, r) => void (await applyAndCheck(r, m, (cfg) => r.driver.apply(cfg))))),
-    fc.constantFrom('pw', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, (cfg) => r.driver.apply(cfg, { crashOn: address }))))),
+    fc.constant(cmd('apply', async (m, r) => void (await applyAndCheck(r, m)))),
+    fc.constantFrom('pw', 'pw_b', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, { crashOn: address })))),
+    fc.integer({ min: 1, max: 8 }).map((n) => cmd(`apply, the provider killed while it answers the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { crashAtRpc: n })))),
   ],
 };
 
@@ -152,37 +216,47 @@ const FAMILIES = {
 const ONLY = process.env.INTENT_MODEL_ONLY as 'firewalls' | 'power' | undefined;
 const commands = [...(ONLY === 'power' ? [] : FAMILIES.firewalls), ...(ONLY === 'firewalls' ? [] : FAMILIES.power), ...FAMILIES.common];
 
-/** After the sequence: with quick reboots and no fault, one more apply converges (no permanent failure), and a second one changes nothing. */
+/**
+ * After the sequence: with quick reboots and no fault, one more apply converges (no permanent
+ * failure), a second one changes nothing, and the account got every reboot the user's successful
+ * applies owed it.
+ */
 async function converges(m: Model, r: Real) {
   m.slow = false;
   r.a.setOperationDelays({ runningMs: 0 });
   r.clock.advance(60_000);
-  const last = await applyAndCheck(r, m, (cfg) => r.driver.apply(cfg));
+  const last = await applyAndCheck(r, m);
   expect(last.errors).toEqual([]);
   const again = await r.driver.apply(configs(m));
   expect(again.changes).toEqual({});
+  r.clock.advance(60_000);
+  // No intended reboot lost: each change of the triggers a successful apply made was carried out.
+  expect(rebootsOf(r, m)).toBeGreaterThanOrEqual(m.owed);
 }
 
 const RUNS = Number(process.env.INTENT_MODEL_RUNS ?? 1000);
 const SEED = process.env.INTENT_MODEL_SEED === undefined ? undefined : Number(process.env.INTENT_MODEL_SEED);
 
-test(`no sequence of applies, crashes, edits or accounts sends an intent twice, loses one, fails for good or writes elsewhere (${RUNS} sequences)`, async () => {
+test(`no sequence of applies, crashes, lives, processes, edits or accounts sends an intent twice, loses one, fails for good or writes elsewhere (${RUNS} sequences)`, async () => {
   const initial = async (): Promise<{ model: Model; real: Real }> => {
     await t.driver.apply({});
     // The two accounts' firewalls differ from the start, so one's values can never pass for the other's.
     t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
-    return { model: { fw: { a: undefined, b: undefined }, triggers: '1', timeout: 60, slow: false, intents: new Set(), pendingIntents: new Set(), allowance: 0, seen: { a: [], b: [] } }, real: t };
+    const model: Model = {
+      fw: { a: undefined, b: undefined }, pw: 'pw', triggers: '1', timeout: 60, slow: false,
+      owed: 0, allowed: 0, allowance: 0, applied: {}, unsettled: false, rebootsBeforeReset: 0, seen: { a: [], b: [] },
+    };
+    return { model, real: t };
   };
   await fc.assert(
     fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), async (sequence) => {
       // A fresh pair of accounts per sequence: the hooks of useTwoAccounts run once per test, so reset by hand.
       await t.reset();
       const setup = await initial();
-      await t.driver.apply(configs(setup.model));
+      await applyAndCheck(setup.real, setup.model);
       await fc.asyncModelRun(() => setup, sequence);
       await converges(setup.model, setup.real);
     }),
     { numRuns: RUNS, seed: SEED, verbose: 1 },
   );
 }, 540_000);
-

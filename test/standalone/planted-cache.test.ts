@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -5,12 +6,14 @@ import { cachedExecutable, defaultCacheDir, executableNotices, standaloneExecuta
 import { readStandaloneProgram } from '../../src/contract/provider-mirror';
 
 /*
- * Signed from a planted cache (issue 48 §5): the cache key of a built executable is computable from
- * the public package, so a file planted there was zipped and signed by `provider registry`. What
- * is signed is now built by the run that signs it (the build is reproducible) and compared with
- * the cache. Runs in the package step, beside suites that run the executables of the shared cache:
- * the plant goes into a cache of its own, which borrows the shared one's downloads (Node, postject).
+ * Written from a planted cache (issue 48 §5, issue 53 §1): the cache key of a built executable is
+ * computable from the public package, so a file planted there was signed by `provider registry`,
+ * then written by `provider mirror --standalone` into the folder Terraform runs it from. Every
+ * command now writes what its own run built (the build is reproducible), compared with the cache.
+ * Runs in the package step: the plant goes into a cache of its own, which borrows the shared one's
+ * downloads (Node, postject).
  */
+const BIN = join(__dirname, '..', '..', 'bin', 'cdktf-server-hosting');
 let cacheDir: string;
 beforeAll(() => {
   cacheDir = mkdtempSync(join(tmpdir(), 'planted-cache-'));
@@ -19,18 +22,27 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-test('a file planted where the executable is cached is not what a signing build uses; the run says so and the cache keeps the real one', () => {
+test('a file planted where the executable is cached is written by no command: each builds its own, says what differs, and the cache keeps the real one', () => {
+  const program = readStandaloneProgram();
   const lines: string[] = [];
   const build = { cacheDir, log: (line: string) => lines.push(line) };
-  const program = readStandaloneProgram();
   const real = standaloneExecutables(program, ['linux_amd64'], build).get('linux_amd64')!;
   const file = cachedExecutable({ ...program, notices: executableNotices(build) }, 'linux_amd64', build);
   writeFileSync(file, 'planted', { mode: 0o755 });
-  // A run that does not sign reads the cache as it is: that is what the signing build guards against.
-  expect(standaloneExecutables(program, ['linux_amd64'], build).get('linux_amd64')!.toString()).toBe('planted');
-
-  const signed = standaloneExecutables(program, ['linux_amd64'], { ...build, fresh: true }).get('linux_amd64')!;
-  expect(signed.equals(real)).toBe(true);
-  expect(lines.some((line) => line.startsWith(`the cached ${file} is not what this run builds (SHA-256 `) && line.endsWith('it is not used, and the cache now holds this run\'s build'))).toBe(true);
-  expect(readFileSync(file).equals(real)).toBe(true);
+  // The same process again: what it built, not what the cache holds now.
+  expect(standaloneExecutables(program, ['linux_amd64'], build).get('linux_amd64')!.equals(real)).toBe(true);
+  // Another process: `provider mirror --standalone` writes where Terraform runs it.
+  const out = mkdtempSync(join(tmpdir(), 'planted-mirror-'));
+  try {
+    const mirror = spawnSync(process.execPath, [BIN, 'provider', 'mirror', out, '--standalone', '--platform', 'linux_amd64'], {
+      encoding: 'utf8', env: { ...process.env, CDKTF_SERVER_HOSTING_CACHE_DIR: cacheDir }, timeout: 300_000,
+    });
+    expect(mirror.status).toBe(0);
+    expect(`${mirror.stdout}${mirror.stderr}`).toContain(`the cached ${file} is not what this run builds (SHA-256 `);
+    const written = readdirSync(out, { recursive: true }).map(String).find((name) => name.includes('terraform-provider-hosting_v'));
+    expect(readFileSync(join(out, written!)).equals(real)).toBe(true);
+    expect(readFileSync(file).equals(real)).toBe(true);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
