@@ -55,6 +55,9 @@ const project = new cdk.JsiiProject({
     '@types/node@^20', 'esbuild@^0.25', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24',
     // fast-check drives the model-based test of the keys (test/provider/intent-model.test.ts).
     'fast-check@^4',
+    // Stryker shows the guarantee modules' tests can fail (`npm run mutation`, docs/guides/design.md).
+    // 9.6 is the last release that runs on Node 20, which this project's machines still run.
+    '@stryker-mutator/core@9.6.1', '@stryker-mutator/jest-runner@9.6.1',
   ],
 
   jestOptions: {
@@ -83,7 +86,7 @@ const project = new cdk.JsiiProject({
   // page's script (live-page/), which every other *.js file is ignored beside.
   eslintOptions: { dirs: ['src', 'test', 'live-page'], fileExtensions: ['.ts', '.tsx', '.js'], commandOptions: { fix: false } },
 
-  gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/', '/.venv/', '__pycache__/', '.mypy_cache/'],
+  gitignore: ['/assets/', '/cdktf.out/', '/examples/**/cdktf.out/', '/examples/**/.terraform*', '*.tfstate*', '/.e2e/', '/.venv/', '__pycache__/', '.mypy_cache/', '/.stryker-tmp/', '/reports/'],
   // The tarball is an allowlist (`files` below): a stray file at the root (a build log, a key) is
   // never packed.
   npmignoreEnabled: false,
@@ -371,6 +374,48 @@ new JsonFile(project, '.markdownlint-cli2.jsonc', {
     },
     globs: ['README.md', 'docs/**/*.md'],
   },
+});
+
+// Mutation testing of what the identities guarantee (issue 53 §3): the key derivation, the reboot's
+// generation and life, the run notes and trusted reads, and the reconcile diffs. Each mutant runs
+// only the tests that cover it, with the model at 100 sequences. Out of `npm test` (about 20 minutes
+// on two cores); the score and every surviving mutant are in docs/guides/design.md.
+const MUTATED = [
+  'src/reconcile/keys.ts', 'src/provider/resources/reboot-generation.ts', 'src/provider/resources/resource-life.ts',
+  'src/provider/run-notes.ts', 'src/provider/session.ts', 'src/reconcile/firewall.ts', 'src/reconcile/ip-settings.ts', 'src/reconcile/power-state.ts',
+];
+const MUTATION_TESTS = [
+  'test/reconcile/keys.test.ts', 'test/reconcile/diffs.test.ts', 'test/provider/provider-units.test.ts', 'test/provider/intent-keys.test.ts',
+  'test/provider/intent-model.test.ts', 'test/provider/resource-lives.test.ts', 'test/provider/run-notes.test.ts', 'test/provider/trusted-reads.test.ts',
+  'test/provider/takeover-warnings.test.ts', 'test/provider/plan-apply-invariant.test.ts', 'test/handler/outcomes.test.ts',
+];
+new JsonFile(project, 'stryker.config.json', {
+  obj: {
+    $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
+    packageManager: 'npm',
+    testRunner: 'jest',
+    coverageAnalysis: 'perTest',
+    mutate: MUTATED,
+    jest: {
+      projectType: 'custom',
+      config: {
+        testMatch: MUTATION_TESTS.map((file) => `<rootDir>/${file}`),
+        testTimeout: 120_000,
+        transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
+      },
+    },
+    concurrency: 2,
+    timeoutMS: 60_000,
+    reporters: ['clear-text', 'progress', 'json'],
+    jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: 'always',
+  },
+});
+project.addTask('mutation', {
+  description: 'Mutation testing of the identities\' guarantee modules (Stryker; not part of npm test)',
+  env: { INTENT_MODEL_RUNS: '100' },
+  exec: 'stryker run',
 });
 
 // Only the library's own layers (what lib/index.js loads: constructs, contract, testing) must keep to
