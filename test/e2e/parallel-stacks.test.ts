@@ -61,7 +61,7 @@ describeWithTerraform('three applies at once on one machine share one rate budge
     expect(Math.max(...waits)).toBeLessThanOrEqual(LONGEST_PACING_WAIT_MS);
 
     // The shared figure is in wall-clock time: any process can read it, whenever it started.
-    const folder = join(temp, 'cdktf-server-hosting-pacing');
+    const folder = join(temp, `cdktf-server-hosting-pacing-${process.getuid!()}`);
     const [file] = readdirSync(folder).filter((name) => name.endsWith('.json'));
     const { request } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { request: { resetAtMs: number } };
     expect(Math.abs(request.resetAtMs - Date.now())).toBeLessThan(60_000);

@@ -242,10 +242,9 @@ test(`no sequence of applies, crashes, lives, processes, edits or accounts sends
     await t.driver.apply({});
     // The two accounts' firewalls differ from the start, so one's values can never pass for the other's.
     t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
-    const model: Model = {
-      fw: { a: undefined, b: undefined }, pw: 'pw', triggers: '1', timeout: 60, slow: false,
-      owed: 0, allowed: 0, allowance: 0, applied: {}, unsettled: false, rebootsBeforeReset: 0, seen: { a: [], b: [] },
-    };
+    const user = { fw: { a: undefined, b: undefined }, pw: 'pw' as const, triggers: '1', timeout: 60, slow: false };
+    const oracle = { owed: 0, allowed: 0, allowance: 0, applied: {}, unsettled: false, rebootsBeforeReset: 0 };
+    const model: Model = { ...user, ...oracle, seen: { a: [], b: [] } };
     return { model, real: t };
   };
   await fc.assert(
