@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { likelyName } from '../contract/patterns';
 
 /*
  * Every subcommand's arguments, parsed strictly by node:util's parseArgs: an unknown flag, a flag
@@ -23,12 +24,17 @@ export interface CommandLine<T extends FlagSpecs> {
   readonly words: string[];
 }
 
-/** The flags and words of `args`; `words` is how many words the command takes. */
-export function parseCommandLine<T extends FlagSpecs>(args: readonly string[], flags: T, usage: string, words = 0): CommandLine<T> {
+/**
+ * The flags and words of `args`; `words` is how many words the command takes. `verbs` are the
+ * subcommands a first word too many may have been meant as (`simulator stats`: did you mean status?).
+ */
+export function parseCommandLine<T extends FlagSpecs>(args: readonly string[], flags: T, usage: string, words = 0, verbs: readonly string[] = []): CommandLine<T> {
   try {
     const parsed = parseArgs({ args: [...args], options: flags as Record<string, FlagSpec>, strict: true, allowPositionals: true });
     if (parsed.positionals.length > words) {
-      throw new Error(`unexpected argument ${JSON.stringify(parsed.positionals[words])}`);
+      const extra = parsed.positionals[words];
+      const meant = words === 0 && extra === args[0] ? closestWord(extra, verbs) : undefined;
+      throw new Error(`unexpected argument ${JSON.stringify(extra)}${meant ? `; did you mean "${meant}"?` : ''}`);
     }
     return { flags: parsed.values as FlagValues<T>, words: parsed.positionals };
   } catch (err) {
@@ -51,22 +57,8 @@ function explain(err: Error & { code?: string }, known: readonly string[]): stri
   }
 }
 
-/** The known flag a mistyped one most likely meant: within a third of its length in edits, at least 2. */
-export function closestFlag(given: string, known: readonly string[]): string | undefined {
-  const name = given.replace(/^-+/, '').split('=')[0];
-  const scored = known.map((flag) => ({ flag, distance: editDistance(name, flag) })).sort((a, b) => a.distance - b.distance);
-  const best = scored[0];
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.flag : undefined;
-}
+/** The known flag a mistyped one most likely meant. */
+export const closestFlag = (given: string, known: readonly string[]): string | undefined => likelyName(given.replace(/^-+/, '').split('=')[0], known);
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
+/** The known word (a command, a subcommand) a mistyped one most likely meant. */
+export const closestWord = likelyName;

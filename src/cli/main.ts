@@ -1,4 +1,5 @@
 import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
+import { closestWord } from './command-line';
 import { endWithLauncher } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
@@ -72,7 +73,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (!command) {
-    process.stderr.write(`${name ? `unknown command "${name}"\n` : ''}${USAGE}\n`);
+    const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
+    process.stderr.write(`${name ? `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}\n` : ''}${USAGE}\n`);
     return 2;
   }
   // Before any parsing: `provider mirror --help` must never take --help for a directory.

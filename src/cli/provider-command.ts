@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseCommandLine } from './command-line';
+import { closestWord, parseCommandLine } from './command-line';
 import { providerBuilds } from './provider-builds';
 import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { NODE_RELEASE } from './standalone-executable';
@@ -38,7 +38,8 @@ export async function runProviderCommand(args: readonly string[], print: (text: 
   const [verb, ...rest] = args;
   if (verb === 'mirror') return runMirrorCommand(rest, print, log);
   if (verb === 'registry') return writeRegistry(parseProviderArgs(rest), print, log);
-  throw new Error(`usage: ${PROVIDER_USAGE}`);
+  const meant = verb === undefined ? undefined : closestWord(verb, ['mirror', 'registry']);
+  throw new Error(`${verb === undefined ? '' : `unknown provider command ${JSON.stringify(verb)}${meant ? `; did you mean "${meant}"?` : ''}; `}usage: ${PROVIDER_USAGE}`);
 }
 
 /**

@@ -49,7 +49,7 @@ const SIMULATOR_FLAGS = {
 } as const;
 
 export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOptions {
-  const { flags } = parseCommandLine(args, SIMULATOR_FLAGS, SIMULATOR_USAGE);
+  const { flags } = parseCommandLine(args, SIMULATOR_FLAGS, SIMULATOR_USAGE, 0, SIMULATOR_VERBS);
   const port = flags.port ?? '8787';
   if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--port ${JSON.stringify(port)} is not a port: a number from 0 (any free port) to 65535`);
   const logSize = flags['request-log'];
@@ -110,6 +110,9 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   await untilStopped(options.exitWithParent);
   await sim.close();
 }
+
+/** The subcommands of `simulator` (simulator-lifecycle.ts), which a mistyped first word is compared with. */
+export const SIMULATOR_VERBS = ['start', 'status', 'stop'];
 
 /** How `simulator start` hands the simulator its identity secret (simulator-lifecycle.ts). */
 export const SIMULATOR_SECRET_VARIABLE = 'CDKTF_SERVER_HOSTING_SIMULATOR_SECRET';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
-import { didYouMeanServerId, isTokenVariableName, RDNS_PATTERN, settingTooLarge, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { didYouMeanServerId, isTokenVariableName, likelyName, RDNS_PATTERN, settingTooLarge, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
 
 /** A setting the API takes in one request of at most 10 KB (spec section 8). */
@@ -25,10 +25,16 @@ const serverId = z.string().check(z.regex(SERVER_ID_PATTERN, {
 }));
 const vpsId = serverId.check(z.startsWith('vps_', 'must be a VPS (vps_…): the firewall exists only for virtual servers'));
 const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated server (ded_…): IP settings exist only for dedicated servers'));
-/** One of `values`, refused in the provider's words: the value given and the ones allowed. */
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => `${JSON.stringify(issue.input)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
-const seconds = z.number().check(z.positive(), z.refine(Number.isFinite, 'must be finite'));
+/** One of `values`, refused in the provider's words: the value given, the one it likely meant, and the ones allowed. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: (issue) => notOneOf(issue.input, values) });
+const notOneOf = (input: unknown, values: readonly string[]): string => {
+  const meant = typeof input === 'string' ? likelyName(input, values) : undefined;
+  return `${JSON.stringify(input)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}${meant ? `; did you mean "${meant}"?` : ''}`;
+};
+const seconds = z.number().check(
+  z.positive({ error: (issue) => `is ${String(issue.input)}; it must be a number of seconds greater than 0` }),
+  z.refine(Number.isFinite, 'must be a finite number of seconds'),
+);
 const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: seconds });
 
 const atLeastOne = (desired: object) => Object.values(desired).some((v) => v !== undefined);

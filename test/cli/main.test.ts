@@ -67,6 +67,9 @@ describe('the cdktf-server-hosting command', () => {
     [['provider', 'mirror'], 'the directory to write is missing'],
     [['provider', 'mirror', 'out', '--packed=no'], '--packed takes no value'],
     [['simulator', '--hots', '0.0.0.0'], 'unknown option --hots; did you mean --host?'],
+    [['simulator', 'stats', '--port', '8787'], 'unexpected argument "stats"; did you mean "status"?'],
+    [['simulator', 'strat'], 'unexpected argument "strat"; did you mean "start"?'],
+    [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?'],
   ])('%j is refused, naming the flag, and writes nothing', async (...argv) => {
     const [args, message] = argv as [string[], string];
     expect(await main(args)).toBe(1);
@@ -76,6 +79,9 @@ describe('the cdktf-server-hosting command', () => {
   test('an unknown command is a usage error on stderr, exit 2', async () => {
     expect(await main(['deploy'])).toBe(2);
     expect(written.err).toMatch(/^unknown command "deploy"\nusage: /);
+    written.err = '';
+    expect(await main(['simlator'])).toBe(2);
+    expect(written.err).toMatch(/^unknown command "simlator"; did you mean "simulator"\?\nusage: /);
   });
 });
 

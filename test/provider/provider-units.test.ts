@@ -88,6 +88,18 @@ test('an invalid protection value names the member and the values allowed, in th
   expect(diagnostics.map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([['protection', 'invalid protection.layer4: "always" is not one of "dynamic", "permanent"']]);
 });
 
+test('a mistyped choice is answered with the one it likely meant, and a bad timeout with what it must be, in Terraform\'s words', () => {
+  const unset = Object.fromEntries(powerStateResource.schema.block.attributes.map((a) => [a.name, null]));
+  const power = { ...unset, server_id: 'vps_web_1', state: 'runing', stop_method: 'shutdwn', ready_timeout_seconds: -5 };
+  expect(powerStateResource.validate(power).map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([
+    ['state', 'invalid state: "runing" is not one of "running", "stopped"; did you mean "running"?'],
+    ['stop_method', 'invalid stop_method: "shutdwn" is not one of "shutdown", "power_off"; did you mean "shutdown"?'],
+    ['ready_timeout_seconds', 'invalid ready_timeout_seconds: is -5; it must be a number of seconds greater than 0'],
+  ]);
+  const firewall = { ...Object.fromEntries(serverFirewallResource.schema.block.attributes.map((a) => [a.name, null])), server_id: 'vps_web_1', enabled: true, on_destroy: 'restor' };
+  expect(serverFirewallResource.validate(firewall).map((d) => d.summary)).toEqual(['invalid on_destroy: "restor"; expected "retain" or "restore"; did you mean "restore"?']);
+});
+
 test('the provider version changes with the bundle, so a lock file never meets a changed package', () => {
   expect(providerVersion(Buffer.from('a'), '1.4.2')).toBe('1.4.2');
   expect(providerVersion(Buffer.from('a'), '0.0.0')).toMatch(/^0\.0\.\d+$/);

@@ -1,6 +1,6 @@
 import type { PrivateState } from './private-state';
 import type { Scope } from '../../api/schemas';
-import { didYouMeanServerId, SERVER_ID_PATTERN } from '../../contract/patterns';
+import { didYouMeanServerId, likelyName, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
@@ -118,7 +118,8 @@ const ON_DESTROY_VALUES = ['retain', 'restore'];
 export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
   const value = config.on_destroy;
   if (value === null || value === undefined || value === UNKNOWN || ON_DESTROY_VALUES.includes(value as string)) return [];
-  return [errorAt('on_destroy', `invalid on_destroy: "${String(value)}"; expected "retain" or "restore"`)];
+  const meant = typeof value === 'string' ? likelyName(value, ON_DESTROY_VALUES) : undefined;
+  return [errorAt('on_destroy', `invalid on_destroy: "${String(value)}"; expected "retain" or "restore"${meant ? `; did you mean "${meant}"?` : ''}`)];
 }
 
 /**
