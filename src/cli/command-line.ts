@@ -28,7 +28,9 @@ export interface CommandLine<T extends FlagSpecs> {
  * The flags and words of `args`; `words` is how many words the command takes. `verbs` are the
  * subcommands a first word too many may have been meant as (`simulator stats`: did you mean status?).
  */
-export function parseCommandLine<T extends FlagSpecs>(args: readonly string[], flags: T, usage: string, words = 0, verbs: readonly string[] = []): CommandLine<T> {
+export function parseCommandLine<T extends FlagSpecs>(
+  args: readonly string[], flags: T, usage: string, words = 0, verbs: readonly string[] = [],
+): CommandLine<T> {
   try {
     const parsed = parseArgs({ args: [...args], options: flags as Record<string, FlagSpec>, strict: true, allowPositionals: true });
     if (parsed.positionals.length > words) {
