@@ -24,7 +24,9 @@ export const SIMULATOR_HELP = [
   '  start [flags]       the same simulator in the background: waits until its API answers, prints its address,',
   '                      where its output (with the tokens) goes, and how to stop it',
   '  status [--port N]   whether the simulators started with start still answer (exit 0) or not (exit 3)',
-  '  stop [--port N]     stops them (every one without --port), waiting for a clean close',
+  '  stop [--port N] [--keep-log]',
+  '                      stops them (every one without --port), waiting for a clean close, and removes the',
+  '                      output files start made (--keep-log keeps them)',
 ].join('\n');
 
 export interface SimulatorCommandOptions {

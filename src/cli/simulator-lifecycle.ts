@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseCommandLine } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
 import { parseSimulatorArgs, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
@@ -102,14 +102,14 @@ async function listening(log: string): Promise<string> {
   throw new Error(`the simulator did not answer within ${START_TIMEOUT_MS / 1000} s; its output is in ${log}`);
 }
 
-const LIFECYCLE_FLAGS = { port: { type: 'string' } } as const;
+const STATUS_FLAGS = { port: { type: 'string' } } as const;
+const STOP_FLAGS = { ...STATUS_FLAGS, 'keep-log': { type: 'boolean' } } as const;
 
 /** The ports named by `--port`, or every simulator this user started. */
-function portsOf(args: readonly string[], usage: string, env: NodeJS.ProcessEnv): number[] {
-  const { flags } = parseCommandLine(args, LIFECYCLE_FLAGS, usage);
-  if (flags.port !== undefined) {
-    if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535) throw new Error(`--port ${JSON.stringify(flags.port)} is not a port`);
-    return [Number(flags.port)];
+function portsOf(port: string | undefined, env: NodeJS.ProcessEnv): number[] {
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--port ${JSON.stringify(port)} is not a port`);
+    return [Number(port)];
   }
   const dir = stateDir(env);
   return existsSync(dir) ? readdirSync(dir).filter((n) => /^\d+\.json$/.test(n)).map((n) => Number(n.slice(0, -5))).sort((a, b) => a - b) : [];
@@ -177,7 +177,7 @@ async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ runn
 
 /** `simulator status [--port N]`: one line per simulator; exit 0 when every one asked for runs, 3 otherwise. */
 export async function simulatorStatus(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const ports = portsOf(args, SIMULATOR_STATUS_USAGE, env);
+  const ports = portsOf(parseCommandLine(args, STATUS_FLAGS, SIMULATOR_STATUS_USAGE).flags.port, env);
   if (ports.length === 0) {
     print('no simulator started with "simulator start" is running');
     return 3;
@@ -197,7 +197,8 @@ export async function simulatorStatus(args: readonly string[], print: (line: str
  * pid or port since (a container's leftover state file, say) is named and left alone.
  */
 export async function stopSimulators(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const ports = portsOf(args, SIMULATOR_STOP_USAGE, env);
+  const { flags } = parseCommandLine(args, STOP_FLAGS, SIMULATOR_STOP_USAGE);
+  const ports = portsOf(flags.port, env);
   if (ports.length === 0) {
     print('no simulator started with "simulator start" is running; nothing to stop');
     return 0;
@@ -216,18 +217,26 @@ export async function stopSimulators(args: readonly string[], print: (line: stri
     while (alive(state.pid) && Date.now() < until) await sleep(50);
     if (alive(state.pid)) process.kill(state.pid, 'SIGKILL');
     rmSync(stateFile(env, port), { force: true });
-    print(`stopped the simulator at ${state.baseUrl} (pid ${state.pid})`);
+    print(`stopped the simulator at ${state.baseUrl} (pid ${state.pid}); ${flags['keep-log'] ? `its output stays in ${state.log}` : removeLog(env, state.log)}`);
   }
   return 0;
 }
 
+/** What `start` made goes with `stop`: the log, if it is in this user's state folder, where `start` writes it. */
+function removeLog(env: NodeJS.ProcessEnv, log: string): string {
+  if (dirname(log) !== stateDir(env)) return `its output stays in ${log}`;
+  rmSync(log, { force: true });
+  return 'its output was removed (--keep-log keeps it)';
+}
+
 export const SIMULATOR_START_USAGE = `${THIS_PACKAGE.command} simulator start [--port N] [the flags of simulator]`;
 export const SIMULATOR_STATUS_USAGE = `${THIS_PACKAGE.command} simulator status [--port N]`;
-export const SIMULATOR_STOP_USAGE = `${THIS_PACKAGE.command} simulator stop [--port N]`;
+export const SIMULATOR_STOP_USAGE = `${THIS_PACKAGE.command} simulator stop [--port N] [--keep-log]`;
 
 /** Checks the arguments of `simulator [start|status|stop] …` as the command would, without running anything. */
 export function checkSimulatorArgs([verb, ...rest]: readonly string[]): void {
   if (verb === 'start') parseSimulatorArgs(rest);
-  else if (verb === 'status' || verb === 'stop') parseCommandLine(rest, LIFECYCLE_FLAGS, verb === 'status' ? SIMULATOR_STATUS_USAGE : SIMULATOR_STOP_USAGE);
+  else if (verb === 'status') parseCommandLine(rest, STATUS_FLAGS, SIMULATOR_STATUS_USAGE);
+  else if (verb === 'stop') parseCommandLine(rest, STOP_FLAGS, SIMULATOR_STOP_USAGE);
   else parseSimulatorArgs(verb === undefined ? [] : [verb, ...rest]);
 }

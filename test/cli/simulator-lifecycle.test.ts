@@ -28,11 +28,24 @@ test('start returns once the API answers, saying how to stop it; status and stop
   const status = cli('status', '--port', port);
   expect([status.status, status.stdout]).toEqual([0, expect.stringMatching(new RegExp(`^running at ${baseUrl.replace(/[./]/g, '\\$&')} \\(pid \\d+`))]);
 
+  const log = /its output, with the tokens: (\S+)/.exec(started.stdout)![1];
+  expect(existsSync(log)).toBe(true);
   const stopped = cli('stop', '--port', port);
-  expect([stopped.status, stopped.stdout.trim()]).toEqual([0, expect.stringMatching(/^stopped the simulator at /)]);
+  expect([stopped.status, stopped.stdout.trim()]).toEqual([0, expect.stringMatching(/^stopped the simulator at .*; its output was removed \(--keep-log keeps it\)$/)]);
+  // What start made goes with stop.
+  expect(existsSync(log)).toBe(false);
   await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
   expect(cli('status', '--port', port).status).toBe(3);
   expect(cli('stop').stdout).toContain('nothing to stop');
+}, 90_000);
+
+test('stop --keep-log keeps the output start wrote', () => {
+  const started = cli('start', '--port', '0');
+  const port = new URL(/listening on (\S+)/.exec(started.stdout)![1]).port;
+  const log = /its output, with the tokens: (\S+)/.exec(started.stdout)![1];
+  const stopped = cli('stop', '--port', port, '--keep-log');
+  expect(stopped.stdout.trim()).toMatch(new RegExp(`; its output stays in ${log.replace(/[./]/g, '\\$&')}$`));
+  expect(existsSync(log)).toBe(true);
 }, 90_000);
 
 test('a second start on a port a started simulator serves is refused, naming how to stop the first', () => {
