@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
 import { parseCommandLine } from './command-line';
@@ -161,6 +162,19 @@ export function runnableProject(language: 'typescript' | 'python', out: string |
   return `to run it as a project: in its folder, ${install}; write cdktf.json as {"language": "${language}", "app": "${app}"}; then plan with the ${cdk} CLI (docs/guides/adopting-an-account.md)`;
 }
 
+/**
+ * Before any request: the folder `--out` names is made if missing, and a folder given for the file
+ * is refused, so a whole account is never read for a file that cannot be written.
+ */
+function prepareOut(out: string): void {
+  if (existsSync(out) && statSync(out).isDirectory()) throw new Error(`--out ${out} is a folder; name the file to write, e.g. --out ${join(out, 'main.tf')}`);
+  try {
+    mkdirSync(dirname(out), { recursive: true });
+  } catch (err) {
+    throw new Error(`--out ${out}: its folder could not be made (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was read`);
+  }
+}
+
 /** The exit status of an `adopt` that wrote its program but left servers out because their reads failed. */
 export const ADOPT_INCOMPLETE = 3;
 
@@ -170,6 +184,7 @@ export const ADOPT_INCOMPLETE = 3;
  */
 export async function runAdoptCommand(args: readonly string[], io: AdoptIo): Promise<number> {
   const options = parseAdoptArgs(args);
+  if (options.out) prepareOut(options.out);
   const token = io.env[options.tokenEnvVar];
   if (!token) throw new Error(`the environment variable ${options.tokenEnvVar} that should hold the API token is not set or empty`);
   const baseUrl = io.env[HANDLER_ENV.defaultBaseUrl];

@@ -111,7 +111,8 @@ describeWithTerraform('adopt an existing account', () => {
   test('--out writes the file; --token-env-var names the variable in the program, never its value', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'adopt-out-'));
     try {
-      const out = join(dir, 'main.tf');
+      // A folder that does not exist yet is made.
+      const out = join(dir, 'infra', 'adopted', 'main.tf');
       let printed = '';
       await runAdoptCommand(['--language', 'hcl', '--out', out, '--token-env-var', 'STAGING_TOKEN'], {
         env: { HOSTING_API_URL: sim.baseUrl, STAGING_TOKEN: SENTINEL_TOKEN },
@@ -122,6 +123,11 @@ describeWithTerraform('adopt an existing account', () => {
       const text = readFileSync(out, 'utf8');
       expect(text).toContain('token_env_var = "STAGING_TOKEN"');
       expect(text).not.toContain(SENTINEL_TOKEN);
+      // A folder for the file is refused before any request.
+      const before = sim.requests.length;
+      const io = { env: { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN }, stdout: () => undefined, stderr: () => undefined };
+      await expect(runAdoptCommand(['--language', 'hcl', '--out', dir], io)).rejects.toThrow(`--out ${dir} is a folder; name the file to write, e.g. --out ${join(dir, 'main.tf')}`);
+      expect(sim.requests.length).toBe(before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
