@@ -85,3 +85,16 @@ test('a state written with apply_id (the release before) upgrades without it, an
   t.driver.state.set('pw', { type: 'hosting_power_state', provider: 'a', value: state as never });
   expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).changes).toEqual({});
 });
+
+test('a change of settings that touch nothing on the server says so once, and writes nothing', async () => {
+  const fw = (over = {}) => ({ fw: firewall('a', { enabled: true, rulesets: [1], expect_takeover: true, ...over }), pw: power({ reboot_triggers: { v: '1' } }) });
+  expect((await t.driver.apply(fw())).errors).toEqual([]);
+  const writes = t.a.executed({ serverId: SERVER }).length;
+  const pw = power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 90, hard_reboot: true });
+  const edited = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw });
+  expect(edited.changes).toEqual({ fw: 'update', pw: 'update' });
+  expect(edited.warnings).toEqual(['Nothing on the server changes', 'Nothing on the server changes']);
+  expect(t.a.executed({ serverId: SERVER }).length).toBe(writes);
+  // A change that writes says nothing of the kind.
+  expect((await t.driver.apply({ ...fw({ on_destroy: 'restore', rulesets: [2] }), pw })).warnings).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
-  validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
+  untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN } from '../../contract/patterns';
@@ -121,7 +121,11 @@ export const ipSettingsResource: ProviderResource = {
       planned,
       requiresReplace: replaced,
       private: taken ? { ...kept, observedSettings: taken.settings, ...(taken.noted && { notedAtPlan: true }) } : kept,
-      diagnostics: [...missing, ...writes.diagnostics],
+      diagnostics: [
+        ...missing,
+        ...writes.diagnostics,
+        ...(missing.length || replaced.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+      ],
     };
   },
 

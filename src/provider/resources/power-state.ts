@@ -1,4 +1,7 @@
-import { checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, validateSpec, type ObjectValue, type ProviderResource } from './resource';
+import {
+  checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec,
+  type ObjectValue, type ProviderResource,
+} from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
@@ -31,6 +34,9 @@ function specOf(values: ObjectValue): PowerStateSpec {
     },
   };
 }
+
+/** What changes only how the provider works: a hard_reboot change reboots nothing until the triggers change too. */
+const LOCAL_ATTRIBUTES = ['stop_method', 'force_stop_fallback', 'ready_timeout_seconds', 'operation_timeout_seconds', 'expect_takeover', 'hard_reboot'];
 
 /** `hosting_power_state`: a server kept running or stopped, rebooted once per change of its reboot triggers. */
 export const powerStateResource: ProviderResource = {
@@ -92,11 +98,12 @@ export const powerStateResource: ProviderResource = {
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
+    const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(session, this.typeName, prior, planned, LOCAL_ATTRIBUTES) : [];
     return {
       planned,
       requiresReplace,
       private: priv,
-      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : [])],
+      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : []), ...untouched],
     };
   },
 

@@ -213,3 +213,26 @@ export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary'
 /** The takeover warning's detail: two lines at most, the prop in HCL, TypeScript and Python. */
 export const TAKEOVER_SILENCED =
   'Once reviewed, expect_takeover = true (expectTakeover: true in TypeScript, expect_takeover=True in Python) stops this warning. The provider guide, "Creates take over what exists", says why.';
+
+/** The settings resources share that only say how the provider works: changing them writes nothing. */
+export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover'];
+
+/** The summary every "nothing on the server changes" note shares, so Terraform folds many into one. */
+export const UNTOUCHED = 'Nothing on the server changes';
+
+/**
+ * An update that changes only how the provider works (`local`: timeouts, on_destroy, …) says so in
+ * one short warning, since Terraform shows it as `~ update in-place` like any other: said once a
+ * plan (the apply's re-plan finds the plan's note).
+ */
+export function untouchedNote(session: Pick<ProviderSession, 'planNote' | 'notePlan'>, typeName: string, prior: ObjectValue | null, planned: ObjectValue, local: readonly string[]): Diagnostic[] {
+  if (prior === null) return [];
+  const changed = Object.keys(planned).filter((name) => JSON.stringify(prior[name] ?? null) !== JSON.stringify(planned[name] ?? null));
+  if (changed.length === 0 || changed.some((name) => !local.includes(name))) return [];
+  const key = `${typeName} touches nothing: ${JSON.stringify(planned)}`;
+  if (session.planNote(key) !== undefined) return [];
+  session.notePlan(key, true);
+  const names = changed.join(', ');
+  return [warningOf(UNTOUCHED, `${names} ${changed.length === 1 ? 'changes' : 'change'} only how the provider works: the apply writes nothing to ${String(planned.server_id)}.`)];
+}
+

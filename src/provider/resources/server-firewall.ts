@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, creates, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
-  validateOnDestroy, validateSpec, type ObjectValue, type ProviderResource,
+  untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { firewallSchema, type Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -112,7 +112,11 @@ export const serverFirewallResource: ProviderResource = {
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
-      diagnostics: [...refusals, ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(session, planned, taken.firewall) : [])],
+      diagnostics: [
+        ...refusals,
+        ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(session, planned, taken.firewall) : []),
+        ...(refusals.length || requiresReplace.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+      ],
     };
   },
 
