@@ -157,7 +157,7 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(output).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
     expect(output).toContain('firewall vps_web_2: reading failed: this request needs the scope network:read');
     expect(script.code).toBe(0);
-    expect(output).toMatch(/^stopped the simulator at http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(pid \d+\)$/m);
+    expect(output).toMatch(/^stopped the simulator at http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(pid \d+\); its output was removed \(--keep-log keeps it\)$/m);
     expect(readdirSync(join(states, 'simulators')).filter((name) => name.endsWith('.json'))).toEqual([]);
     expect(readFileSync(join(dir, 'hcl', 'terraform.tfstate'), 'utf8')).not.toContain('hsim_');
   });
