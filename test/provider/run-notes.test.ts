@@ -1,5 +1,5 @@
 /* eslint-disable no-bitwise -- file modes are bit fields */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRunNotes, type RunNotesOptions } from '../../src/provider/run-notes';
@@ -95,4 +95,71 @@ describe('run notes', () => {
     plan.flush();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
   });
+
+  test('a note is used while its age is within the bound, never one from the future; a read names the process that made it', () => {
+    const plan = notes({ startedAt: 1, processId: 1 });
+    plan.planning('acct');
+    plan.put('acct', 'fw', 'noted');
+    plan.flush();
+    const apply = notes({ startedAt: 2 });
+    expect(apply.get('acct', 'fw', 0)).toBe('noted');
+    clock += 1_000;
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 1_000)).toBe('noted');
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 999)).toBeUndefined();
+    clock -= 2_000;
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toBeUndefined();
+    expect(apply.ofThisPlan('acct', plan.process)).toBe(true);
+    expect(apply.ofThisPlan('acct', apply.process)).toBe(true);
+    expect(apply.ofThisPlan('acct', undefined)).toBe(false);
+    expect(apply.ofThisPlan('acct', 'a-process-of-another-run')).toBe(false);
+  });
+
+  test('of several earlier plans, the latest is the one an apply carries out, whatever order their files are in', () => {
+    for (const [pid, startedAt] of [[3, 30], [1, 10], [2, 20]]) {
+      const n = notes({ processId: pid, startedAt });
+      n.planning('acct');
+      n.put('acct', 'fw', startedAt);
+      n.flush();
+    }
+    expect(notes({ startedAt: 40 }).get('acct', 'fw', 60_000)).toBe(30);
+    expect(notes({ startedAt: 25 }).get('acct', 'fw', 60_000)).toBe(20);
+  });
+
+  test('no run told, no notes: nothing is kept, nothing trusted, no file written', () => {
+    const first = notes({ run: undefined });
+    first.planning('acct');
+    first.put('acct', 'fw', 1);
+    first.flush();
+    expect(notes({ run: undefined }).get('acct', 'fw', 60_000)).toBeUndefined();
+    expect(first.ofThisPlan('acct', first.process)).toBe(false);
+    expect(lines).toContain('run notes off (the terraform run cannot be told on this system): a create reads at apply what its plan read');
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  test('a process that neither planned nor noted writes no file; files younger than an hour stay', () => {
+    notes().flush();
+    expect(readdirSync(join(root, 'notes'))).toEqual([]);
+    planWrote('{}', 9);
+    const recent = new Date(Date.now() - 30 * 60 * 1000);
+    utimesSync(join(root, 'notes', 'run-a4242-9.json'), recent, recent);
+    const plan = notes();
+    plan.planning('acct');
+    plan.flush();
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json']);
+  });
+
+  test('a file too large, or another user\'s, is not used', () => {
+    const plan = notes({ processId: 1, startedAt: 1 });
+    plan.planning('acct');
+    plan.put('acct', 'fw', 'x'.repeat(9 * 1024 * 1024));
+    plan.flush();
+    expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toBeUndefined();
+    const other = notes({ processId: 3, startedAt: 3 });
+    other.planning('acct');
+    other.put('acct', 'fw', 'planted by another user');
+    other.flush();
+    chownSync(join(root, 'notes', 'run-a4242-3.json'), 12345, 12345);
+    expect(notes({ startedAt: 4 }).get('acct', 'fw', 60_000)).toBeUndefined();
+  });
 });
+

@@ -33,3 +33,7 @@ test('8 to 128 safe characters, naming the step', () => {
   }
   expect(idempotencyKey({ ...base, step: 'power_off' })).toMatch(/^csh-poweroff-/);
 });
+
+test('the derivation is pinned: an apply killed before an upgrade and re-run after it sends the same key, so the API replays', () => {
+  expect(idempotencyKey(base)).toBe('csh-firewall-tQXQeYoxwe31ZCUyr-Ub2BJlJeh4Vz3e7mJOMQ0HBD8');
+});
