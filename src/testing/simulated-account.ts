@@ -6,6 +6,7 @@ import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
 import { inReaderWords } from '../constructs/validation';
+import { likelyName, likelyServerId } from '../contract/patterns';
 import { SCOPES } from '../contract/scopes';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
@@ -114,6 +115,12 @@ export class SimulatedAccount {
 
   /** A new token of the account with only these scopes (e.g. `servers:read`), to test what a narrower token cannot do. */
   public tokenWithScopes(scopes: string[]): string {
+    const unknown = scopes.find((scope) => !(SCOPES as readonly string[]).includes(scope));
+    if (unknown !== undefined) {
+      const meant = likelyName(unknown, SCOPES);
+      const hint = meant ? `did you mean "${meant}"? ` : '';
+      throw new Error(`SimulatedAccount.${inReaderWords('tokenWithScopes')}: ${JSON.stringify(unknown)} is not a scope; ${hint}the scopes are ${SCOPES.join(', ')}`);
+    }
     return (this.#control('POST', '/tokens', { scopes }) as { secret: string }).secret;
   }
 
@@ -137,7 +144,16 @@ export class SimulatedAccount {
 
   /** Changes a server out of band, as its control panel would: the drift the next plan must show. */
   public changeServer(serverId: string, change: ServerChange): void {
-    this.#control('PATCH', `/servers/${encodeURIComponent(serverId)}`, serverChangeBody(change));
+    try {
+      this.#control('PATCH', `/servers/${encodeURIComponent(serverId)}`, serverChangeBody(change));
+    } catch (err) {
+      // Only a refused change costs a read of the servers, to name the one most likely meant.
+      const ids = this.state().map((server) => server.id);
+      if (ids.includes(serverId)) throw err;
+      // A look-alike (vps_web_l for vps_web_1) first, then the one nearest by edits.
+      const meant = [likelyServerId(serverId)].find((id) => id !== undefined && ids.includes(id)) ?? likelyName(serverId, ids);
+      throw new Error(`SimulatedAccount.${inReaderWords('changeServer')}: the account has no server ${JSON.stringify(serverId)}; ${meant ? `did you mean "${meant}"? ` : ''}its servers are ${ids.join(', ')}`);
+    }
   }
 
   /** Adds a fault rule; returns its id. */

@@ -144,3 +144,13 @@ test('reset gives a test a fresh account without a restart: writes, drift and fa
     account.stop();
   }
 });
+
+test('a mistyped server id or scope is answered with the one likely meant, naming the method', () => {
+  const account = SimulatedAccount.start();
+  try {
+    expect(() => account.changeServer('vps_web_l', { power: 'stopped' })).toThrow(/^SimulatedAccount\.changeServer: the account has no server "vps_web_l"; did you mean "vps_web_1"\? its servers are vps_web_1, /);
+    expect(() => account.tokenWithScopes(['server:read'])).toThrow(/^SimulatedAccount\.tokenWithScopes: "server:read" is not a scope; did you mean "servers:read"\? the scopes are /);
+  } finally {
+    account.stop();
+  }
+});
