@@ -391,7 +391,8 @@ const MUTATED = [
   'src/provider/session.ts:288-291',
   'src/reconcile/firewall.ts:23-43',
   'src/reconcile/firewall.ts:94-104',
-  'src/reconcile/ip-settings.ts:23-81',
+  'src/reconcile/ip-settings.ts:23-45',
+  'src/reconcile/ip-settings.ts:53-81',
   'src/reconcile/power-state.ts:11-14',
 ];
 const MUTATION_TESTS = [

@@ -111,11 +111,14 @@ describe('run notes', () => {
     expect(apply.ofThisPlan('acct', plan.process)).toBe(true);
     expect(apply.ofThisPlan('acct', apply.process)).toBe(true);
     expect(apply.ofThisPlan('acct', undefined)).toBe(false);
+    // A read with no mark is trusted by no process, not even one that has no earlier plan.
+    expect(notes({ startedAt: 0 }).ofThisPlan('acct', undefined)).toBe(false);
     expect(apply.ofThisPlan('acct', 'a-process-of-another-run')).toBe(false);
   });
 
   test('of several earlier plans, the latest is the one an apply carries out, whatever order their files are in', () => {
-    for (const [pid, startedAt] of [[3, 30], [1, 10], [2, 20]]) {
+    // Listed in the folder's order (by name), the latest is first and a later name is earlier.
+    for (const [pid, startedAt] of [[1, 30], [2, 10], [3, 20]]) {
       const n = notes({ processId: pid, startedAt });
       n.planning('acct');
       n.put('acct', 'fw', startedAt);

@@ -1,5 +1,6 @@
 import type { IpSettings, Server, ServerDetail } from '../../src/api';
-import { diffFirewall, diffIpSettings, isFirstCreation, powerActionFor, readiness, ReconcileError, resolveRulesets } from '../../src/reconcile';
+import { diffFirewall, diffIpSettings, isFirstCreation, movedFirewall, powerActionFor, readiness, ReconcileError, resolveRulesets } from '../../src/reconcile';
+import { movedIpSettings } from '../../src/reconcile/ip-settings';
 import { actionRefusal, writeRefusals } from '../../src/reconcile/preflight';
 
 describe('diffFirewall', () => {
@@ -103,4 +104,52 @@ describe('plan-time refusals speak of what the person wrote: a resource, or an a
     expect(writeRefusals('reboot vps_web_1', shared, undefined, [], 'reboot', element).map((r) => r.hint)).toEqual([`manage it from the owning account, or remove this ${element}`]);
     expect(actionRefusal('reboot vps_web_1', terminated, 'reboot', element)?.hint).toBe(`remove this ${element} or point it at another server`);
   });
+});
+
+/*
+ * What moved since the plan (a saved plan applied later): each managed value the server no longer
+ * holds as the plan showed it, and whether it already is what the apply makes it. Unmanaged
+ * values, and values that did not move, are never named.
+ */
+describe('movedFirewall', () => {
+  const shown = { enabled: true, rulesets: [1, 2] };
+  test.each<[string, Parameters<typeof movedFirewall>[0], { enabled: boolean; rulesets: number[] }, object[]]>([
+    ['nothing moved', { enabled: true, rulesets: [1, 2] }, { enabled: true, rulesets: [2, 1] }, []],
+    ['enabled moved, set back', { enabled: true }, { enabled: false, rulesets: [1, 2] }, [{ name: 'enabled', shown: 'true', actual: 'false', desired: 'true', reached: false }]],
+    ['enabled moved to what is planned', { enabled: false }, { enabled: false, rulesets: [1, 2] }, [{ name: 'enabled', shown: 'true', actual: 'false', desired: 'false', reached: true }]],
+    ['an unmanaged member moved: not named', { rulesets: [1, 2] }, { enabled: false, rulesets: [1, 2] }, []],
+    ['rule sets moved', { rulesets: [1, 3] }, { enabled: true, rulesets: [3] }, [{ name: 'rulesets', shown: '[1, 2]', actual: '[3]', desired: '[1, 3]', reached: false }]],
+    ['rule sets moved to what is planned, in another order', { rulesets: [3, 1] }, { enabled: true, rulesets: [1, 3, 3] }, [{ name: 'rulesets', shown: '[1, 2]', actual: '[1, 3]', desired: '[1, 3]', reached: true }]],
+    ['unmanaged rule sets moved: not named', { enabled: true }, { enabled: true, rulesets: [] }, []],
+  ])('%s', (_name, desired, actual, moved) => {
+    expect(movedFirewall(desired, shown, actual)).toEqual(moved);
+  });
+});
+
+describe('movedIpSettings', () => {
+  const shown: IpSettings = { rdns: 'web.example.com', description: 'web', protection: { layer4: 'dynamic', layer7: 'off' }, editable: { rdns: true, description: true, protection: true } };
+  const now = (over: Partial<IpSettings>): IpSettings => ({ ...shown, ...over });
+  test.each<[string, Parameters<typeof movedIpSettings>[0], IpSettings, object[]]>([
+    ['nothing moved; a host name in another case or with a final dot is the same, and protection read again equal', {
+      rdns: 'web.example.com', description: 'web', protection: { layer4: 'dynamic', layer7: 'off' },
+    }, now({ rdns: 'WEB.example.com.', protection: { layer4: 'dynamic', layer7: 'off' } }), []],
+    ['rdns moved, set back', { rdns: 'web.example.com' }, now({ rdns: 'other.example.com' }), [{ name: 'rdns', shown: '"web.example.com"', actual: '"other.example.com"', desired: '"web.example.com"', reached: false }]],
+    ['description moved to what is planned', { description: 'api' }, now({ description: 'api' }), [{ name: 'description', shown: '"web"', actual: '"api"', desired: '"api"', reached: true }]],
+    ['one layer of protection moved', { protection: { layer4: 'dynamic', layer7: 'off' } }, now({ protection: { layer4: 'dynamic', layer7: 'on' } }), [
+      { name: 'protection', shown: 'dynamic/off', actual: 'dynamic/on', desired: 'dynamic/off', reached: false },
+    ]],
+    ['fields in a fixed order, unmanaged ones never', { rdns: 'a.example.com', protection: { layer4: 'permanent', layer7: 'on' } }, now({ rdns: null, description: 'moved', protection: null }), [
+      { name: 'rdns', shown: '"web.example.com"', actual: 'none', desired: '"a.example.com"', reached: false },
+      { name: 'protection', shown: 'dynamic/off', actual: 'none', desired: 'permanent/on', reached: false },
+    ]],
+  ])('%s', (_name, desired, actual, moved) => {
+    expect(movedIpSettings(desired, shown, actual)).toEqual(moved);
+  });
+});
+
+test('diffIpSettings: one layer of protection that differs is a change of both, as the API sets them together', () => {
+  const actual: IpSettings = { rdns: null, description: null, protection: { layer4: 'dynamic', layer7: 'off' }, editable: { rdns: true, description: true, protection: true } };
+  expect(diffIpSettings({ protection: { layer4: 'dynamic', layer7: 'on' } }, actual).map((c) => [c.field, c.from, c.to])).toEqual([['protection', 'dynamic/off', 'dynamic/on']]);
+  expect(diffIpSettings({ protection: { layer4: 'permanent', layer7: 'off' } }, actual).map((c) => c.to)).toEqual(['permanent/off']);
+  expect(diffIpSettings({ protection: { layer4: 'dynamic', layer7: 'off' } }, { ...actual, protection: null }).map((c) => c.from)).toEqual(['none']);
 });
