@@ -274,6 +274,22 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     ].join('\n')], { cwd: dir });
     expect(reuse.stdout.trim().split('\n')).toEqual(['refused', 'True', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/__simulator\/ True$/)]);
 
+    // A mistyped server id or scope names the one likely meant, and the method in Python's words.
+    const typos = sh(py, ['-c', [
+      'from cdktf_server_hosting import testing',
+      'account = testing.SimulatedAccount.start()',
+      'for attempt in (lambda: account.change_server("vps_web_l", power="stopped"), lambda: account.token_with_scopes(["server:read"])):',
+      '    try:',
+      '        attempt()',
+      '    except RuntimeError as err:',
+      '        print(str(err).splitlines()[0])',
+      'account.stop()',
+    ].join('\n')], { cwd: dir });
+    expect(typos.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Error: SimulatedAccount\.change_server: the account has no server "vps_web_l"; did you mean "vps_web_1"\? its servers are vps_web_1, /),
+      expect.stringMatching(/^Error: SimulatedAccount\.token_with_scopes: "server:read" is not a scope; did you mean "servers:read"\? the scopes are /),
+    ]);
+
     // The default account is still: vps_new_4 stays provisioning until a test asks for timed transitions.
     const transitions = sh(py, ['-c', [
       'import time',
