@@ -41,13 +41,15 @@ export class FileBudgetStore implements BudgetStore {
   private readonly fallback = new MemoryBudgetStore();
   private readonly lockPath: string;
   private folderReady = false;
-  private saidAlone = false;
+  /** Sharing was given up: this process paces alone from then on, and said so once. */
+  private pacesAlone = false;
 
   constructor(private readonly path: string, private readonly log: (line: string) => void = () => undefined) {
     this.lockPath = `${path}.lock`;
   }
 
   public update<T>(change: (budgets: Budgets) => T): T {
+    if (this.pacesAlone) return this.fallback.update(change);
     const problem = this.folderProblem() ?? (this.lock() ? undefined : `its lock ${this.lockPath} could not be taken`);
     if (problem) return this.alone(problem, change);
     try {
@@ -64,10 +66,13 @@ export class FileBudgetStore implements BudgetStore {
     }
   }
 
-  /** This process's own knowledge, said once: its requests then pace without the other processes'. */
+  /**
+   * This process's own knowledge from now on, said once: a folder it may not use or a lock it cannot
+   * take would cost every later request the same wait for nothing.
+   */
   private alone<T>(problem: string, change: (budgets: Budgets) => T): T {
-    if (!this.saidAlone) this.log(`rate-limit pacing is not shared with other processes (${problem}): this process paces alone`);
-    this.saidAlone = true;
+    this.log(`rate-limit pacing is not shared with other processes (${problem}): this process paces alone`);
+    this.pacesAlone = true;
     return this.fallback.update(change);
   }
 
@@ -100,10 +105,12 @@ export class FileBudgetStore implements BudgetStore {
   /**
    * Waits for the lock while its holder may still be updating: an update takes well under a
    * millisecond, so a lock older than STALE_LOCK_MS was left by a killed process and is broken.
-   * Gives up only when the lock cannot be made at all (a folder gone, say).
+   * Gives up when the lock cannot be made at all (a folder gone, say), or after twice that long (a
+   * lock whose time is ahead of the clock never ages): the process then paces alone.
    */
   private lock(): boolean {
-    for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
+    const giveUpAt = Date.now() + 2 * STALE_LOCK_MS;
+    for (let pause = 1; Date.now() < giveUpAt; pause = Math.min(pause * 2, 16)) {
       try {
         closeSync(openSync(this.lockPath, 'wx', 0o600));
         return true;
@@ -113,6 +120,7 @@ export class FileBudgetStore implements BudgetStore {
         else Atomics.wait(PAUSE, 0, 0, pause);
       }
     }
+    return false;
   }
 
   private unlock(): void {

@@ -346,6 +346,25 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     expect(lines).toEqual([]);
   });
 
+  test('a lock that never ages (its time ahead of the clock) holds an update back for at most twice the stale age, then the process paces alone', () => {
+    const file = sharedBudgetFile('https://api.example.com/api/v1', 't', dir);
+    const lines: string[] = [];
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(file, (l) => lines.push(l)));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${file}.lock`, '');
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(`${file}.lock`, ahead, ahead);
+    const started = Date.now();
+    expect(pacer.acquire('request', 0)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2 * STALE_LOCK_MS + 1_000);
+    // Alone from then on: no later request waits for that lock again.
+    const again = Date.now();
+    pacer.observe('request', { remaining: '5', reset: '10' }, 0);
+    expect(pacer.acquire('request', 0)).toBe(0);
+    expect(Date.now() - again).toBeLessThan(500);
+    expect(lines).toEqual([expect.stringMatching(/^rate-limit pacing is not shared with other processes \(its lock .* could not be taken\): this process paces alone$/)]);
+  });
+
   test('the file name reveals neither the token nor the URL, and differs per token', () => {
     const a = sharedBudgetFile('https://api.example.com/api/v1', SENTINEL_TOKEN, dir);
     const b = sharedBudgetFile('https://api.example.com/api/v1', 'other', dir);
