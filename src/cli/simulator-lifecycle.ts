@@ -134,13 +134,28 @@ async function provesSecret(baseUrl: string, secret: string): Promise<boolean> {
       body: JSON.stringify({ challenge }),
       signal: AbortSignal.timeout(2_000),
     });
-    const body = await res.text();
+    const body = await firstBytes(res, MAX_PROOF_BYTES);
     const proof = res.ok ? (JSON.parse(body) as { proof?: unknown }).proof : undefined;
     const expected = Buffer.from(identityProof(secret, challenge));
     return typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected);
   } catch {
     return false;
   }
+}
+
+/** A proof is 64 hex digits in a small JSON object; whatever else answers there is read no further. */
+const MAX_PROOF_BYTES = 1024;
+
+/** The start of a response's body, at most `limit` bytes: a stranger on the port may send without end. */
+async function firstBytes(res: Response, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    chunks.push(Buffer.from(chunk as Uint8Array));
+    size += (chunk as Uint8Array).length;
+    if (size > limit) break;
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
 /**
@@ -172,7 +187,8 @@ async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ runn
   const proven = await provenOurs(state);
   if (proven.ours) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
   rmSync(stateFile(env, port), { force: true });
-  return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) is ${proven.why === 'gone' ? 'gone' : `gone: ${proven.why}`}; its output was in ${state.log}` };
+  const what = proven.why === 'gone' ? 'is gone' : `cannot be vouched for (${proven.why})`;
+  return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) ${what}; its output was in ${state.log}` };
 }
 
 /** `simulator status [--port N]`: one line per simulator; exit 0 when every one asked for runs, 3 otherwise. */
