@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Construct } from 'constructs';
 import { addCustomSynthesis, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack, type ISynthesisSession, type TerraformMetaArguments } from './cdk';
 import { literalAttributes } from './literal-text';
-import { ValidationError } from './validation';
+import { pythonDrives, ValidationError } from './validation';
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../contract/provider-address';
 import { lockFileWithProvider, providerVersion, readProviderBundle, readStandaloneMirror, scriptPackage, writeProviderMirror } from '../contract/provider-mirror';
 
@@ -57,6 +57,8 @@ class HostingProvider extends TerraformProvider {
       token_env_var: this.config.tokenEnvVar,
       allow_insecure_http: this.config.allowInsecureHttp || undefined,
       plan_read_max_age_seconds: this.config.planReadMaxAgeSeconds,
+      // The provider then names every setting in its messages as the stack's author wrote it.
+      message_language: pythonDrives() ? 'python' : 'typescript',
     });
   }
 }

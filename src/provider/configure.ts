@@ -24,6 +24,12 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     optional: true,
     description: 'An age bound, in seconds, on the plan\'s read that the apply of the same terraform run writes from without reading again (default: none, the run\'s own read decides; 0: every apply reads again, one more request per changed resource). A saved plan applied by another run always reads afresh, names what changed since the plan, and still makes the planned values true.',
   },
+  {
+    name: 'message_language',
+    type: 'string',
+    optional: true,
+    description: 'The language the provider\'s messages name settings in: `hcl` (default), `typescript` or `python`. A stack synthesized by the constructs sets it to the language that wrote the stack.',
+  },
 ]);
 
 

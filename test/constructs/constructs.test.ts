@@ -26,7 +26,7 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     const power = new PowerState(s, 'power', { api, serverId: DED, state: PowerStateValue.RUNNING, rebootTriggers: { image: 'v1' }, hardReboot: true });
     const json = synth(s);
     expect(Object.keys(json.resource).sort()).toEqual(['hosting_ip_settings', 'hosting_power_state', 'hosting_server_firewall']);
-    expect(json.provider.hosting).toEqual([{ base_url: 'https://api.example.com/api/v1', token_env_var: 'MY_TOKEN' }]);
+    expect(json.provider.hosting).toEqual([{ base_url: 'https://api.example.com/api/v1', token_env_var: 'MY_TOKEN', message_language: 'typescript' }]);
     expect(json.terraform.required_providers.hosting.source).toBe('local.cdktf-server-hosting.invalid/cdktf-server-hosting/hosting');
     expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ server_id: VPS, enabled: true, rulesets: [2, 1], ruleset_names: ['web'] });
     expect(resourceOf(json, 'hosting_ip_settings')).toMatchObject({ server_id: DED, ip: '203.0.113.10', rdns: 'web.example.com', protection: { layer4: 'permanent', layer7: 'only' }, on_destroy: 'restore' });
@@ -44,7 +44,10 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     new ServerFirewall(s, 'fw', { api: strict, serverId: VPS, enabled: true, expectTakeover: true });
     new PowerState(s, 'power', { api: relaxed, serverId: DED, state: PowerStateValue.RUNNING });
     const json = synth(s);
-    expect(json.provider.hosting).toEqual([{ token_env_var: 'HOSTING_API_TOKEN', plan_read_max_age_seconds: 0 }, { token_env_var: 'HOSTING_API_TOKEN', alias: 'relaxed' }]);
+    expect(json.provider.hosting).toEqual([
+      { token_env_var: 'HOSTING_API_TOKEN', plan_read_max_age_seconds: 0, message_language: 'typescript' },
+      { token_env_var: 'HOSTING_API_TOKEN', alias: 'relaxed', message_language: 'typescript' },
+    ]);
     expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ expect_takeover: true });
     expect(resourceOf(json, 'hosting_power_state').expect_takeover).toBeUndefined();
     expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds is 1.5; it must be a whole number of seconds from 0 to 86400');

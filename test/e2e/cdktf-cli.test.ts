@@ -69,6 +69,9 @@ describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesiz
     const deploy = await run(CLI, ['deploy', '--auto-approve'], project, env);
     expect(deploy.output).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
     expect(deploy.output).not.toMatch(/providers lock|Could not retrieve providers/);
+    // The takeovers (a firewall turned on, a server started) are told in TypeScript alone.
+    expect(deploy.output).toContain('expectTakeover: true');
+    expect(deploy.output).not.toMatch(/expect_takeover|Python|provider "hosting" block/);
     expect(deploy.code).toBe(0);
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1] });
     expect(sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)?.description).toBe(DESCRIPTION);

@@ -60,6 +60,16 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output).toContain('rule set name "webb" does not exist (did you mean "web"?)');
   });
 
+  test('a message_language the provider does not speak fails the plan once, in HCL, with the one likely meant; before any request', async () => {
+    const before = sim.requests.length;
+    writeFileSync(mainTf, `${header.replace('provider "hosting" {', 'provider "hosting" {\n  message_language = "pyhton"')}\nresource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n}`);
+    const run = await ws.terraform(['plan', '-input=false', '-no-color']);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('Error: message_language in the provider "hosting" block must be one of "hcl", "typescript", "python", not "pyhton": did you mean "python"?');
+    expect(run.output.match(/^Error: /gm)).toHaveLength(1);
+    expect(sim.requests.length).toBe(before);
+  });
+
   test('what needs no write plans green on the same servers, and the reads stay bounded per run', async () => {
     const before = sim.requests.length;
     const run = await planWith([
@@ -116,9 +126,11 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output).toContain('with hosting_server_firewall.fw,');
     expect(run.output).not.toContain(`the firewall of ${IDS.vpsRunning}`);
     expect(run.output).not.toContain(`the firewall of ${IDS.vdsRunning}`);
-    // Each says it once, in two short lines: how to silence it in each language, and where the docs say why.
+    // Each says it once, in two short lines: how to silence it, and where the docs say why.
     const silenced = new RegExp(TAKEOVER_SILENCED.replace(/[().]/g, '\\$&').replace(/ /g, '\\s+'), 'g');
     expect(run.output.match(silenced)).toHaveLength(3);
+    // In HCL's words alone: a plain HCL stack hears no other language.
+    expect(run.output).not.toMatch(/TypeScript|Python|expectTakeover|HostingApi/);
   });
 
   test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {

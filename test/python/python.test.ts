@@ -224,6 +224,9 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect((await ws.init()).code).toBe(0);
     const plan = await ws.plan();
     expect(plan.output).toContain('Plan: 1 to import, 2 to add, 1 to change, 0 to destroy.');
+    // The takeover warnings speak Python alone: the stack told the provider who wrote it.
+    expect(plan.output.replace(/\s+/g, ' ')).toContain('expect_takeover=True stops this warning');
+    expect(plan.output).not.toMatch(/expectTakeover|expect_takeover = true|TypeScript|provider "hosting" block/);
     const first = await ws.apply();
     expect(first.code).toBe(0);
     expect(reboots()).toBe(0);

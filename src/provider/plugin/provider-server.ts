@@ -1,3 +1,4 @@
+import { likelyName } from '../../contract/patterns';
 import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
 import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
@@ -5,6 +6,7 @@ import { DATA_SOURCES } from '../data-sources';
 import { PROVIDER_SERVICE, type ProviderRpc } from './protocol';
 import { dataSourceRpcs } from '../data-sources/rpcs';
 import { diagnosticOf } from '../diagnostics';
+import { errorAt, type Diagnostic } from '../diagnostics';
 import { LIST_RESOURCES } from '../list-resources';
 import { listResourceRpcs } from '../list-resources/rpcs';
 import { RESOURCES } from '../resources';
@@ -15,7 +17,8 @@ import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
-import { decodeValue } from './values';
+import { decodeValue, UNKNOWN } from './values';
+import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
 /** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
 const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
@@ -60,7 +63,14 @@ export function createProviderService(environment: ProviderEnvironment): Service
   let secret: string | undefined;
   const scrub = (text: string) => (secret ? text.split(secret).join('[redacted]') : text);
   const log = (line: string) => environment.log(scrub(line));
-  const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+  /** The provider block's configuration, which also says who reads the messages. */
+  const configOf = (req: Record<string, any>) => {
+    const config = (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+    language = languageOf(config.message_language);
+    return config;
+  };
+  /** Who reads the messages: the provider block says so (the constructs set it); HCL until then. */
+  let language: ReaderLanguage = 'hcl';
   const rpcEnvironment = {
     session: (phase: RunPhase) => {
       if (refused) throw refused();
@@ -86,7 +96,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
       action_schemas: Object.fromEntries([...ACTIONS.values()].map((a) => [a.typeName, { schema: a.schema }])),
       server_capabilities: SERVER_CAPABILITIES,
     }),
-    ValidateProviderConfig: () => ({ diagnostics: [] }),
+    ValidateProviderConfig: (req) => ({ diagnostics: languageRefusal(configOf(req)) }),
     ConfigureProvider: (req) => {
       if (isTokenPastedAsName(configOf(req))) {
         refused = tokenInNameRefusals();
@@ -108,14 +118,40 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return {};
     },
   };
-  return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }));
+  const told = (diagnostic: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
+  return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }), (res) => inReaderLanguage(res, told));
+}
+
+/** The settings any message of this provider may name, by their HCL names. */
+const SETTING_NAMES = settingNames([PROVIDER_SCHEMA, ...[...RESOURCES.values(), ...DATA_SOURCES.values()].map((kind) => kind.schema)]
+  .map((schema) => schema.block));
+
+/** A message_language the provider does not speak, refused in HCL's words (the block's own). */
+function languageRefusal(config: ObjectValue): Diagnostic[] {
+  const value = config.message_language;
+  if (value === null || value === undefined || value === UNKNOWN || READER_LANGUAGES.includes(value as ReaderLanguage)) return [];
+  const meant = likelyName(String(value), READER_LANGUAGES);
+  const choices = READER_LANGUAGES.map((l) => `"${l}"`).join(', ');
+  return [errorAt('message_language', `message_language in the provider "hosting" block must be one of ${choices}, not ${JSON.stringify(value)}${meant ? `: did you mean "${meant}"?` : ''}`)];
+}
+
+/** A response whose diagnostics are told in the reader's language (unary, or a stream's event). */
+function inReaderLanguage(res: any, told: (d: Diagnostic) => Diagnostic): any {
+  if (res === null || typeof res !== 'object') return res;
+  if (Array.isArray(res.diagnostics)) return { ...res, diagnostics: res.diagnostics.map(told) };
+  if (Array.isArray(res.diagnostic)) return { ...res, diagnostic: res.diagnostic.map(told) };
+  if (Array.isArray(res.completed?.diagnostics)) return { ...res, completed: { ...res.completed, diagnostics: res.completed.diagnostics.map(told) } };
+  return res;
 }
 
 /** Each RPC as a gRPC handler: a thrown error becomes an error diagnostic, never a gRPC failure. */
-function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object): ServiceImplementation {
+function grpcService(handlers: Record<string, RpcHandler>, failing: (err: unknown) => object, tell: (res: object) => object): ServiceImplementation {
   const serve = (name: string, handler: RpcHandler) => {
     const errorEvent = ERROR_EVENTS[name];
-    return errorEvent ? streaming(handler, (err) => errorEvent((failing(err) as { diagnostics: object[] }).diagnostics)) : unary(handler, failing);
+    const told: RpcHandler = async (req, write) => tell(await handler(req, (event) => write(tell(event))));
+    const failingTold = (err: unknown) => tell(failing(err));
+    if (!errorEvent) return unary(told, failingTold);
+    return streaming(told, (err) => tell(errorEvent((failing(err) as { diagnostics: object[] }).diagnostics)));
   };
   return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, serve(name, handler)]));
 }

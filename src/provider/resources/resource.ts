@@ -199,7 +199,7 @@ export const creates = (prior: ObjectValue | null, requiresReplace: readonly str
  * What a create takes over: these resources manage settings that exist before them, and Terraform
  * shows a create with the configured values only. When the apply will change what is there, the
  * plan says so in one short warning per resource (each current value and what it becomes, e.g.
- * `rulesets [2] -> [1, 2]`), and how to silence it in each reader's words; the provider guide says
+ * `rulesets [2] -> [1, 2]`), and how to silence it in the reader's words; the provider guide says
  * why. When nothing changes it says nothing. Past the first few of a plan, the summary is one
  * shared text (session.takeoverSummary): Terraform folds those into one warning.
  */
@@ -210,9 +210,8 @@ export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary'
   return [warningOf(summary, summary === own ? TAKEOVER_SILENCED : `${own}. ${TAKEOVER_SILENCED}`)];
 }
 
-/** The takeover warning's detail: two lines at most, the prop in HCL, TypeScript and Python. */
-export const TAKEOVER_SILENCED =
-  'Once reviewed, expect_takeover = true (expectTakeover: true in TypeScript, expect_takeover=True in Python) stops this warning. The provider guide, "Creates take over what exists", says why.';
+/** The takeover warning's detail: two lines at most, told in the reader's language (reader-language.ts). */
+export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops this warning. The provider guide, "Creates take over what exists", says why.';
 
 /** The settings resources share that only say how the provider works: changing them writes nothing. */
 export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover'];

@@ -256,5 +256,5 @@ async function checkRulesetIds(session: ProviderSession, config: ObjectValue): P
   const shown = available.slice(0, 10).map((r) => `${r.id} (${JSON.stringify(r.name)})`).join(', ');
   const more = available.length > 10 ? ` and ${available.length - 10} more (the hosting_firewall_rulesets data source lists them)` : '';
   const listed = available.length ? `the account's rule sets are ${shown}${more}` : 'the account has no rule set';
-  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names (rulesetNames in TypeScript)`)];
+  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names`)];
 }
