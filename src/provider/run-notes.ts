@@ -1,5 +1,5 @@
 /* eslint-disable no-bitwise -- file modes and open flags are bit fields */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -32,6 +32,11 @@ export interface RunNotes {
   /** The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old. */
   get(account: string, key: string, maxAgeMs: number): unknown;
   put(account: string, key: string, value: unknown): void;
+  /**
+   * Whether `words` are new to this terraform run, which from now on has said them: a warning
+   * every run block of a `terraform test` would repeat word for word is said by the first.
+   */
+  firstTime(words: string): boolean;
   /** Writes this process's notes now (Terraform's Shutdown). */
   flush(): void;
 }
@@ -43,6 +48,7 @@ export const NO_NOTES: RunNotes = {
   ofThisPlan: () => false,
   get: () => undefined,
   put: () => undefined,
+  firstTime: () => true,
   flush: () => undefined,
 };
 
@@ -59,6 +65,8 @@ const fileSchema = z.object({
   /** The accounts it planned for. */
   planned: z.array(z.string()),
   notes: notesSchema,
+  /** Digests of the warnings it said (firstTime). */
+  said: z.optional(z.array(z.string())),
 });
 type NotesFile = z.infer<typeof fileSchema>;
 
@@ -91,14 +99,14 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const run = options.run;
   const prefix = `run-${run}-`;
   const ownName = `${prefix}${options.processId ?? process.pid}.json`;
-  const own: NotesFile = { process: randomBytes(12).toString('base64url'), startedAt: options.startedAt ?? performance.timeOrigin, planned: [], notes: {} };
+  const own: NotesFile = { process: randomBytes(12).toString('base64url'), startedAt: options.startedAt ?? performance.timeOrigin, planned: [], notes: {}, said: [] };
   let others: NotesFile[] | undefined;
+  const otherFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
   const previous = new Map<string, NotesFile | undefined>();
   /** The run's last process before this one that planned for `account`: its plan is the one this process may apply. */
   const previousPlanner = (account: string): NotesFile | undefined => {
     if (!previous.has(account)) {
-      others ??= readFiles(dir, prefix, ownName, options.log);
-      const earlier = others.filter((f) => f.planned.includes(account) && f.startedAt < own.startedAt);
+      const earlier = otherFiles().filter((f) => f.planned.includes(account) && f.startedAt < own.startedAt);
       previous.set(account, earlier.reduce<NotesFile | undefined>((last, f) => (last && last.startedAt >= f.startedAt ? last : f), undefined));
     }
     return previous.get(account);
@@ -110,7 +118,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (own.planned.length === 0 && Object.keys(own.notes).length === 0) return;
+    if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0) return;
     try {
       writeAtomically(dir, ownName, JSON.stringify(own));
       removeStaleFiles(dir);
@@ -136,6 +144,13 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     put(account, key, value) {
       own.notes[noteKey(account, key)] = { at: now(), value };
       later();
+    },
+    firstTime(words) {
+      const digest = createHash('sha256').update(words).digest('base64url');
+      if ([own, ...otherFiles()].some((file) => file.said?.includes(digest))) return false;
+      own.said?.push(digest);
+      later();
+      return true;
     },
     flush,
   };

@@ -66,6 +66,8 @@ export interface ProviderSession {
    * 300 creates taking over cost it 6 s of CPU.
    */
   takeoverSummary(own: string): string;
+  /** Whether this terraform run has not said these words for this account yet (run-notes.ts firstTime). */
+  firstTime(words: string): boolean;
   /** What to report for a failure: a refused token as the run met it first, the same words for every resource. */
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
@@ -280,6 +282,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
           warnerFor(warnings)(`${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
         },
         takeoverSummary: (own) => (++takeoversSaid <= TAKEOVERS_IN_FULL ? own : MORE_TAKEOVERS),
+        firstTime: (words) => notes.firstTime(`${account} ${words}`),
         get warnings() {
           const waited = waitSummary(clients);
           return waited ? [...warnings, waited] : warnings;

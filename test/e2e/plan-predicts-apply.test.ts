@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
@@ -131,6 +132,39 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output.match(silenced)).toHaveLength(3);
     // In HCL's words alone: a plain HCL stack hears no other language.
     expect(run.output).not.toMatch(/TypeScript|Python|expectTakeover|HostingApi/);
+  });
+
+  test('terraform test: plan-only run blocks that plan the same takeover say it once; another takeover is still said', async () => {
+    writeFileSync(mainTf, `${header}
+variable "rulesets" {
+  type    = list(number)
+  default = [1, 2]
+}
+resource "hosting_server_firewall" "fw" {
+  server_id = "${IDS.vpsStopped}"
+  rulesets  = var.rulesets
+}
+`);
+    const tests = join(ws.stackDir, 'tests');
+    mkdirSync(tests, { recursive: true });
+    const same = 'run "plan_${n}" {\n  command = plan\n}\n';
+    writeFileSync(join(tests, 'takeover.tftest.hcl'), `${[1, 2, 3].map((n) => same.replace('${n}', String(n))).join('')}run "other" {
+  command = plan
+  variables {
+    rulesets = [3]
+  }
+}
+`);
+    try {
+      const before = sim.executed().length;
+      const tested = await ws.terraform(['test', '-no-color']);
+      expect(tested.output).toContain('4 passed, 0 failed');
+      const said = (change: string) => tested.output.split(`changes the firewall of ${IDS.vpsStopped}, which exists already: ${change}`).length - 1;
+      expect([said('rulesets [2] -> [1, 2]'), said('rulesets [2] -> [3]')]).toEqual([1, 1]);
+      expect(sim.executed()).toHaveLength(before);
+    } finally {
+      rmSync(tests, { recursive: true, force: true });
+    }
   });
 
   test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {

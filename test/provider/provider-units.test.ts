@@ -294,7 +294,7 @@ test.each([
 test('what a create takes over is said on one line, text from the API quoted as it is: quotes, newlines, ${...} and %{...} included', () => {
   const actual = { address: '203.0.113.10', rdns: null, description: HOSTILE_TEXT, protection: null, editable: { rdns: true, description: true, protection: true } };
   const changes = diffIpSettings({ description: 'web' }, actual as never).map((c) => `${c.field} ${c.from} -> ${c.to}`);
-  const inFull = { takeoverSummary: (own: string) => own };
+  const inFull = { takeoverSummary: (own: string) => own, firstTime: () => true };
   const [warning] = takeoverWarning(inFull, 'the settings of 203.0.113.10 on ded_x', changes);
   expect(warning.severity).toBe(2);
   expect(warning.summary).toBe(`Creating this resource changes the settings of 203.0.113.10 on ded_x, which exists already: description ${JSON.stringify(HOSTILE_TEXT)} -> "web"`);

@@ -61,6 +61,17 @@ describe('run notes', () => {
     expect(notes({ startedAt: 5 }).ofThisPlan('acct', wrote(5, 5, false).process)).toBe(false);
   });
 
+  test('words a run said once are new to no later process of that run, and new to every other run; a process says each once', () => {
+    const first = notes({ processId: 1, startedAt: 1 });
+    expect([first.firstTime('takeover of vps_web_1'), first.firstTime('takeover of vps_web_1'), first.firstTime('takeover of vps_web_2')]).toEqual([true, false, true]);
+    first.flush();
+    const later = notes({ processId: 2, startedAt: 2 });
+    expect([later.firstTime('takeover of vps_web_1'), later.firstTime('takeover of vps_web_3')]).toEqual([false, true]);
+    expect(notes({ run: 'a4243', processId: 3, startedAt: 3 }).firstTime('takeover of vps_web_1')).toBe(true);
+    // The file keeps digests, not the words (which may quote the account's text).
+    expect(readFileSync(join(root, 'notes', 'run-a4242-1.json'), 'utf8')).not.toContain('vps_web');
+  });
+
   test('a file that is not a notes file, too large, or a link is not used', () => {
     notes();
     planWrote('{"process": "p", "startedAt": 1, "planned": ["acct"], "notes": {"fw": {"at": "yesterday", "value": 1}}}', 1);

@@ -201,11 +201,14 @@ export const creates = (prior: ObjectValue | null, requiresReplace: readonly str
  * plan says so in one short warning per resource (each current value and what it becomes, e.g.
  * `rulesets [2] -> [1, 2]`), and how to silence it in the reader's words; the provider guide says
  * why. When nothing changes it says nothing. Past the first few of a plan, the summary is one
- * shared text (session.takeoverSummary): Terraform folds those into one warning.
+ * shared text (session.takeoverSummary): Terraform folds those into one warning. A terraform run
+ * says each one once: the run blocks of a `terraform test` that plan the same takeover say it in
+ * the first.
  */
-export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary'>, what: string, changes: readonly string[]): Diagnostic[] {
+export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary' | 'firstTime'>, what: string, changes: readonly string[]): Diagnostic[] {
   if (changes.length === 0) return [];
   const own = `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`;
+  if (!session.firstTime(own)) return [];
   const summary = session.takeoverSummary(own);
   return [warningOf(summary, summary === own ? TAKEOVER_SILENCED : `${own}. ${TAKEOVER_SILENCED}`)];
 }
