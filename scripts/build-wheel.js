@@ -4,7 +4,7 @@
 // builds with that, so no system package is assumed. Fails unless the wheel is where it belongs.
 // Reproducible: file times come from SOURCE_DATE_EPOCH, else the commit's time.
 const { spawnSync } = require('node:child_process');
-const { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { delimiter, join, resolve } = require('node:path');
 
@@ -65,6 +65,7 @@ if (!existsSync(notices)) {
   process.exit(1);
 }
 copyFileSync(notices, join(sourceDir, 'THIRD_PARTY_NOTICES.txt'));
+writeConsoleScripts(sourceDir);
 appendFileSync(join(sourceDir, 'setup.cfg'), '\n[metadata]\nlicense_files =\n    LICENSE\n    THIRD_PARTY_NOTICES.txt\n');
 mkdirSync(wheelDir, { recursive: true });
 const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], {
@@ -79,3 +80,27 @@ if (build.status !== 0 || wheels.length === 0) {
   process.exit(1);
 }
 process.stdout.write(`Built ${wheels.map((w) => join(wheelDir, w)).join(', ')}\n`);
+
+/**
+ * Each console script jsii-pacmak generated (it boots the jsii kernel for a command that needs no
+ * library) becomes scripts/python-console-script.py, which starts the command with Node directly.
+ * A script not in the shape this build knows fails the build rather than ship jsii's.
+ */
+function writeConsoleScripts(dir) {
+  const template = readFileSync(join(__dirname, 'python-console-script.py'), 'utf8');
+  const src = join(dir, 'src');
+  for (const module of readdirSync(src)) {
+    const binDir = join(src, module, '_jsii', 'bin');
+    if (!existsSync(binDir)) continue;
+    for (const command of readdirSync(binDir)) {
+      const generated = readFileSync(join(binDir, command), 'utf8');
+      const load = /JSIIAssembly\.load\(\s*"[^"]+",\s*"[^"]+",\s*"([A-Za-z_][A-Za-z0-9_]*)",\s*"([^"\\/]+\.jsii\.tgz)",?\s*\)/.exec(generated);
+      const invoke = new RegExp(`invokeBinScript\\(\\s*"[^"]+",\\s*"${command.replace(/[^A-Za-z0-9-]/g, '')}"`).exec(generated);
+      if (!load || !invoke || load[1] !== module) {
+        process.stderr.write(`${join(binDir, command)} is not the console script this build knows how to replace; see scripts/python-console-script.py\n`);
+        process.exit(1);
+      }
+      writeFileSync(join(binDir, command), template.replace('@@MODULE@@', module).replace('@@TARBALL@@', load[2]).replace('@@COMMAND@@', command), { mode: 0o755 });
+    }
+  }
+}

@@ -1,16 +1,18 @@
 /*
  * A command started through a launcher ends when the launcher does. The Python console script of
- * the wheel (jsii's `invokeBinScript`) runs this command as its child and waits for it: a `kill` of
- * the script ends Python alone. npx runs it under `sh -c`: a `kill $!` of npx ends the shell alone.
- * Either way the command would keep running, re-parented (a simulator keeping its port). jsii's
- * Python runtime names itself in JSII_AGENT; npm names `npx` (npm exec) in npm_command.
+ * the wheel (scripts/python-console-script.py) runs this command as its child and waits for it: a
+ * `kill` of the script ends Python alone. npx runs it under `sh -c`: a `kill $!` of npx ends the
+ * shell alone. Either way the command would keep running, re-parented (a simulator keeping its
+ * port). The console script says so in CDKTF_SERVER_HOSTING_LAUNCHER (jsii's own script, in
+ * JSII_AGENT); npm names `npx` (npm exec) in npm_command.
  */
 
 /** The variables by which a launcher is known; `simulator start` keeps them from its detached child. */
-export const LAUNCHER_VARIABLES = ['JSII_AGENT', 'npm_command'];
+export const LAUNCHER_VARIABLES = ['CDKTF_SERVER_HOSTING_LAUNCHER', 'JSII_AGENT', 'npm_command'];
 
 /** Whether the wheel's console script or npx started this command. */
-const startedByLauncher = (env: NodeJS.ProcessEnv = process.env): boolean => /^Python\//.test(env.JSII_AGENT ?? '') || env.npm_command === 'exec';
+const startedByLauncher = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env.CDKTF_SERVER_HOSTING_LAUNCHER === 'python' || /^Python\//.test(env.JSII_AGENT ?? '') || env.npm_command === 'exec';
 
 /**
  * Calls `onGone` once the process that started this one has ended: re-parented (POSIX), or no

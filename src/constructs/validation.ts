@@ -14,10 +14,11 @@ export class ValidationError extends Error {
     const message = `${scope.constructor.name} at ${scope.node.path}: ${inReaderWords(prop)} ${problem}`;
     super(pythonDrives() ? inPythonWords(message) : message);
     this.name = 'ValidationError';
-    // jsii shows Python the error's JavaScript stack above the RuntimeError: frames of the library
-    // say nothing to a Python user, so the stack is the message alone. A TypeScript user keeps the
-    // frames of their own program, which say where the construct was made, and none of ours.
-    this.stack = pythonDrives() ? `${this.name}: ${this.message}` : withoutLibraryFrames(this.stack ?? '');
+    // jsii raises the message as a RuntimeError from a JavaScriptError holding the stack, and
+    // prints both: for Python the stack only points at the message, which is then said once, last.
+    // A TypeScript user keeps the frames of their own program, which say where the construct was
+    // made, and none of ours.
+    this.stack = pythonDrives() ? `${this.name} (the RuntimeError below says why)` : withoutLibraryFrames(this.stack ?? '');
   }
 }
 

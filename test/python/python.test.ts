@@ -144,8 +144,11 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     ].join('\n')], { cwd: work });
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/RuntimeError: ServerFirewall at web\/fw: server_id "web-1" is not a server id: expected vps_<segment>_<number> or ded_<uuid>/);
-    // The message first, short: no JavaScript frames of the library's (they were about 30 lines).
+    // Short: no JavaScript frames of the library's (they were about 30 lines), and the message once, last.
     expect(res.stderr).not.toMatch(/^\s+at .*\.js:\d+:\d+\)?$/m);
+    expect(res.stderr.split('is not a server id')).toHaveLength(2);
+    expect(res.stderr.trim().split('\n').pop()).toMatch(/^RuntimeError: ServerFirewall at web\/fw: server_id "web-1"/);
+    expect(res.stderr).toContain('ValidationError (the RuntimeError below says why)');
     const reboot = sh(py, ['-c', [
       'from cdktf import App, TerraformStack',
       'from cdktf_server_hosting import HostingApi, PowerState, PowerStateValue',
@@ -189,6 +192,27 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect({ code: res.code, error: res.code === 0 ? '' : res.stderr.slice(-2000) }).toEqual({ code: 0, error: '' });
     const fleet = JSON.parse(readFileSync(join(out, 'stacks', 'fleet', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, { rulesets: unknown }>> };
     expect(Object.values(fleet.resource.hosting_server_firewall)[0].rulesets).toBe('${each.value.rulesets}');
+  });
+
+  // Issue 55 §2: jsii's console script booted the kernel and the library first (5 to 11 s a command)
+  // and printed Node 20's end-of-life notice as Python byte strings.
+  test('the console script starts the command directly: as fast as node runs it, its output alone', () => {
+    const best = (cmd: string, args: string[]) => {
+      const runs = [0, 1, 2].map(() => {
+        const started = performance.now();
+        const res = sh(cmd, args, { cwd: work });
+        return { ms: performance.now() - started, res };
+      });
+      return { ms: Math.min(...runs.map((r) => r.ms)), res: runs[runs.length - 1].res };
+    };
+    const python = best(join(venv, 'bin', 'cdktf-server-hosting'), ['--version']);
+    const node = best('node', [join(ROOT, 'bin', 'cdktf-server-hosting'), '--version']);
+    expect(python.res).toMatchObject({ code: 0, output: `cdktf-server-hosting ${version}${version === '0.0.0' ? ' (a development build)' : ''}\n` });
+    expect(python.ms).toBeLessThan(Math.max(1_000, node.ms + 400));
+    const typo = sh(join(venv, 'bin', 'cdktf-server-hosting'), ['simulator', 'stats'], { cwd: work });
+    expect(typo.code).not.toBe(0);
+    expect(typo.output).toContain('did you mean "status"?');
+    expect(typo.output).not.toMatch(/b'|end-of-life|jsii/);
   });
 
   // Issue 41, point 6: the console script runs the command as its child; a kill of the script alone
