@@ -149,6 +149,9 @@ async function readAccount(ctx: ReconcileContext, progress: (line: string) => vo
   return { servers, firewalls, addresses, readFailures };
 }
 
+/** The compiler settings of an adopted TypeScript project: CommonJS, which ts-node runs on every Node line. */
+const TSCONFIG = '{"compilerOptions": {"module": "commonjs", "target": "ES2022", "strict": true, "skipLibCheck": true}}';
+
 /**
  * How the program `adopt` wrote becomes a project `cdktf plan` runs: it writes the program alone,
  * so the next step is said where the person reads (the same lines as the adopting guide).
@@ -157,9 +160,12 @@ export function runnableProject(language: 'typescript' | 'python', out: string |
   const library = `${cdk}-server-hosting`;
   const file = out ?? (language === 'typescript' ? 'main.ts' : 'main.py');
   const core = cdk === 'cdktn' ? "cdktn@^0.24 'constructs@>=10.6.0 <10.8.0'" : 'cdktf@^0.21 constructs@^10.4';
-  const install = language === 'typescript' ? `npm install ${library} ${core} ts-node typescript` : `pip install ${library}`;
+  // ts-node 10 cannot load TypeScript 7 (its compiler API is gone): the hint pins the last line it runs.
+  const install = language === 'typescript' ? `npm install ${library} ${core} ts-node@^10.9 typescript@~5.9` : `pip install ${library}`;
   const app = language === 'typescript' ? `npx ts-node ${file}` : `python3 ${file}`;
-  return `to run it as a project: in its folder, ${install}; write cdktf.json as {"language": "${language}", "app": "${app}"}; then plan with the ${cdk} CLI (docs/guides/adopting-an-account.md)`;
+  // Without a tsconfig, ts-node compiles for node16 modules, which Node 20.19+ then loads as ESM and refuses (.ts).
+  const tsconfig = language === 'typescript' ? `write tsconfig.json as ${TSCONFIG}; ` : '';
+  return `to run it as a project: in its folder, ${install}; ${tsconfig}write cdktf.json as {"language": "${language}", "app": "${app}"}; then plan with the ${cdk} CLI (docs/guides/adopting-an-account.md)`;
 }
 
 /**

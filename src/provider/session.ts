@@ -52,10 +52,13 @@ export interface ProviderSession {
    * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
    */
   forgetServerList(): void;
+  /** The plan removes a resource and leaves this in place: noted for the apply's one summary. */
+  plannedToLeave(line: string): void;
   /**
-   * A resource removed from Terraform and left as it is: the run's first such line is a warning
-   * that speaks for the others too; theirs go to the provider's log, so a destroy (or `terraform
-   * test`'s teardown) of many resources says it once.
+   * A resource removed from Terraform and left as it is. The first of a run whose plan noted them
+   * says one line naming everything the plan leaves in place; the rest go to the provider's log.
+   * Without the plan's notes (a saved plan applied by another terraform), the first line speaks
+   * for the others, which go to the log.
    */
   retained(line: string): void;
   /**
@@ -87,6 +90,12 @@ export interface ProviderSession {
   /** Notes what this plan read, for the apply that follows it in the same terraform run. */
   notePlan(key: string, value: unknown): void;
 }
+
+/** The run notes' key of what a plan removes and leaves in place. */
+const LEFT_IN_PLACE = 'left in place';
+
+/** A note of LEFT_IN_PLACE: lines, or nothing (a note is a cache, never trusted as it is). */
+const leftInPlaceOf = (note: unknown): string[] => (Array.isArray(note) && note.every((l) => typeof l === 'string') ? note : []);
 
 export interface Handovers {
   put(key: string, values: Readonly<Record<string, Value>>): void;
@@ -258,6 +267,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Reads and notes count only for this plan and this account: another alias's token is another account.
   const account = options.client.accountScope;
   let retainedSaid = false;
+  /** What this process's plan removes and leaves in place, and what a warning of its apply has named. */
+  const leftByPlan: string[] = [];
+  const leftSaid = new Set<string>();
   let takeoversSaid = 0;
   return {
     forCall(callPhase) {
@@ -276,10 +288,20 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
         reported: refusals.reported,
+        plannedToLeave: (line) => {
+          leftByPlan.push(line);
+          notes.put(account, LEFT_IN_PLACE, [...leftByPlan]);
+        },
         retained: (line) => {
-          if (retainedSaid) return options.log(`${line} (left as it is)`);
+          if (leftSaid.has(line)) return options.log(`removed from Terraform, left as it is: ${line}`);
+          const planned = leftInPlaceOf(notes.get(account, LEFT_IN_PLACE, maxAgeMs));
+          if (planned.includes(line)) {
+            planned.forEach((l) => leftSaid.add(l));
+            return warnerFor(warnings)(`Removed from Terraform and left as they are on the server: ${planned.join('; ')}`);
+          }
+          if (retainedSaid) return options.log(`removed from Terraform, left as it is: ${line}`);
           retainedSaid = true;
-          warnerFor(warnings)(`${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
+          warnerFor(warnings)(`Removed from Terraform and left as it is on the server: ${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
         },
         takeoverSummary: (own) => (++takeoversSaid <= TAKEOVERS_IN_FULL ? own : MORE_TAKEOVERS),
         firstTime: (words) => notes.firstTime(`${account} ${words}`),

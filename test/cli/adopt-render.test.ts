@@ -128,7 +128,8 @@ describe('text from the API never leaves its literal or comment in generated cod
 });
 
 test('a TypeScript or Python program comes with how to make it a project the CDK plans', () => {
-  expect(runnableProject('typescript', 'adopted.ts', 'cdktf')).toBe('to run it as a project: in its folder, npm install cdktf-server-hosting cdktf@^0.21 constructs@^10.4 ts-node typescript; '
+  expect(runnableProject('typescript', 'adopted.ts', 'cdktf')).toBe('to run it as a project: in its folder, npm install cdktf-server-hosting cdktf@^0.21 constructs@^10.4 ts-node@^10.9 typescript@~5.9; '
+    + 'write tsconfig.json as {"compilerOptions": {"module": "commonjs", "target": "ES2022", "strict": true, "skipLibCheck": true}}; '
     + 'write cdktf.json as {"language": "typescript", "app": "npx ts-node adopted.ts"}; then plan with the cdktf CLI (docs/guides/adopting-an-account.md)');
   expect(runnableProject('python', undefined, 'cdktn')).toContain('pip install cdktn-server-hosting; write cdktf.json as {"language": "python", "app": "python3 main.py"}');
 });

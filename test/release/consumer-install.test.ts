@@ -176,7 +176,40 @@ describeWithTerraform('a user project installs the packed library', () => {
       simulator.kill('SIGTERM');
     }
   }, 600_000);
+
+  // Issue 55 §3: the hint installed TypeScript 7, which ts-node cannot load, and `cdktf diff` failed.
+  test('adopt --language typescript: its hint, followed word for word (the package from its tarball), makes a project cdktf plans: imports only', async () => {
+    const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+    const folder = join(work, 'adopted');
+    mkdirSync(folder);
+    const env = { HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: sim.tokens.full, CI: 'true', FORCE_COLOR: '0' };
+    const adopt = await runAsync(join(project, 'node_modules', '.bin', 'cdktf-server-hosting'), ['adopt', '--language', 'typescript', '--out', 'main.ts'], folder, env);
+    expect(adopt.code).toBe(0);
+    const hint = /in its folder, (npm install [^;]+); write tsconfig\.json as (\{.+?\}\}); write cdktf\.json as (\{[^}]+\}); then plan with the cdktf CLI/.exec(adopt.output);
+    expect(hint).not.toBeNull();
+    // The one change: the package comes from its tarball, as it is not on the registry.
+    const install = hint![1].replace(/(^| )cdktf-server-hosting(?= )/, `$1${tarball}`);
+    expect(install).not.toBe(hint![1]);
+    const installed = run('sh', ['-c', `${install} --no-audit --no-fund`], folder);
+    expect({ code: installed.code, output: installed.code === 0 ? '' : installed.output }).toEqual({ code: 0, output: '' });
+    writeFileSync(join(folder, 'tsconfig.json'), hint![2]);
+    writeFileSync(join(folder, 'cdktf.json'), hint![3]);
+    const plan = await runAsync(cdktfCli(), ['plan'], folder, env);
+    expect({ code: plan.code, output: plan.output }).toEqual({ code: 0, output: expect.stringMatching(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./) });
+  }, 600_000);
 });
+
+/** cdktf-cli 0.21 from npm, installed once per machine (test/e2e/cdktf-cli.test.ts shares it). */
+function cdktfCli(): string {
+  const dir = join(root, 'node_modules', '.cache', 'cdktf-cli-0.21.0');
+  const cli = join(dir, 'node_modules', '.bin', 'cdktf');
+  if (!existsSync(cli)) {
+    mkdirSync(dir, { recursive: true });
+    const install = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', 'cdktf-cli@0.21.0'], { encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`npm install cdktf-cli@0.21.0 failed:\n${install.stdout}${install.stderr}`);
+  }
+  return cli;
+}
 
 /**
  * The CDK Terrain flavour, as its user gets it: `cdktn-server-hosting` (built from the same source by

@@ -20,8 +20,8 @@ import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
 import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
-/** What this provider offers beyond the required RPCs: an optional schema fetch, and moves from the bridges' resources. */
-const SERVER_CAPABILITIES = { get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
+/** What this provider offers beyond the required RPCs: plans of removals (what they leave in place), an optional schema fetch, moves from the bridges' resources. */
+const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true };
 
 /** What the handshake's process hands the provider it loads. */
 export interface ProviderStart {

@@ -156,6 +156,12 @@ export const ipSettingsResource: ProviderResource = {
     return { state: actual, private: privateAfter() };
   },
 
+  leftInPlace(prior, priv) {
+    if (priv.replacesIncomplete || (prior.on_destroy === 'restore' && priv.restore)) return undefined;
+    const kept = FIELDS.filter((f) => prior[f] !== null).map((f) => `${f} ${JSON.stringify(prior[f])}`);
+    return `the settings of ${String(prior.ip)} on ${String(prior.server_id)} (${kept.join(', ') || 'none set'})`;
+  },
+
   async destroy(session, prior, priv) {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
     const ctx = session.context(SETTINGS_RUN_SECONDS);
@@ -165,18 +171,16 @@ export const ipSettingsResource: ProviderResource = {
       ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
       return;
     }
-    if (prior.on_destroy !== 'restore' || !priv.restore) {
-      const kept = FIELDS.filter((f) => prior[f] !== null).map((f) => `${f} ${JSON.stringify(prior[f])}`);
-      session.retained(`${label(serverId, ip)}: removed from Terraform; the address keeps its settings (${kept.join(', ') || 'none set'})`);
-      return;
-    }
-    const restore = desiredOf({ rdns: null, description: null, protection: null, ...priv.restore });
+    const left = this.leftInPlace(prior, priv);
+    const before = priv.restore;
+    if (left || !before) return left ? session.retained(left) : undefined;
+    const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });
     const observed = session.trustsRead(priv) ? settingsIn(prior, priv) : undefined;
     const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
-    for (const [field, value] of Object.entries(priv.restore)) {
+    for (const [field, value] of Object.entries(before)) {
       if (value === null) ctx.warn(`${label(serverId, ip)}: ${field} was empty before this resource set it, and the API cannot clear it; it keeps its current value`);
     }
   },

@@ -145,8 +145,10 @@ export const powerStateResource: ProviderResource = {
   },
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */
-  async destroy(session, prior) {
-    session.retained(`power ${String(prior.server_id)}: removed from Terraform; the server stays ${String(prior.state)}`);
+  leftInPlace: (prior) => `${String(prior.server_id)}, which stays ${String(prior.state)}`,
+
+  async destroy(session, prior, priv) {
+    session.retained(this.leftInPlace(prior, priv)!);
   },
 
   importState(id) {

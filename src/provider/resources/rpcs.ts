@@ -31,6 +31,17 @@ const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) })
 export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
   const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
   const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
+  /** A planned removal that leaves things in place, noted for its apply's one summary (no request). */
+  const noteLeftInPlace = (req: Record<string, any>) => {
+    const prior = objectOf(req.prior_state);
+    const left = prior && resourceOf(req.type_name).leftInPlace(prior, decodePrivate(req.prior_private));
+    if (!left) return;
+    try {
+      sessionOf('plan').plannedToLeave(left);
+    } catch {
+      // An unconfigured provider: the apply says each removal as it comes.
+    }
+  };
   return {
     ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
     UpgradeResourceState: (req) => {
@@ -61,7 +72,10 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     },
     PlanResourceChange: async (req) => {
       const proposed = objectOf(req.proposed_new_state);
-      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private };
+      if (!proposed) {
+        noteLeftInPlace(req);
+        return { planned_state: dynamic(null), planned_private: req.prior_private };
+      }
       const session = sessionOf('plan');
       try {
         const prior = objectOf(req.prior_state);

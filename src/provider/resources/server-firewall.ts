@@ -151,13 +151,16 @@ export const serverFirewallResource: ProviderResource = {
     return { state, private: withRestoreValues(base, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
+  leftInPlace(prior, priv) {
+    if (prior.on_destroy === 'restore' && priv.restore) return undefined;
+    return `the firewall of ${String(prior.server_id)} (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`;
+  },
+
   async destroy(session, prior, priv) {
     const serverId = String(prior.server_id);
     const ctx = session.context(SETTINGS_RUN_SECONDS);
-    if (prior.on_destroy !== 'restore' || !priv.restore) {
-      session.retained(`${label(serverId)}: removed from Terraform; the firewall stays as it is (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`);
-      return;
-    }
+    const left = this.leftInPlace(prior, priv);
+    if (left) return session.retained(left);
     const restore = priv.restore as Partial<Firewall>;
     const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
     const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed });
