@@ -4,7 +4,9 @@
 # that sees the key: it runs in a job of its own, after the build and tests, in the protected
 # release environment, and reads nothing but DIR, HOSTING_RELEASE_SIGNING_KEY (ASCII-armoured) and
 # HOSTING_RELEASE_SIGNING_PASSPHRASE (if the key has one). The key lives in a keyring made for this
-# run, deleted when it ends. SHA256SUMS is checked against the archives before anything is signed.
+# run, deleted when it ends. SHA256SUMS is checked against the archives before anything is signed,
+# and nothing is signed unless SECURITY.md and package.json (read from the working directory, the
+# released checkout) name this key and a real repository.
 # Writes release-key.md beside DIR: the key's fingerprint and public key, for the release notes.
 # Usage: sign-provider-release.sh DIR
 set -euo pipefail
@@ -37,14 +39,29 @@ GNUPGHOME=$(mktemp -d)
 trap 'gpgconf --kill all >/dev/null 2>&1 || true; rm -rf "$GNUPGHOME"' EXIT
 printf '%s\n' "$HOSTING_RELEASE_SIGNING_KEY" | gpg --batch --quiet --import 2>/dev/null \
   || { echo "sign-provider-release: HOSTING_RELEASE_SIGNING_KEY does not hold an ASCII-armoured OpenPGP private key" >&2; exit 1; }
+key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "sec" { print $5; exit }')
+fingerprint=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+# SECURITY.md at the released commit (the checkout this runs in) names the key users compare
+# `terraform init`'s key ID with: a release signed by any other key would make it false.
+if ! grep -qxF "Release key fingerprint: \`$fingerprint\`" SECURITY.md 2>/dev/null; then
+  echo "sign-provider-release: SECURITY.md does not name this key (a line \"Release key fingerprint: \`$fingerprint\`\"); publish it there first, as RELEASING.md says; nothing was signed" >&2
+  exit 1
+fi
+# The packages name their home from package.json (npm's repository, the wheel's home page): a
+# placeholder address would send users nowhere.
+repository=$(sed -n 's/^ *"url": *"\([^"]*\)".*/\1/p' package.json 2>/dev/null | head -n 1)
+case "$repository" in
+  '' | *example.com* | *example.org* | *example.net* | *.invalid* | *localhost*)
+    echo "sign-provider-release: package.json names no real repository (\"${repository}\"); set repositoryUrl in .projenrc.ts, as RELEASING.md says; nothing was signed" >&2
+    exit 1
+    ;;
+esac
 sig="${sums[0]}.sig"
 rm -f "$sig"
 printf '%s' "${HOSTING_RELEASE_SIGNING_PASSPHRASE:-}" \
   | gpg --batch --quiet --yes --pinentry-mode loopback --passphrase-fd 0 --detach-sign --output "$sig" "${sums[0]}" 2>/dev/null \
   || { echo "sign-provider-release: signing failed: is HOSTING_RELEASE_SIGNING_PASSPHRASE the key's passphrase?" >&2; exit 1; }
 gpg --batch --quiet --verify "$sig" "${sums[0]}" 2>/dev/null
-key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "sec" { print $5; exit }')
-fingerprint=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
 # The release notes' section on the key (the release job appends it): what users compare
 # `terraform init`'s key ID with, and the public key itself. Beside DIR, so SHA256SUMS is unchanged.
 notes="$(dirname "$dir")/release-key.md"

@@ -97,18 +97,27 @@ describe('the Node binary check (compare-node-binaries.sh)', () => {
 
 withGpg('the signing step (sign-provider-release.sh)', () => {
   const SUMS = 'terraform-provider-hosting_1.4.2_SHA256SUMS';
-  const sign = (env: Record<string, string>) => run('bash', [join(SCRIPTS, 'sign-provider-release.sh'), join(work, 'dist')], { HOSTING_RELEASE_SIGNING_KEY: '', HOSTING_RELEASE_SIGNING_PASSPHRASE: '', ...env });
+  /** The signing step, run where the workflow runs it: in the released checkout (here, `work`). */
+  const sign = (env: Record<string, string>) => spawnSync('bash', [join(SCRIPTS, 'sign-provider-release.sh'), join(work, 'dist')], {
+    cwd: work, encoding: 'utf8', env: { ...process.env, HOSTING_RELEASE_SIGNING_KEY: '', HOSTING_RELEASE_SIGNING_PASSPHRASE: '', ...env },
+  });
+  /** The checkout's SECURITY.md naming `fingerprint`, and its package.json naming `repository`. */
+  const checkout = (fingerprint: string, repository = 'https://github.com/platform-team/cdktf-server-hosting.git') => {
+    writeFileSync(join(work, 'SECURITY.md'), `# Security\n\nRelease key fingerprint: \`${fingerprint}\`\n`);
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'cdktf-server-hosting', repository: { type: 'git', url: repository } }, null, 2));
+  };
 
   /** A signing key made for the test in a keyring of its own, exported ASCII-armoured. */
-  function signingKey(passphrase: string): { armored: string; publicKey: string } {
+  function signingKey(passphrase: string): { armored: string; publicKey: string; fingerprint: string } {
     const home = join(work, 'keyring');
     mkdirSync(home, { mode: 0o700 });
     const gpg = (...args: string[]) => run('gpg', ['--homedir', home, '--batch', '--pinentry-mode', 'loopback', '--passphrase', passphrase, ...args]);
     expect(gpg('--quick-gen-key', 'Release test <release@example.com>', 'ed25519', 'sign', 'never').status).toBe(0);
     const armored = gpg('--armor', '--export-secret-keys').stdout;
     const publicKey = gpg('--armor', '--export').stdout;
+    const fingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys').stdout)![1];
     run('gpgconf', ['--homedir', home, '--kill', 'all']);
-    return { armored, publicKey };
+    return { armored, publicKey, fingerprint };
   }
 
   const ZIP = 'terraform-provider-hosting_1.4.2_linux_amd64.zip';
@@ -133,6 +142,7 @@ withGpg('the signing step (sign-provider-release.sh)', () => {
 
   test('writes the detached signature gpg and OpenPGP.js verify, and prints the key ID only', async () => {
     const key = signingKey('correct horse');
+    checkout(key.fingerprint);
     const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'correct horse' });
     expect(result.stderr).toBe('');
     const printed = new RegExp(`^signed ${SUMS} with key ID ([0-9A-F]{16}) \\(fingerprint ([0-9A-F]{40})\\); the release notes' key section is in ${join(work, 'release-key.md')}\\n$`).exec(result.stdout);
@@ -165,8 +175,24 @@ withGpg('the signing step (sign-provider-release.sh)', () => {
     expect(spawnSync('test', ['-e', join(work, 'dist', `${SUMS}.sig`)]).status).toBe(1);
   });
 
+  // Issue 55 §4: SECURITY.md said no fingerprint was published; a release now cannot be signed unless it names the key.
+  test.each<[string, (fingerprint: string) => void, string]>([
+    ['SECURITY.md names no key', () => checkout('not published yet'), 'SECURITY.md does not name this key'],
+    ['SECURITY.md names another key', () => checkout('0123456789ABCDEF0123456789ABCDEF01234567'), 'SECURITY.md does not name this key'],
+    ['package.json names a placeholder repository', (fingerprint) => checkout(fingerprint, 'https://example.com/cdktf-server-hosting.git'), 'package.json names no real repository'],
+  ])('signs nothing when %s', (_name, prepare, message) => {
+    const key = signingKey('correct horse');
+    prepare(key.fingerprint);
+    const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'correct horse' });
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('nothing was signed');
+    expect(result.status).toBe(1);
+    expect(existsSync(join(work, 'dist', `${SUMS}.sig`))).toBe(false);
+  });
+
   test('refuses a wrong passphrase without printing it', () => {
     const key = signingKey('correct horse');
+    checkout(key.fingerprint);
     const result = sign({ HOSTING_RELEASE_SIGNING_KEY: key.armored, HOSTING_RELEASE_SIGNING_PASSPHRASE: 'battery staple' });
     expect(result.stderr).toContain('signing failed: is HOSTING_RELEASE_SIGNING_PASSPHRASE the key\'s passphrase?');
     expect(result.stderr).not.toContain('battery staple');
