@@ -1,17 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { cdktfCli } from '../helpers/cdktf-cli';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
 
 const ROOT = join(__dirname, '..', '..');
-const CLI_VERSION = '0.21.0';
-/** Installed once per machine from the npm registry (npm's cache makes later installs fast). */
-const CLI_DIR = join(ROOT, 'node_modules', '.cache', `cdktf-cli-${CLI_VERSION}`);
-const CLI = join(CLI_DIR, 'node_modules', '.bin', 'cdktf');
 const DESCRIPTION = 'web "1" \\ costs ${5} a %{month}';
 
 /** Runs a command without blocking this process: the simulator answers from its event loop. */
@@ -35,13 +32,10 @@ describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesiz
   let sim: RunningSimulator;
   const project = mkdtempSync(join(tmpdir(), 'cdktf-cli-'));
   let env: Record<string, string>;
+  let CLI: string;
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) {
-      mkdirSync(CLI_DIR, { recursive: true });
-      const install = spawnSync('npm', ['install', '--prefix', CLI_DIR, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `cdktf-cli@${CLI_VERSION}`], { encoding: 'utf8' });
-      if (install.status !== 0) throw new Error(`npm install cdktf-cli@${CLI_VERSION} failed:\n${install.stdout}${install.stderr}`);
-    }
+    CLI = cdktfCli();
     // The program imports the built library by path, as a project that installed the package would by name.
     expect(spawnSync('node', ['scripts/prepack.js'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
     sim = await simulatorWithSentinel();

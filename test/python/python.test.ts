@@ -1,16 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { ADOPT_INCOMPLETE, runAdoptCommand } from '../../src/cli/adopt-command';
 import { DEMO_ACCOUNT_ID, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
+import { cdktfCli } from '../helpers/cdktf-cli';
 import { docBlocks } from '../helpers/doc-blocks';
 import { pythonProgram, writePrograms } from '../helpers/doc-programs';
 import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'python', 'main.py');
@@ -22,9 +23,9 @@ const sh = (cmd: string, args: string[], options: { cwd?: string; env?: Record<s
   return { code: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '', output: `${res.stdout ?? ''}${res.stderr ?? ''}` };
 };
 
-const shAsync = (cmd: string, args: string[], options: { env?: Record<string, string> } = {}) =>
+const shAsync = (cmd: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...options.env } });
+    const child = spawn(cmd, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d));
     child.stderr.on('data', (d: Buffer) => (output += d));
@@ -437,6 +438,24 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
       await account.close();
     }
   });
+
+  // Issue 55 §3: every hint the tool prints works when followed exactly.
+  test('adopt --language python: its hint, followed word for word (pip and python3 of the venv, the package from the wheel), makes a project cdktf plans: imports only', async () => {
+    const folder = join(work, 'adopted-project');
+    mkdirSync(folder);
+    const env = { PATH: `${join(venv, 'bin')}${delimiter}${process.env.PATH}`, HOSTING_API_URL: sim.baseUrl, HOSTING_API_TOKEN: SENTINEL_TOKEN, CI: 'true', FORCE_COLOR: '0' };
+    const adopt = await shAsync(join(venv, 'bin', 'cdktf-server-hosting'), ['adopt', '--language', 'python', '--out', 'main.py'], { cwd: folder, env });
+    expect(adopt.code).toBe(0);
+    const hint = /in its folder, (pip install [^;]+); write cdktf\.json as (\{[^}]+\}); then plan with the cdktf CLI/.exec(adopt.output);
+    expect(hint).not.toBeNull();
+    // The one change: the package comes from the build's wheel, as it is not on PyPI.
+    const install = hint![1].replace(/ cdktf-server-hosting$/, ` ${join(WHEEL_DIR, `cdktf_server_hosting-${version}-py3-none-any.whl`)}`);
+    expect(install).not.toBe(hint![1]);
+    expect(sh('sh', ['-c', `${install} --disable-pip-version-check --quiet`], { cwd: folder, env })).toMatchObject({ code: 0 });
+    writeFileSync(join(folder, 'cdktf.json'), hint![2]);
+    const plan = await shAsync(cdktfCli(), ['plan'], { cwd: folder, env: { ...env, TF_CLI_CONFIG_FILE: TERRAFORM_RC, CHECKPOINT_DISABLE: '1' } });
+    expect({ code: plan.code, output: plan.output }).toEqual({ code: 0, output: expect.stringMatching(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./) });
+  }, 300_000);
 
   test('the CDK Terrain wheel installs beside cdktn from PyPI, with no cdktf; its program synthesizes and applies', async () => {
     expect(sh('node', ['scripts/flavour-cdktn.js'])).toMatchObject({ code: 0 });

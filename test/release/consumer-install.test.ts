@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { cdktfCli } from '../helpers/cdktf-cli';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TERRAFORM_RC } from '../helpers/terraform';
@@ -198,18 +199,6 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect({ code: plan.code, output: plan.output }).toEqual({ code: 0, output: expect.stringMatching(/Plan: \d+ to import, 0 to add, 0 to change, 0 to destroy\./) });
   }, 600_000);
 });
-
-/** cdktf-cli 0.21 from npm, installed once per machine (test/e2e/cdktf-cli.test.ts shares it). */
-function cdktfCli(): string {
-  const dir = join(root, 'node_modules', '.cache', 'cdktf-cli-0.21.0');
-  const cli = join(dir, 'node_modules', '.bin', 'cdktf');
-  if (!existsSync(cli)) {
-    mkdirSync(dir, { recursive: true });
-    const install = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', 'cdktf-cli@0.21.0'], { encoding: 'utf8' });
-    if (install.status !== 0) throw new Error(`npm install cdktf-cli@0.21.0 failed:\n${install.stdout}${install.stderr}`);
-  }
-  return cli;
-}
 
 /**
  * The CDK Terrain flavour, as its user gets it: `cdktn-server-hosting` (built from the same source by
