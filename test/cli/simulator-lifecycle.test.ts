@@ -25,12 +25,18 @@ test('start returns once the API answers, saying how to stop it; status and stop
   expect(started.stdout).toContain(`Stop:   cdktf-server-hosting simulator stop --port ${port}`);
   expect((await fetch(`${baseUrl}/servers`)).status).toBe(401);
 
-  const status = cli('status', '--port', port);
+  // The lines start prints are run as printed (the command is this package's bin).
+  const printed = (label: string) => {
+    const [command, ...args] = new RegExp(`^${label}:\\s+(.+)$`, 'm').exec(started.stdout)![1].split(' ');
+    expect(command).toBe('cdktf-server-hosting');
+    return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CDKTF_SERVER_HOSTING_STATE_DIR: stateDir }, timeout: 60_000 });
+  };
+  const status = printed('Status');
   expect([status.status, status.stdout]).toEqual([0, expect.stringMatching(new RegExp(`^running at ${baseUrl.replace(/[./]/g, '\\$&')} \\(pid \\d+`))]);
 
   const log = /its output, with the tokens: (\S+)/.exec(started.stdout)![1];
   expect(existsSync(log)).toBe(true);
-  const stopped = cli('stop', '--port', port);
+  const stopped = printed('Stop');
   expect([stopped.status, stopped.stdout.trim()]).toEqual([0, expect.stringMatching(/^stopped the simulator at .*; its output was removed \(--keep-log keeps it\)$/)]);
   // What start made goes with stop.
   expect(existsSync(log)).toBe(false);
