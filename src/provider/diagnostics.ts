@@ -29,17 +29,15 @@ export function diagnosticOf(err: unknown, scrub: (text: string) => string): Dia
 }
 
 /**
- * A diagnostic of a failed apply: Terraform refuses a saved plan once an apply of it has run, so
- * whoever applied one is told to plan again, in the words that already tell them to run the apply
- * again.
+ * A diagnostic of a failed apply. Terraform applies a saved plan once, so an apply of a plan that
+ * another terraform run saved is told to plan again where a rerun of the same run is told to run
+ * the apply again: the provider knows which (run notes: did an earlier process of the run plan).
  */
-export function atApply(diagnostic: Diagnostic): Diagnostic {
-  if (diagnostic.severity !== ERROR || !/\bthe apply again\b/.test(`${diagnostic.summary}\n${diagnostic.detail ?? ''}`)) return diagnostic;
-  return { ...diagnostic, detail: `${diagnostic.detail ? `${diagnostic.detail}\n` : ''}${SAVED_PLAN_SPENT}` };
+export function atApply(diagnostic: Diagnostic, planOfThisRun: boolean): Diagnostic {
+  if (planOfThisRun || diagnostic.severity !== ERROR) return diagnostic;
+  const replan = (text: string) => text.replace(/\brun the apply again( shortly)?/g, (_, shortly: string | undefined) => `plan again${shortly ?? ''}, then apply the new plan (this apply ran a saved plan, which Terraform applies once)`);
+  return { ...diagnostic, summary: replan(diagnostic.summary), ...(diagnostic.detail !== undefined && { detail: replan(diagnostic.detail) }) };
 }
-
-/** What a failed apply of a saved plan means for the next step. */
-export const SAVED_PLAN_SPENT = 'If this apply ran a saved plan (terraform apply PLANFILE), that plan is spent: plan again, then apply the new plan.';
 
 /**
  * A diagnostic of `terraform plan`. Refusals share their text with the apply, which says "nothing

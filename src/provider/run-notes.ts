@@ -27,6 +27,8 @@ export interface RunNotes {
   readonly process: string;
   /** This process plans for `account`: a read or note of an earlier process of the run serves no apply after it. */
   planning(account: string): void;
+  /** Whether an earlier process of this run planned for `account` (an apply of a plan another run saved has none). */
+  plannedEarlier(account: string): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
   ofThisPlan(account: string, maker: string | undefined): boolean;
   /** The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old. */
@@ -45,6 +47,7 @@ export interface RunNotes {
 export const NO_NOTES: RunNotes = {
   process: 'none',
   planning: () => undefined,
+  plannedEarlier: () => false,
   ofThisPlan: () => false,
   get: () => undefined,
   put: () => undefined,
@@ -135,6 +138,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       own.planned.push(account);
       later();
     },
+    plannedEarlier: (account) => previousPlanner(account) !== undefined,
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs) {
       const note = own.notes[noteKey(account, key)] ?? previousPlanner(account)?.notes[noteKey(account, key)];

@@ -85,6 +85,11 @@ export interface ProviderSession {
   trustsRead(priv: PrivateState): boolean;
   /** `priv` marked as read now, by this process for this account. */
   markRead(priv: PrivateState): PrivateState;
+  /**
+   * Whether an earlier process of this terraform run planned for this account: the apply carries
+   * out its own run's plan, not one another run saved.
+   */
+  planOfThisRun(): boolean;
   /** What this plan noted under `key` for this account (run-notes.ts). */
   planNote(key: string): unknown;
   /** Notes what this plan read, for the apply that follows it in the same terraform run. */
@@ -312,6 +317,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         handovers,
         trustsRead: (priv) => notes.ofThisPlan(account, priv.readIn) && readWithin(priv, maxAgeMs, Date.now()),
         markRead: (priv) => ({ ...priv, readAt: Date.now(), readIn: notes.process }),
+        planOfThisRun: () => notes.plannedEarlier(account),
         planNote: (key) => notes.get(account, key, maxAgeMs),
         notePlan: (key, value) => notes.put(account, key, value),
       };

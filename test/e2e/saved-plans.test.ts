@@ -66,6 +66,27 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect((await ws.plan()).code).toBe(0);
   });
 
+  // Issue 54 §5: the provider knows whether the plan it applies came from another terraform run.
+  test('a failed apply of a saved plan says to plan again, with no condition; a failed apply of its own run says to run the apply again', async () => {
+    const unavailable = () => sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'error', status: 503, code: 'temporarily_unavailable', retryAfterSeconds: 3600 } });
+    configure('', firewall('[1]'));
+    expect((await ws.apply()).code).toBe(0);
+    configure('', firewall('[2]'));
+    expect((await planToFile()).code).toBe(0);
+    unavailable();
+    const saved = await applyFile();
+    expect(saved.code).toBe(1);
+    expect(saved.output.replace(/\s+/g, ' ')).toContain('plan again shortly, then apply the new plan (this apply ran a saved plan, which Terraform applies once)');
+    expect(saved.output).not.toMatch(/run the apply again|If this apply ran/);
+    unavailable();
+    const own = await ws.apply();
+    expect(own.code).toBe(1);
+    expect(own.output.replace(/\s+/g, ' ')).toContain('run the apply again shortly');
+    expect(own.output).not.toMatch(/plan again|saved plan/);
+    sim.clearFaults();
+    expect((await ws.apply()).code).toBe(0);
+  });
+
   test('a saved plan applied at once by another terraform run reads again and names what moved (the run, not an age, decides)', async () => {
     configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);

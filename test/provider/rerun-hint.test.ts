@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { HostingApiClient, HostingApiError } from '../../src/api';
-import { atApply, SAVED_PLAN_SPENT } from '../../src/provider/diagnostics';
+import { atApply } from '../../src/provider/diagnostics';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { createSession } from '../../src/provider/session';
 import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
@@ -48,12 +48,12 @@ test('a refused value is fixed in the configuration (the provider, read by HCL u
   expect(await hint('the stack')).toBe('fix the value named above in the stack.');
 });
 
-test('a failed apply that says to run the apply again also says that a saved plan is spent: plan again', () => {
-  const failed = atApply({ severity: 1, summary: 'firewall vps_web_1: reading failed', detail: 'what to do: the API is briefly unavailable; run the apply again shortly.' });
-  expect(failed.detail).toBe(`what to do: the API is briefly unavailable; run the apply again shortly.\n${SAVED_PLAN_SPENT}`);
-  expect(SAVED_PLAN_SPENT).toBe('If this apply ran a saved plan (terraform apply PLANFILE), that plan is spent: plan again, then apply the new plan.');
-  const refused = { severity: 1, summary: 'firewall vps_web_1: rule set 9 does not exist', detail: 'use their ids' };
-  expect(atApply(refused)).toEqual(refused);
-  const warning = { severity: 2, summary: 'rebooted; run the apply again to check' };
-  expect(atApply(warning)).toEqual(warning);
+test('a failed apply of a plan another terraform run saved says to plan again, with no condition; an apply of this run\'s plan says to run the apply again', () => {
+  const failed = { severity: 1 as const, summary: 'firewall vps_web_1: reading failed', detail: 'what to do: the API is briefly unavailable; run the apply again shortly.' };
+  expect(atApply(failed, false).detail).toBe('what to do: the API is briefly unavailable; plan again shortly, then apply the new plan (this apply ran a saved plan, which Terraform applies once).');
+  expect(atApply(failed, true)).toEqual(failed);
+  const refused = { severity: 1 as const, summary: 'firewall vps_web_1: rule set 9 does not exist', detail: 'use their ids' };
+  expect(atApply(refused, false)).toEqual(refused);
+  const warning = { severity: 2 as const, summary: 'rebooted; run the apply again to check' };
+  expect(atApply(warning, false)).toEqual(warning);
 });

@@ -59,6 +59,9 @@ describe('run notes', () => {
     wrote(4, 4, true);
     expect(notes({ startedAt: 5 }).get('acct', 'fw', 60_000)).toBe(4);
     expect(notes({ startedAt: 5 }).ofThisPlan('acct', wrote(5, 5, false).process)).toBe(false);
+    // An apply of this run has an earlier planner; one of a plan another run saved (another run, or a first process) has none.
+    expect([notes({ startedAt: 6 }).plannedEarlier('acct'), notes({ startedAt: 0 }).plannedEarlier('acct'), notes({ run: 'a4243', startedAt: 6 }).plannedEarlier('acct')])
+      .toEqual([true, false, false]);
   });
 
   test('words a run said once are new to no later process of that run, and new to every other run; a process says each once', () => {

@@ -99,6 +99,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const planned = objectOf(req.planned_state);
       const priv = decodePrivate(req.planned_private);
       const session = sessionOf('apply');
+      const told = (diagnostic: Diagnostic) => atApply(diagnostic, session.planOfThisRun());
       try {
         if (!planned) {
           // Removal: the settings are retained (nothing requested) unless the resource restores them.
@@ -107,11 +108,11 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
         const reported = applied.error === undefined ? warningsOf(session.warnings) : failing(applied.error, session.warnings).diagnostics;
-        const outcome = { diagnostics: reported.map(atApply) };
+        const outcome = { diagnostics: reported.map(told) };
         const identity = identityData(resource, applied.state);
         return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
-        return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).diagnostics.map(atApply) };
+        return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).diagnostics.map(told) };
       } finally {
         if (resource.changesServerList) session.forgetServerList();
       }
