@@ -7,7 +7,15 @@ export interface Diagnostic {
   readonly summary: string;
   readonly detail?: string;
   readonly attribute?: { readonly steps: ReadonlyArray<{ readonly attribute_name: string }> };
+  /**
+   * A refusal every resource of the run would repeat (a refused token, an API nothing answers
+   * at, a scope the token lacks): the plan says it once, under this key (rpcs.ts). Never sent.
+   */
+  readonly once?: string;
 }
+
+/** A failure of the whole run, not of one resource: said once at plan (`once`). */
+export class RunRefusal extends ReconcileError {}
 
 export const ERROR = 1;
 
@@ -22,7 +30,8 @@ export function errorAt(attribute: string | undefined, summary: string, detail?:
 export function diagnosticOf(err: unknown, scrub: (text: string) => string): Diagnostic {
   if (err instanceof ReconcileError) {
     const [summary, ...detail] = err.describe();
-    return { severity: ERROR, summary: scrub(summary), detail: scrub(detail.map((l) => l.trim()).join('\n')) };
+    const once = err instanceof RunRefusal ? { once: `run: ${summary}` } : {};
+    return { severity: ERROR, summary: scrub(summary), detail: scrub(detail.map((l) => l.trim()).join('\n')), ...once };
   }
   if (err instanceof HostingApiError) return { severity: ERROR, summary: scrub(err.message) };
   return { severity: ERROR, summary: scrub(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`) };

@@ -12,6 +12,8 @@ import { observeServers, type Observed } from '../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
+import { RunRefusal } from './diagnostics';
+import { printableUrl } from '../contract/patterns';
 import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
 
 /**
@@ -40,6 +42,8 @@ export interface ProviderSession {
   listedServer(serverId: string): Promise<Server | undefined>;
   /** GET /servers as the run read it once, stale or not: for showing (data sources), never for deciding. */
   serverList(): Promise<Observed<Server[]>>;
+  /** Which account this session talks to, for errors about what exists: `account 4711 at https://…/api/v1`. */
+  accountName(): Promise<string>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
   rulesets(): Promise<readonly Ruleset[]>;
   /** GET /connect, at most once per process: what the token may do, for plan-time checks. */
@@ -174,35 +178,51 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
 /** Refusals of the token itself: every later read of the run would get the same. */
 const TOKEN_REFUSALS = new Set(['unauthorized', 'ip_not_allowed']);
 const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof ReconcileError && TOKEN_REFUSALS.has(err.apiError?.code ?? '');
+/** An API that nothing answers at, after the client's retries: every later read of the run would fail the same way. */
+const isUnreachable = (err: unknown): err is ReconcileError => err instanceof ReconcileError && err.apiError?.code === 'network_error';
 
 /**
- * A refused token, once per run: the shared reads do not ask the API again. Terraform prints
- * diagnostics in any order, so every resource's error says the cause in its first line (status,
- * code, request id), and every one says it in the same words, what to do included, so a CI log
- * groups them as one.
+ * What fails every read of the run, once per run: a refused token, an API nothing answers at.
+ * The shared reads do not ask again. Each is reported as a RunRefusal in the same words for every
+ * resource, naming the API's address, and the provider says it once (rpcs.ts).
  */
-function tokenRefusals(tokenEnvVar: string) {
+function tokenRefusals(tokenEnvVar: string, baseUrl: string) {
   let refused: ReconcileError | undefined;
   return {
-    /** Throws the token's refusal, if the run met one, instead of asking again. */
+    /** Throws the run's refusal, if it met one, instead of asking again. */
     check: (): void => {
       if (refused) throw refused;
     },
     remember: (err: unknown): void => {
-      if (isTokenRefusal(err)) refused ??= err;
+      if (isTokenRefusal(err) || isUnreachable(err)) refused ??= err;
     },
-    /** What a resource reports for `err`: a token refusal as the run's first one, word for word. */
+    /** What a resource reports for `err`: the run's refusal as the run met it first, word for word. */
     reported: (err: unknown): unknown => {
-      if (!isTokenRefusal(err)) return err;
-      const first = refused ?? err;
-      return new ReconcileError(tokenRefusedLine(tokenEnvVar, first.apiError!), first.hint);
+      if (isTokenRefusal(err)) {
+        const first = refused && isTokenRefusal(refused) ? refused : err;
+        return new RunRefusal(tokenRefusedLine(tokenEnvVar, first.apiError!, baseUrl), first.hint);
+      }
+      if (isUnreachable(err)) {
+        const first = refused && isUnreachable(refused) ? refused : err;
+        return new RunRefusal(`the API at ${printableUrl(baseUrl)} could not be reached: ${first.apiError!.detail}`, first.hint);
+      }
+      return err;
     },
   };
 }
 
-/** e.g. `the token in HOSTING_API_TOKEN was refused (401 unauthorized, request id abc): the token is missing, invalid, expired or revoked` */
-export function tokenRefusedLine(tokenEnvVar: string, err: HostingApiError): string {
-  return `the token in ${tokenEnvVar} was refused (${err.status} ${err.code}${err.requestId ? `, request id ${err.requestId}` : ''}): ${err.detail}`;
+/**
+ * The account the token belongs to (GET /connect, read once per process) and the API's address,
+ * so a stack pointed at the wrong account is plain from the error: `account 4711 (token "ci") at …`.
+ */
+export function accountNamed(token: TokenScopes | undefined, baseUrl: string): string {
+  const account = token?.accountId === undefined ? 'the account of this token' : `account ${token.accountId} (token ${JSON.stringify(token.name)})`;
+  return `${account} at ${printableUrl(baseUrl)}`;
+}
+
+/** e.g. `the token in HOSTING_API_TOKEN was refused by https://api.example.com/api/v1 (401 unauthorized, request id abc): the token is missing, invalid, expired or revoked` */
+export function tokenRefusedLine(tokenEnvVar: string, err: HostingApiError, baseUrl: string): string {
+  return `the token in ${tokenEnvVar} was refused by ${printableUrl(baseUrl)} (${err.status} ${err.code}${err.requestId ? `, request id ${err.requestId}` : ''}): ${err.detail}`;
 }
 
 type TokenRefusals = ReturnType<typeof tokenRefusals>;
@@ -257,7 +277,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = tokenRefusals(options.tokenEnvVar);
+  const refusals = tokenRefusals(options.tokenEnvVar, options.client.baseUrl);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
@@ -288,6 +308,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
+        accountName: async () => accountNamed(await token(), options.client.baseUrl),
         rulesets,
         token,
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),

@@ -10,6 +10,8 @@ import { isFinalOperationStatus, scopesForAction, type PowerAction, type Ruleset
 export interface Refusal {
   readonly summary: string;
   readonly hint: string;
+  /** The scopes the token lacks, when that is the refusal: the same for every write of the run. */
+  readonly missingScopes?: readonly Scope[];
 }
 
 /** What the refusal is about, in Terraform's words: a resource, or an action (Terraform 1.14+). */
@@ -19,6 +21,8 @@ export type ConfigElement = 'resource' | 'action';
 export interface TokenScopes {
   readonly name: string;
   readonly scopes: readonly string[];
+  /** The account the token belongs to (GET /connect). */
+  readonly accountId?: number;
 }
 
 /** A write to a server shared with the account, or one the token's scopes do not allow. */
@@ -35,6 +39,7 @@ export function writeRefusals(label: string, server: Server, token: TokenScopes 
     refusals.push({
       summary: `${label}: token "${token.name}" lacks ${missing.join(' and ')}, which ${what} needs (it has ${token.scopes.join(', ') || 'no scope'}); nothing was changed`,
       hint: `create a token with ${needed.join(' and ')} in the control panel's API section`,
+      missingScopes: missing,
     });
   }
   return refusals;

@@ -21,7 +21,7 @@ export async function readServerDetail(ctx: ReconcileContext, serverId: string, 
 export async function readTokenScopes(ctx: ReconcileContext): Promise<TokenScopes | undefined> {
   try {
     const { data } = await ctx.client.connect();
-    return { name: data.token.name, scopes: data.token.scopes };
+    return { name: data.token.name, scopes: data.token.scopes, accountId: data.accountId };
   } catch (err) {
     ctx.log(`reading the token's scopes (GET /connect) failed, so the plan does not check them: ${(err as Error).message}`);
     return undefined;

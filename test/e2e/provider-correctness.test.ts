@@ -138,7 +138,7 @@ describeWithTerraform('provider correctness end to end', () => {
     const ws = await workspace((stack, api) => new PowerState(stack, 'p', { api, serverId: 'vps_web_9', state: PowerStateValue.RUNNING }));
     const plan = await ws.plan();
     expect(plan.code).toBe(1);
-    expect(plan.output).toContain('server "vps_web_9" does not exist on this account');
+    expect(plan.output).toMatch(/server "vps_web_9" does not exist on account \d+ \(token "[^"]+"\) at http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
     // The closest ids it has, the likeliest typo first.
     expect(plan.output).toMatch(/the closest are vps_web_1 \("web-1"\), vps_web_2/);
     expect(plan.output).toContain('with hosting_power_state.p');

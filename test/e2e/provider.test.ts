@@ -245,7 +245,7 @@ describeWithTerraform('the hosting provider end to end: firewall details and the
     expect(typo.output).toContain('"vps_web2" is not a server id; the import id is a VPS id, vps_<name>_<number> (vps_web_1); did you mean "vps_web_2"?');
     const missing = await ws.terraform(['import', '-input=false', '-no-color', address, 'vps_web_9']);
     expect(missing.code).toBe(1);
-    expect(missing.output).toContain('cannot import "vps_web_9" as hosting_server_firewall: server "vps_web_9" does not exist on this account');
+    expect(missing.output).toMatch(/cannot import "vps_web_9" as hosting_server_firewall: server "vps_web_9" does not exist on account \d+ \(token "[^"]+"\) at https?:\/\/\S+\/api\/v1/);
     expect(missing.output).toMatch(/vps_web_1 \("web-1"\)/);
     expect(missing.output).not.toContain('Cannot import non-existent remote object');
     const imported = await ws.terraform(['import', '-input=false', '-no-color', address, IDS.vdsRunning]);

@@ -13,7 +13,7 @@ import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../
 import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
 import { checkServerExists, takeoverWarning, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { stoppableSleep, type ProviderSession } from '../../src/provider/session';
+import { accountNamed, stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { diffIpSettings } from '../../src/reconcile/ip-settings';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
@@ -275,9 +275,11 @@ test('a server id the account does not have: the closest ids come with their nam
   const session = {
     listedServer: async () => undefined,
     serverList: async () => ({ data: servers, observedAt: null, stale: false }),
+    accountName: async () => accountNamed({ name: 'ci', scopes: [], accountId: 4711 }, 'https://api.example.com/api/v1'),
   } as unknown as ProviderSession;
   const [diagnostic] = await checkServerExists(session, null, { server_id: 'vps_web_9' });
-  expect(diagnostic.summary).toBe('server "vps_web_9" does not exist on this account');
+  expect(diagnostic.summary).toBe('server "vps_web_9" does not exist on account 4711 (token "ci") at https://api.example.com/api/v1');
+  expect(accountNamed(undefined, 'https://api.example.com/api/v1')).toBe('the account of this token at https://api.example.com/api/v1');
   expect(diagnostic.detail).toContain(`of its 2 servers, the closest are vps_web_1 (${JSON.stringify(HOSTILE_TEXT)}), vps_db_1 ("db"); use an id`);
   expect(diagnostic.detail).not.toContain('\n\tline 2');
 });

@@ -118,7 +118,8 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return {};
     },
   };
-  const told = (diagnostic: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
+  // `once` is the provider's own bookkeeping (rpcs.ts), never sent.
+  const told = ({ once: _, ...diagnostic }: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
   return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }), (res) => inReaderLanguage(res, told));
 }
 

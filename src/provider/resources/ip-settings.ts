@@ -1,5 +1,5 @@
 import {
-  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, takeoverWarning,
+  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote, takeoverWarning,
   untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
@@ -254,5 +254,6 @@ async function checkWrites(
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
   const says = refusals.length === 0 && taken && !taken.noted && config.expect_takeover !== true;
-  return { diagnostics: [...refusals, ...(says ? takeoverWarning(session, `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
+  const notes = refusals.length === 0 && changes.length > 0 ? await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings') : [];
+  return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning(session, `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

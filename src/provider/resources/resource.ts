@@ -147,7 +147,7 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   const servers = (await session.serverList()).data;
   const candidates = closestIds(serverId, servers.map((s) => s.id)).map((id) => `${id} (${JSON.stringify(servers.find((s) => s.id === id)!.name)})`);
   const has = servers.length ? `${offered(servers.length, 'servers', candidates)}; ` : 'the account has no server; ';
-  return [errorAt('server_id', `server "${serverId}" does not exist on this account`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
+  return [errorAt('server_id', `server "${serverId}" does not exist on ${await session.accountName()}`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
 }
 
 /** A plan-time refusal as Terraform shows it, on the attribute whose value causes it. */
@@ -168,7 +168,22 @@ export async function checkWrite(
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server) return [];
-  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => refusalAt(undefined, r));
+  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => ({
+    ...refusalAt(undefined, r),
+    ...(r.missingScopes && { once: `token lacks ${r.missingScopes.join(' and ')}` }),
+  }));
+}
+
+/**
+ * A settings write (firewall, IP settings) to a server that is not active. The contract says power
+ * actions wait for `active`, and is silent about settings (README, "Where the API's contract is
+ * silent"): the plan says so, the apply tries and reports the API's answer.
+ */
+export async function statusNote(session: ProviderSession, serverId: Value, label: string, what: string): Promise<Diagnostic[]> {
+  if (typeof serverId !== 'string') return [];
+  const server = await session.listedServer(serverId);
+  if (!server || server.status === 'active') return [];
+  return [warningOf(`${label}: the server is ${server.status}`, `The API's contract does not say whether ${what} is accepted while a server is ${server.status}: the apply will try, and report the API's answer.`)];
 }
 
 /** The attributes of `replacedBy` whose value the configuration changes. */

@@ -30,6 +30,16 @@ const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) })
 /** The resource RPCs of tfplugin6 over the provider's resource types. */
 export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
   const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
+  // A refusal of the whole run (`once`) is said by the plan's first resource to meet it: the plan
+  // fails on that one error, so the others plan (or keep their state) without repeating it.
+  const said = new Set<string>();
+  const onceAtPlan = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => {
+    if (d.once === undefined) return true;
+    if (said.has(d.once)) return false;
+    said.add(d.once);
+    return true;
+  });
+  const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === 1);
   const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
   /** A planned removal that leaves things in place, noted for its apply's one summary (no request). */
   const noteLeftInPlace = (req: Record<string, any>) => {
@@ -67,7 +77,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const priv = encodePrivate(session.markRead(fresh.private));
         return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
       } catch (err) {
-        return { new_state: req.current_state, private: req.private, ...failing(session.reported(err), session.warnings) };
+        return { new_state: req.current_state, private: req.private, diagnostics: onceAtPlan(failing(session.reported(err), session.warnings).diagnostics) };
       }
     },
     PlanResourceChange: async (req) => {
@@ -86,11 +96,13 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics: [...warningsOf(session.warnings), ...(change.diagnostics ?? [])].map(atPlan),
+          diagnostics: onceAtPlan([...warningsOf(session.warnings), ...(change.diagnostics ?? [])]).map(atPlan),
         };
       } catch (err) {
-        const failed = failing(session.reported(err), session.warnings);
-        return { diagnostics: failed.diagnostics.map(atPlan) };
+        const diagnostics = onceAtPlan(failing(session.reported(err), session.warnings).diagnostics).map(atPlan);
+        // Said by another resource: this one plans what it was asked, and the plan fails on that error.
+        if (!hasError(diagnostics)) return { planned_state: req.proposed_new_state, planned_private: req.prior_private, diagnostics };
+        return { diagnostics };
       }
     },
     ApplyResourceChange: async (req) => {
@@ -125,7 +137,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const state = resource.importState(id);
       // A server the account does not have: said here with the closest ids (one list read), not as Terraform's "non-existent remote object".
       const session = sessionOf('plan');
-      const missing = await checkServerExists(session, null, state).catch((err: unknown) => [diagnosticOf(session.reported(err), scrub)]);
+      const missing = await checkServerExists(session, null, state).catch((err: unknown) => onceAtPlan([diagnosticOf(session.reported(err), scrub)]));
       if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import "${id}" as ${req.type_name}: ${d.summary}` })) };
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),

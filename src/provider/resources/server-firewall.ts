@@ -1,5 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
+  checkServerExists, checkWrite, creates, statusNote, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
   untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { firewallSchema, type Firewall } from '../../api/schemas';
@@ -104,6 +104,7 @@ export const serverFirewallResource: ProviderResource = {
       ...(writes ? await checkRulesetIds(session, config) : []),
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
+    const notes = writes && refusals.length === 0 ? await statusNote(session, config.server_id, label(config.server_id), 'a firewall change') : [];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, this.typeName, config.server_id, config) : undefined;
     const { observedFirewall: _, notedAtPlan: __, ...kept } = priv;
@@ -114,6 +115,7 @@ export const serverFirewallResource: ProviderResource = {
       // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
       diagnostics: [
         ...refusals,
+        ...notes,
         ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(session, planned, taken.firewall) : []),
         ...(refusals.length || requiresReplace.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
@@ -259,5 +261,6 @@ async function checkRulesetIds(session: ProviderSession, config: ObjectValue): P
   const shown = available.slice(0, 10).map((r) => `${r.id} (${JSON.stringify(r.name)})`).join(', ');
   const more = available.length > 10 ? ` and ${available.length - 10} more (the hosting_firewall_rulesets data source lists them)` : '';
   const listed = available.length ? `the account's rule sets are ${shown}${more}` : 'the account has no rule set';
-  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on this account; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names`)];
+  const account = await session.accountName();
+  return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on ${account}; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names`)];
 }
