@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { RunRefusal } from './diagnostics';
 import type { Value } from './plugin/values';
 import { readWithin, type PrivateState } from './resources/private-state';
 import { NO_NOTES, type RunNotes } from './run-notes';
@@ -6,14 +7,13 @@ import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import { waitSummary } from '../api/wait-summary';
+import { printableUrl } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
 import { readRulesets } from '../reconcile/firewall';
 import { observeServers, type Observed } from '../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
-import { RunRefusal } from './diagnostics';
-import { printableUrl } from '../contract/patterns';
 import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
 
 /**

@@ -1,6 +1,6 @@
 import {
-  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote, takeoverWarning,
-  untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
+  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote,
+  takeoverWarning, untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN } from '../../contract/patterns';

@@ -77,7 +77,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const priv = encodePrivate(session.markRead(fresh.private));
         return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
       } catch (err) {
-        return { new_state: req.current_state, private: req.private, diagnostics: onceAtPlan(failing(session.reported(err), session.warnings).diagnostics) };
+        const diagnostics = onceAtPlan(failing(session.reported(err), session.warnings).diagnostics);
+        return { new_state: req.current_state, private: req.private, diagnostics };
       }
     },
     PlanResourceChange: async (req) => {
