@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Construct } from 'constructs';
 import { Bridge } from './bridge';
+import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { hostingProvider } from './provider-package';
-import { checkWholeSeconds, ValidationError, inReaderWords } from './validation';
+import { checkOneOf, checkProviderBridge, checkWholeSeconds, ValidationError, inReaderWords } from './validation';
 import { isLoopbackHost, isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { providerVersion, readProviderBundle, STANDALONE_MIRROR_HINT, standaloneMirrorPlatforms } from '../contract/provider-mirror';
 import type { ApiConnection } from '../contract/resource-document';
@@ -45,6 +46,13 @@ export interface HostingApiProps {
    */
   readonly planReadMaxAgeSeconds?: number;
   /**
+   * What an apply does with a value someone changed on the server after the plan read it (a saved
+   * plan applied later by another job): set the planned value and warn, or fail and leave the change
+   * in place. Each ServerFirewall and IpSettings may override it. The provider's `changed_since_plan`.
+   * @default ChangedSincePlan.OVERWRITE
+   */
+  readonly changedSincePlan?: ChangedSincePlan;
+  /**
    * How Terraform runs the constructs: this package's provider, or a bridge resource and the handler.
    * @default Bridge.PROVIDER
    */
@@ -78,6 +86,8 @@ export class HostingApi extends Construct {
   public readonly standaloneProvider?: string;
   /** The provider's `plan_read_max_age_seconds`, or undefined for its default. */
   public readonly planReadMaxAgeSeconds?: number;
+  /** The provider's `changed_since_plan`, or undefined for its default (overwrite). */
+  public readonly changedSincePlan?: ChangedSincePlan;
 
   constructor(scope: Construct, id: string, props: HostingApiProps = {}) {
     super(scope, id);
@@ -93,6 +103,9 @@ export class HostingApi extends Construct {
     if (props.standaloneProvider !== undefined) this.standaloneProvider = checkStandaloneProvider(this, props.standaloneProvider, this.bridge);
     checkWholeSeconds(this, 'planReadMaxAgeSeconds', props.planReadMaxAgeSeconds, PLAN_READ_MAX_AGE_SECONDS.max);
     this.planReadMaxAgeSeconds = props.planReadMaxAgeSeconds;
+    checkOneOf(this, 'changedSincePlan', props.changedSincePlan, Object.values(ChangedSincePlan));
+    if (props.changedSincePlan === ChangedSincePlan.FAIL) checkProviderBridge(this, this.bridge, 'changedSincePlan', FAIL_SINCE_PLAN_NEEDS_PROVIDER);
+    this.changedSincePlan = props.changedSincePlan;
   }
 
   /**
@@ -109,8 +122,8 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _provider(): TerraformProvider {
-    const { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds } = this;
-    const config = { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds };
+    const { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds, changedSincePlan } = this;
+    const config = { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds, changedSincePlan };
     return hostingProvider(this, config, this.standaloneProvider);
   }
 

@@ -1,4 +1,5 @@
 export * from './bridge';
+export { ChangedSincePlan } from './changed-since-plan';
 export * from './data-hosting-ddos';
 export * from './data-hosting-ddos-rules';
 export * from './data-hosting-firewall-rulesets';

@@ -7,6 +7,7 @@ import { asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgu
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkFitsOneRequest, checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
+import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */
@@ -67,6 +68,12 @@ export interface IpSettingsProps extends HostingMetaArguments, MovedFromBridgePr
    * @default false
    */
   readonly expectTakeover?: boolean | IResolvable;
+  /**
+   * What an apply does with a value of this construct someone changed on the server after the plan
+   * read it; overrides the HostingApi's `changedSincePlan`.
+   * @default - the HostingApi's `changedSincePlan`
+   */
+  readonly changedSincePlan?: ChangedSincePlan;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -105,6 +112,8 @@ export class IpSettings extends Construct implements ITerraformDependable {
     checkOneOf(this, 'protection.layer7', props.protection?.layer7, Object.values(Layer7Protection));
     checkSomethingManaged(this, { rdns: props.rdns, description: props.description, protection: props.protection });
     checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
+    checkOneOf(this, 'changedSincePlan', props.changedSincePlan, Object.values(ChangedSincePlan));
+    if (props.changedSincePlan === ChangedSincePlan.FAIL) checkProviderBridge(this, props.api.bridge, 'changedSincePlan', FAIL_SINCE_PLAN_NEEDS_PROVIDER);
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
     this.#repeated = isRepeated(props);
@@ -134,6 +143,7 @@ export class IpSettings extends Construct implements ITerraformDependable {
         protection,
         on_destroy: props.onDestroy,
         expect_takeover: props.expectTakeover,
+        changed_since_plan: props.changedSincePlan,
       },
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),

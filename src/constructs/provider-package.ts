@@ -14,6 +14,7 @@ export interface HostingProviderConfig {
   readonly tokenEnvVar: string;
   readonly allowInsecureHttp: boolean;
   readonly planReadMaxAgeSeconds?: number;
+  readonly changedSincePlan?: string;
 }
 
 /** A `hosting` provider block of a stack; `required_providers` pins the version of the bundle it carries. */
@@ -57,6 +58,7 @@ class HostingProvider extends TerraformProvider {
       token_env_var: this.config.tokenEnvVar,
       allow_insecure_http: this.config.allowInsecureHttp || undefined,
       plan_read_max_age_seconds: this.config.planReadMaxAgeSeconds,
+      changed_since_plan: this.config.changedSincePlan,
       // The provider then names every setting in its messages as the stack's author wrote it.
       message_language: pythonDrives() ? 'python' : 'typescript',
     });
@@ -64,7 +66,7 @@ class HostingProvider extends TerraformProvider {
 }
 
 const connectionKey = (config: HostingProviderConfig) =>
-  JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null]);
+  JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null, config.changedSincePlan ?? null]);
 
 /**
  * The provider configuration of one connection. The first connection of a stack is the default

@@ -7,6 +7,7 @@ import { asDocumentBoolean, asText, checkOneInstanceRead, checkSingleInstance, i
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkOneOf, checkProviderBridge, checkRulesetIds, checkRulesetNames, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
+import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { DOCUMENT_VERSION, type DocumentOf, type FirewallSpec } from '../contract/resource-document';
 
 export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBridgeProps {
@@ -43,6 +44,12 @@ export interface ServerFirewallProps extends HostingMetaArguments, MovedFromBrid
    * @default false
    */
   readonly expectTakeover?: boolean | IResolvable;
+  /**
+   * What an apply does with a value of this construct someone changed on the server after the plan
+   * read it; overrides the HostingApi's `changedSincePlan`.
+   * @default - the HostingApi's `changedSincePlan`
+   */
+  readonly changedSincePlan?: ChangedSincePlan;
 }
 
 /** The props with every string an iterator value or other resolvable may stand for as a token string. */
@@ -88,6 +95,8 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
     checkRulesetNames(this, props.rulesetNames);
     checkSomethingManaged(this, { enabled: props.enabled, rulesets: props.rulesets, rulesetNames: props.rulesetNames });
     checkOneOf(this, 'onDestroy', props.onDestroy, Object.values(OnDestroy));
+    checkOneOf(this, 'changedSincePlan', props.changedSincePlan, Object.values(ChangedSincePlan));
+    if (props.changedSincePlan === ChangedSincePlan.FAIL) checkProviderBridge(this, props.api.bridge, 'changedSincePlan', FAIL_SINCE_PLAN_NEEDS_PROVIDER);
     if (props.onDestroy === OnDestroy.RESTORE) checkProviderBridge(this, props.api.bridge, 'onDestroy', RESTORE_NEEDS_PROVIDER);
     this.#bridge = props.api.bridge;
     this.#repeated = isRepeated(props);
@@ -112,6 +121,7 @@ export class ServerFirewall extends Construct implements ITerraformDependable {
         ruleset_names: props.rulesetNames,
         on_destroy: props.onDestroy,
         expect_takeover: props.expectTakeover,
+        changed_since_plan: props.changedSincePlan,
       },
       document,
       meta: metaArgumentsOf(this, props, props.api.bridge),

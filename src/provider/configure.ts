@@ -1,6 +1,7 @@
 import { errorAt, type Diagnostic } from './diagnostics';
 import type { RunNotes } from './run-notes';
-import { schemaOf } from './schema';
+import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
+import { validateChangedSincePlan } from './resources/resource';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
@@ -24,6 +25,7 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     optional: true,
     description: 'An age bound, in seconds, on the plan\'s read that the apply of the same terraform run writes from without reading again (default: none, the run\'s own read decides; 0: every apply reads again, one more request per changed resource). A saved plan applied by another run always reads afresh, names what changed since the plan, and still makes the planned values true.',
   },
+  CHANGED_SINCE_PLAN_ATTRIBUTE,
   {
     name: 'message_language',
     type: 'string',
@@ -86,6 +88,9 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max)) {
     return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
   }
+  if (config.changed_since_plan === UNKNOWN) return { diagnostics: [notKnown('changed_since_plan', 'to know whether an apply may overwrite a change made since the plan')] };
+  const changedSincePlanRefusal = validateChangedSincePlan(config, 'changed_since_plan in the provider "hosting" block');
+  if (changedSincePlanRefusal.length) return { diagnostics: changedSincePlanRefusal };
   const tokenEnvVar = typeof config.token_env_var === 'string' ? config.token_env_var : DEFAULT_TOKEN_ENV_VAR;
   const token = environment.env[tokenEnvVar];
   if (!token) {
@@ -120,7 +125,8 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     now,
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
-  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes };
+  const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
+  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan };
   const sessions = createSession(options, stopped);
   return { token, sessions };
 }

@@ -90,3 +90,15 @@ export const EXPECT_TAKEOVER_ATTRIBUTE: AttributeSpec = {
   optional: true,
   description: 'Set once the team has reviewed that creating this resource changes settings that exist already: the plan then does not warn of it. A value someone changes after the plan is still named at apply.',
 };
+
+/** What an apply does with a value someone changed by hand since the plan: the values and their words. */
+export const CHANGED_SINCE_PLAN_VALUES = ['overwrite', 'fail'] as const;
+export type ChangedSincePlan = (typeof CHANGED_SINCE_PLAN_VALUES)[number];
+
+/** `changed_since_plan`, of the provider block and of each settings kind (which overrides it). */
+export const CHANGED_SINCE_PLAN_ATTRIBUTE: AttributeSpec = {
+  name: 'changed_since_plan',
+  type: 'string',
+  optional: true,
+  description: 'What an apply does with a value someone changed on the server after the plan read it (a saved plan applied later): "overwrite" (default) sets the planned value and warns, naming the change; "fail" writes nothing to that server, leaves the change in place, and fails in the same words. On a resource it overrides the provider block\'s setting.',
+};

@@ -3,6 +3,8 @@ import { RunRefusal } from './diagnostics';
 import type { Value } from './plugin/values';
 import { readWithin, type PrivateState } from './resources/private-state';
 import { NO_NOTES, type RunNotes } from './run-notes';
+import type { ChangedSincePlan } from './schema';
+import type { ObjectValue } from './resources/resource';
 import type { HostingApiClient } from '../api/client';
 import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
@@ -42,6 +44,8 @@ export interface ProviderSession {
   listedServer(serverId: string): Promise<Server | undefined>;
   /** GET /servers as the run read it once, stale or not: for showing (data sources), never for deciding. */
   serverList(): Promise<Observed<Server[]>>;
+  /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
+  refusesChangedSincePlan(config: ObjectValue): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 at https://…/api/v1`. */
   accountName(): Promise<string>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
@@ -150,6 +154,8 @@ export interface SessionOptions {
   readonly planReadMaxAgeSeconds?: number;
   /** Where a plan leaves its reads for the apply of the same terraform run; default none. */
   readonly notes?: RunNotes;
+  /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
+  readonly changedSincePlan?: ChangedSincePlan;
 }
 
 const stoppedError = () =>
@@ -308,6 +314,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
+        refusesChangedSincePlan: (config) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
         accountName: async () => accountNamed(await token(), options.client.baseUrl),
         rulesets,
         token,

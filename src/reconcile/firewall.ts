@@ -1,7 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
-import { sincePlanWarning, type MovedValue } from './since-plan';
+import { sincePlanRefusal, sincePlanWarning, type MovedValue } from './since-plan';
 import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
 import { likelyName } from '../contract/patterns';
@@ -116,6 +116,8 @@ export interface FirewallPlanOptions {
    * to write, the firewall is read to confirm that before the apply says so.
    */
   readonly confirmInSync?: boolean;
+  /** A value that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
+  readonly refuseChangedSincePlan?: boolean;
 }
 
 /**
@@ -136,7 +138,10 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const noted = options.observed;
   const actual = noted && !(options.confirmInSync && diffFirewall(desired, noted).changes.length === 0) ? noted : await read();
   const diff = diffFirewall(desired, actual);
-  const moved = options.shown && !options.observed ? sincePlanWarning(label, movedFirewall(desired, options.shown, actual)) : undefined;
+  const movedValues = options.shown && !options.observed ? movedFirewall(desired, options.shown, actual) : [];
+  const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;
+  if (refusal) throw refusal;
+  const moved = sincePlanWarning(label, movedValues);
   if (moved) ctx.warn(moved);
   if (diff.changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, actual, diff, apply: async () => undefined };
@@ -169,7 +174,10 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
         enabled: diff.change.enabled === undefined ? desired.enabled : undefined,
         rulesets: diff.change.rulesets === undefined ? desired.rulesets : undefined,
       };
-      const since = sincePlanWarning(label, movedFirewall(untouched, actual, after).filter((m) => !m.reached));
+      const movedSince = movedFirewall(untouched, actual, after).filter((m) => !m.reached);
+      const refused = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedSince, true) : undefined;
+      if (refused) throw refused;
+      const since = sincePlanWarning(label, movedSince);
       if (since) {
         ctx.warn(since);
         await write(after);

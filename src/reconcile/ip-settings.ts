@@ -1,7 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
-import { sincePlanWarning, type MovedValue } from './since-plan';
+import { sincePlanRefusal, sincePlanWarning, type MovedValue } from './since-plan';
 import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
 import { quotedShort } from '../contract/patterns';
 import type { IpSettingsSpec } from '../contract/resource-document';
@@ -93,6 +93,8 @@ export interface IpSettingsPlanOptions {
    * to write, the address is read to confirm that before the apply says so.
    */
   readonly confirmInSync?: boolean;
+  /** A field that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
+  readonly refuseChangedSincePlan?: boolean;
 }
 
 /**
@@ -106,7 +108,10 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec,
   const noted = options.observed;
   const actual = noted && !(options.confirmInSync && diffIpSettings(doc.desired, noted).length === 0) ? noted : await read();
   const changes = diffIpSettings(doc.desired, actual);
-  const moved = options.shown && !options.observed ? sincePlanWarning(label, movedIpSettings(doc.desired, options.shown, actual)) : undefined;
+  const movedValues = options.shown && !options.observed ? movedIpSettings(doc.desired, options.shown, actual) : [];
+  const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;
+  if (refusal) throw refusal;
+  const moved = sincePlanWarning(label, movedValues);
   if (moved) ctx.warn(moved);
   if (changes.length === 0) {
     return { inSync: true, summary: `${label}: in sync`, actual, changes, apply: async () => undefined };
@@ -144,7 +149,10 @@ export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec,
       const after = await writeAll(actual, changes, onApplied);
       // Fields these writes left alone, changed by someone since the read: set as planned too, once.
       const untouched = Object.fromEntries(Object.entries(doc.desired).filter(([field]) => !changes.some((c) => c.field === field)));
-      const since = sincePlanWarning(label, movedIpSettings(untouched, actual, after).filter((m) => !m.reached));
+      const movedSince = movedIpSettings(untouched, actual, after).filter((m) => !m.reached);
+      const refused = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedSince, true) : undefined;
+      if (refused) throw refused;
+      const since = sincePlanWarning(label, movedSince);
       if (since) {
         ctx.warn(since);
         await writeAll(after, diffIpSettings(untouched, after), onApplied);

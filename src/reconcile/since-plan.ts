@@ -1,3 +1,5 @@
+import { ReconcileError } from './reconcile-error';
+
 /** One managed value that is not what the plan showed, each side as the plan prints it. */
 export interface MovedValue {
   readonly name: string;
@@ -20,4 +22,20 @@ export function sincePlanWarning(label: string, moved: readonly MovedValue[]): s
   if (moved.length === 0) return undefined;
   const what = (m: MovedValue) => (m.reached ? 'now as planned' : m.desired === m.shown ? `set back to ${m.desired}` : `set to ${m.desired} as planned`);
   return `${label}: changed since the plan: ${moved.map((m) => `${m.name} ${m.shown} -> ${m.actual} (${what(m)})`).join(', ')}`;
+}
+
+/**
+ * The refusal of an apply told not to overwrite changes made since the plan (`changed_since_plan =
+ * "fail"`): the same words as the warning, and what was left alone (`wrote`: after the planned
+ * writes, a value they did not touch moved). Undefined when nothing the apply would overwrite moved.
+ */
+export function sincePlanRefusal(label: string, moved: readonly MovedValue[], wrote = false): ReconcileError | undefined {
+  const overwritten = moved.filter((m) => !m.reached);
+  if (overwritten.length === 0) return undefined;
+  const changes = overwritten.map((m) => `${m.name} ${m.shown} -> ${m.actual}`).join(', ');
+  const left = wrote ? 'left as it is, after the planned changes were written' : 'left as it is, and nothing was written';
+  return new ReconcileError(
+    `${label}: changed since the plan: ${changes}; ${left} (changed_since_plan = "fail")`,
+    'review the change: plan again to keep the planned values, or change the configuration to keep the new ones',
+  );
 }

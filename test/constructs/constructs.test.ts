@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Fn, TerraformIterator, TerraformOutput, TerraformStack, TerraformVariable, Testing, DataResource, Token } from 'cdktf';
-import { Bridge, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
+import { Bridge, ChangedSincePlan, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { providerVersion, readProviderBundle, standalonePackage, writeProviderMirror } from '../../src/contract/provider-mirror';
 
@@ -51,6 +51,23 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ expect_takeover: true });
     expect(resourceOf(json, 'hosting_power_state').expect_takeover).toBeUndefined();
     expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds is 1.5; it must be a whole number of seconds from 0 to 86400');
+  });
+
+  test('changedSincePlan reaches the provider block and each resource that overrides it; FAIL needs the provider', () => {
+    const s = stack();
+    const api = new HostingApi(s, 'hosting', { changedSincePlan: ChangedSincePlan.FAIL });
+    new ServerFirewall(s, 'fw', { api, serverId: VPS, enabled: true, changedSincePlan: ChangedSincePlan.OVERWRITE });
+    new IpSettings(s, 'ip', { api, serverId: DED, ip: '203.0.113.10', rdns: 'web.example.com' });
+    const json = synth(s);
+    expect(json.provider.hosting).toEqual([{ token_env_var: 'HOSTING_API_TOKEN', changed_since_plan: 'fail', message_language: 'typescript' }]);
+    expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ changed_since_plan: 'overwrite' });
+    expect(resourceOf(json, 'hosting_ip_settings').changed_since_plan).toBeUndefined();
+    const bridged = new HostingApi(stack(), 'bridged', { bridge: Bridge.TERRAFORM_DATA });
+    expect(() => new HostingApi(stack(), 'hosting', { bridge: Bridge.TERRAFORM_DATA, changedSincePlan: ChangedSincePlan.FAIL }))
+      .toThrow('HostingApi at test/hosting: changedSincePlan needs Bridge.PROVIDER (the default), but the HostingApi uses Bridge.TERRAFORM_DATA: a bridge resource reads the server only at apply');
+    expect(() => new ServerFirewall(bridged.node.scope as TerraformStack, 'fw', { api: bridged, serverId: VPS, enabled: true, changedSincePlan: ChangedSincePlan.FAIL }))
+      .toThrow('ServerFirewall at test/fw: changedSincePlan needs Bridge.PROVIDER');
+    expect(() => new HostingApi(stack(), 'typo', { changedSincePlan: 'fial' as ChangedSincePlan })).toThrow('HostingApi at test/typo: changedSincePlan is "fial"; expected one of "overwrite", "fail"');
   });
 
   test('each construct names its resource type as cdktf\'s own classes do, for Testing\'s matchers', () => {

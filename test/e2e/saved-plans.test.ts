@@ -66,6 +66,39 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect((await ws.plan()).code).toBe(0);
   });
 
+  // Issue 54 §3: an emergency change made by hand between the plan and a later job's apply.
+  test('changed_since_plan = "fail": a saved plan applied by another job leaves a change made since the plan in place, writes nothing there and fails in the same words; a resource can override it', async () => {
+    const failing = '  changed_since_plan = "fail"\n';
+    configure(failing, firewall('[1]'));
+    expect((await ws.apply()).code).toBe(0);
+    configure(failing, firewall('[1, 2]'));
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [3] } });
+    const writes = sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).length;
+    const refused = await applyFile();
+    expect(refused.code).toBe(1);
+    expect(refused.output.replace(/\s+/g, ' ')).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: rulesets [1] -> [3]; left as it is, and nothing was written (changed_since_plan = "fail")`);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [3] });
+    expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' })).toHaveLength(writes);
+    // The resource says otherwise: its own setting wins, and the apply makes the plan true with the usual warning.
+    configure(failing, firewall('[1, 2]').replace('  rulesets', '  changed_since_plan = "overwrite"\n  rulesets'));
+    expect((await planToFile()).code).toBe(0);
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [4] } });
+    const overwritten = await applyFile();
+    expect(overwritten.code).toBe(0);
+    expect(overwritten.output).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: rulesets [3] -> [4] (set to [1, 2] as planned)`);
+    expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
+    configure('', firewall('[1]'));
+    expect((await ws.apply()).code).toBe(0);
+  });
+
+  test('changed_since_plan must be "overwrite" or "fail": a typo is refused at plan with the one likely meant', async () => {
+    configure('  changed_since_plan = "fial"\n', firewall('[1]'));
+    const run = await ws.terraform(['plan', '-input=false', '-no-color']);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('changed_since_plan in the provider "hosting" block must be "overwrite" or "fail", not "fial": did you mean "fail"?');
+  });
+
   // Issue 54 §5: the provider knows whether the plan it applies came from another terraform run.
   test('a failed apply of a saved plan says to plan again, with no condition; a failed apply of its own run says to run the apply again', async () => {
     const unavailable = () => sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'error', status: 503, code: 'temporarily_unavailable', retryAfterSeconds: 3600 } });

@@ -26,12 +26,12 @@ const from = (typeName: string, stateJson: string, targetTypeName: string, provi
 test('each bridge\'s state gives back the document, and each kind\'s state is the arguments the construct set', () => {
   expect(from('terraform_data', terraformData(firewall), 'hosting_server_firewall')).toEqual(firewall);
   expect(from('null_resource', nullResource(firewall), 'hosting_server_firewall')).toEqual(firewall);
-  expect(serverFirewallResource.stateFromBridge(firewall)).toEqual({ id: 'vps_web_1', server_id: 'vps_web_1', enabled: true, rulesets: [1], ruleset_names: ['web'], applied_rulesets: null, on_destroy: null, expect_takeover: null });
+  expect(serverFirewallResource.stateFromBridge(firewall)).toEqual({ id: 'vps_web_1', server_id: 'vps_web_1', enabled: true, rulesets: [1], ruleset_names: ['web'], applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null });
   // Defaults the bridge ran with are what an unset argument means: they stay unset, so the plan shows no change.
   expect(powerStateResource.stateFromBridge(power)).toMatchObject({ id: 'vps_web_2', state: 'stopped', stop_method: 'power_off', force_stop_fallback: null, ready_timeout_seconds: null, operation_timeout_seconds: 120, reboot_triggers: null });
   const ip: ResourceDocument = { version: 1, kind: 'ip_settings', serverId: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.11', api, desired: { rdns: 'www.example.com' } };
   expect(ipSettingsResource.stateFromBridge(ip)).toEqual({
-    id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.11', server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.11', rdns: 'www.example.com', description: null, protection: null, on_destroy: null, expect_takeover: null,
+    id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.11', server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.11', rdns: 'www.example.com', description: null, protection: null, on_destroy: null, expect_takeover: null, changed_since_plan: null,
   });
 });
 

@@ -29,8 +29,8 @@ const membersOf = (schema: Schema) => new Map(everyMember(schema.block.attribute
 
 /** Attributes added since: never required, so a state written before them reads with null there (UpgradeResourceState). */
 const ADDED_SINCE: Record<string, readonly string[]> = {
-  'resource.hosting_server_firewall': ['expect_takeover'],
-  'resource.hosting_ip_settings': ['expect_takeover'],
+  'resource.hosting_server_firewall': ['expect_takeover', 'changed_since_plan'],
+  'resource.hosting_ip_settings': ['expect_takeover', 'changed_since_plan'],
   'resource.hosting_power_state': ['expect_takeover', 'reboot_generation', 'life_id'],
 };
 

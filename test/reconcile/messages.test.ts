@@ -3,7 +3,7 @@ import { HostingApiError } from '../../src/api/errors';
 import type { Firewall } from '../../src/api/schemas';
 import { confirmWrite, explainApiError, type ReconcileContext } from '../../src/reconcile/context';
 import { ReconcileError } from '../../src/reconcile/reconcile-error';
-import { sincePlanWarning } from '../../src/reconcile/since-plan';
+import { sincePlanRefusal, sincePlanWarning } from '../../src/reconcile/since-plan';
 
 const ctx = { tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, warn: () => undefined } as unknown as ReconcileContext;
 const invalid = (requestId?: string) =>
@@ -45,4 +45,14 @@ test('what moved since the plan, each value: set back, set as planned, or alread
     { name: 'rulesets', shown: '[11]', actual: '[13]', desired: '[11, 12]', reached: false },
     { name: 'description', shown: '"a"', actual: '"b"', desired: '"b"', reached: true },
   ])).toBe('firewall vps_web_1: changed since the plan: enabled true -> false (set back to true), rulesets [11] -> [13] (set to [11, 12] as planned), description "a" -> "b" (now as planned)');
+});
+
+test('changed_since_plan = "fail": what would be written over is refused in the warning\'s words; what is already as planned is no refusal', () => {
+  const moved = [
+    { name: 'enabled', shown: 'true', actual: 'false', desired: 'true', reached: false },
+    { name: 'description', shown: '"a"', actual: '"b"', desired: '"b"', reached: true },
+  ];
+  expect(sincePlanRefusal('firewall vps_web_1', moved)?.summary).toBe('firewall vps_web_1: changed since the plan: enabled true -> false; left as it is, and nothing was written (changed_since_plan = "fail")');
+  expect(sincePlanRefusal('firewall vps_web_1', moved, true)?.summary).toBe('firewall vps_web_1: changed since the plan: enabled true -> false; left as it is, after the planned changes were written (changed_since_plan = "fail")');
+  expect(sincePlanRefusal('firewall vps_web_1', moved.slice(1))).toBeUndefined();
 });

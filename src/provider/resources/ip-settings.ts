@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote,
-  takeoverWarning, untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
+  takeoverWarning, untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN } from '../../contract/patterns';
@@ -15,7 +15,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
-import { EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 const FIELDS: readonly IpSettingField[] = ['rdns', 'description', 'protection'];
@@ -65,6 +65,7 @@ export const ipSettingsResource: ProviderResource = {
     { name: 'protection', type: objectOf(PROTECTION_MEMBERS, { required: true }), optional: true, computed: true, description: 'DDoS protection, both layers: the API sets them together.' },
     ON_DESTROY_ATTRIBUTE,
     EXPECT_TAKEOVER_ATTRIBUTE,
+    CHANGED_SINCE_PLAN_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -77,6 +78,7 @@ export const ipSettingsResource: ProviderResource = {
       ...validateSpec(this.typeName, spec, ([first, second]) =>
         first === 'serverId' ? 'server_id' : first === 'ip' ? 'ip' : FIELDS.includes(second as IpSettingField) ? (second as string) : undefined),
       ...validateOnDestroy(config),
+      ...validateChangedSincePlan(config),
     ];
   },
 
@@ -109,6 +111,7 @@ export const ipSettingsResource: ProviderResource = {
       protection: plannedValue(config, prior, 'protection'),
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
+      changed_since_plan: config.changed_since_plan,
     };
     const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
@@ -138,7 +141,7 @@ export const ipSettingsResource: ProviderResource = {
     const shown = settingsIn(prior, priv);
     const fromPriorRead = session.trustsRead(priv) ? { observed: shown } : { shown };
     const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), options);
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan: session.refusesChangedSincePlan(config) });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
@@ -193,7 +196,7 @@ export const ipSettingsResource: ProviderResource = {
       throw new ReconcileError(`cannot import as hosting_ip_settings: ${problem}`, 'the import id is <dedicated server id>/<IPv4 address>, e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
     return {
-      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null,
+      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, changed_since_plan: null,
     };
   },
 

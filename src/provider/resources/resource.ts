@@ -8,7 +8,7 @@ import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { closestIds, offered } from '../closest';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { UNKNOWN, type Value } from '../plugin/values';
-import type { schemaOf } from '../schema';
+import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 /** A resource object as Terraform sends it: every schema attribute, null where unset. */
@@ -124,6 +124,14 @@ export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
   return [errorAt('on_destroy', `invalid on_destroy: "${String(value)}"; expected "retain" or "restore"${meant ? `; did you mean "${meant}"?` : ''}`)];
 }
 
+/** A `changed_since_plan` the provider does not know, refused with the one likely meant; `where` names it for the reader. */
+export function validateChangedSincePlan(config: ObjectValue, where = 'changed_since_plan'): Diagnostic[] {
+  const value = config.changed_since_plan;
+  if (value === null || value === undefined || value === UNKNOWN || (CHANGED_SINCE_PLAN_VALUES as readonly unknown[]).includes(value)) return [];
+  const meant = typeof value === 'string' ? likelyName(value, CHANGED_SINCE_PLAN_VALUES) : undefined;
+  return [errorAt('changed_since_plan', `${where} must be "overwrite" or "fail", not ${JSON.stringify(value)}${meant ? `: did you mean "${meant}"?` : ''}`)];
+}
+
 /**
  * The planned value of an optional, computed attribute: the configuration's when set, else the
  * prior state's (read from the server, never written), else known only after apply.
@@ -234,7 +242,7 @@ export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary'
 export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops this warning. The provider guide, "Creates take over what exists", says why.';
 
 /** The settings resources share that only say how the provider works: changing them writes nothing. */
-export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover'];
+export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover', 'changed_since_plan'];
 
 /** The summary every "nothing on the server changes" note shares, so Terraform folds many into one. */
 export const UNTOUCHED = 'Nothing on the server changes';

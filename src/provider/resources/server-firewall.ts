@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, creates, statusNote, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
-  untouchedNote, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
+  untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
 import { firewallSchema, type Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -13,7 +13,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues } from './private-state';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
-import { EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
+import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
 function specOf(serverId: string, desired: FirewallSpec['desired']): FirewallSpec {
@@ -48,6 +48,7 @@ export const serverFirewallResource: ProviderResource = {
     { name: 'applied_rulesets', type: ['set', 'number'], computed: true, description: 'Ids of the rule sets that apply on the server: those of rulesets and ruleset_names together when managed.' },
     ON_DESTROY_ATTRIBUTE,
     EXPECT_TAKEOVER_ATTRIBUTE,
+    CHANGED_SINCE_PLAN_ATTRIBUTE,
   ]),
 
   validate(config) {
@@ -64,6 +65,7 @@ export const serverFirewallResource: ProviderResource = {
           : second === 'rulesets' ? (typeof index === 'number' && index >= ids.length ? 'ruleset_names' : 'rulesets')
             : second === 'enabled' ? 'enabled' : undefined),
       ...validateOnDestroy(config),
+      ...validateChangedSincePlan(config),
     ];
   },
 
@@ -94,6 +96,7 @@ export const serverFirewallResource: ProviderResource = {
       applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
+      changed_since_plan: config.changed_since_plan,
     };
     const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
@@ -139,7 +142,7 @@ export const serverFirewallResource: ProviderResource = {
     const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
     const observed = planRead ?? (session.trustsRead(priv) ? shown : undefined);
-    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan });
+    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan, refuseChangedSincePlan: session.refusesChangedSincePlan(config) });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
