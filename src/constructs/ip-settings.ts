@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import type { Bridge } from './bridge';
 import { Fn, type ITerraformDependable, type TerraformResource, type IResolvable } from './cdk';
+import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { createConstructResource } from './construct-resource';
 import type { HostingApi } from './hosting-api';
 import { asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { OnDestroy } from './on-destroy';
 import { checkFitsOneRequest, checkIpv4, checkRdns, checkOneOf, checkProviderBridge, checkServerId, checkSomethingManaged, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, RESTORE_NEEDS_PROVIDER } from './validation';
-import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { DOCUMENT_VERSION, type DocumentOf, type IpSettingsSpec } from '../contract/resource-document';
 
 /** DDoS protection at layer 4. */

@@ -1,7 +1,7 @@
 import { errorAt, type Diagnostic } from './diagnostics';
+import { validateChangedSincePlan } from './resources/resource';
 import type { RunNotes } from './run-notes';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
-import { validateChangedSincePlan } from './resources/resource';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';

@@ -1,6 +1,7 @@
 import {
   checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote,
-  takeoverWarning, untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
+  takeoverWarning, untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue,
+  type ProviderResource,
 } from './resource';
 import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN } from '../../contract/patterns';
@@ -141,7 +142,8 @@ export const ipSettingsResource: ProviderResource = {
     const shown = settingsIn(prior, priv);
     const fromPriorRead = session.trustsRead(priv) ? { observed: shown } : { shown };
     const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan: session.refusesChangedSincePlan(config) });
+    const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];

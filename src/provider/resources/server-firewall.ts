@@ -142,7 +142,8 @@ export const serverFirewallResource: ProviderResource = {
     const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
     const observed = planRead ?? (session.trustsRead(priv) ? shown : undefined);
-    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan, refuseChangedSincePlan: session.refusesChangedSincePlan(config) });
+    const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
+    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
