@@ -66,8 +66,9 @@ class HostingProvider extends TerraformProvider {
 }
 
 const connectionKey = (config: HostingProviderConfig) =>
-  JSON.stringify([config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null, config.changedSincePlan ?? null]
-  );
+  JSON.stringify([
+    config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null, config.changedSincePlan ?? null,
+  ]);
 
 /**
  * The provider configuration of one connection. The first connection of a stack is the default
