@@ -42,6 +42,7 @@ import {
   type Traffic,
 } from './schemas';
 import { createTransport, TransportError, type Dispatcher, type HttpResponse, type Transport, type TransportTimeouts } from './transport';
+import { limitWords } from './wait-summary';
 
 export interface RetryOptions {
   /** Attempts per request, the first included. */
@@ -162,6 +163,8 @@ export class HostingApiClient {
   readonly #transport: Transport;
   readonly #retry: RetryOptions;
   readonly #pacer: RateLimitPacer;
+  /** The RateLimit-Limit figure last reported per budget (an action's answer reports the action budget). */
+  readonly #limits: Partial<Record<BudgetClass, number>> = {};
   readonly #log: (line: string) => void;
   readonly #userAgent: string;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -211,6 +214,12 @@ export class HostingApiClient {
   /** What this client waited for so far: milliseconds per cause, longest first. */
   public get waited(): ReadonlyArray<{ readonly cause: string; readonly ms: number }> {
     return [...this.#waits].map(([cause, ms]) => ({ cause, ms })).sort((x, y) => y.ms - x.ms);
+  }
+
+  /** The limit a wait of a `budget` request is for, in words, from the figures the API reported. */
+  #limitWords(budget: BudgetClass): string {
+    const spent = this.#pacer.spentClass(budget, this.#wallClock());
+    return limitWords(spent, this.#limits[spent]);
   }
 
   async #wait(cause: string, ms: number): Promise<void> {
@@ -422,8 +431,9 @@ export class HostingApiClient {
         if (this.#now() + pacing > deadline) {
           throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
         }
-        this.#log(`${method} ${pathWithQuery}: rate-limit budget spent, waiting ${pacing} ms for the reset`);
-        await this.#wait('the rate-limit budget to reset', pacing);
+        const limit = this.#limitWords(budget);
+        this.#log(`${method} ${pathWithQuery}: ${limit} is spent; waiting ${(pacing / 1000).toFixed(1)} s for it to reset`);
+        await this.#wait(limit, pacing);
         if (this.#signal?.aborted) throw fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
       }
 
@@ -433,6 +443,8 @@ export class HostingApiClient {
         const url = this.baseUrl + pathWithQuery;
         const res = await this.#transport.send({ method, url, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
         this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
+        const limit = Number(res.headers['ratelimit-limit']);
+        if (Number.isInteger(limit) && limit > 0) this.#limits[budget] = limit;
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
         if (res.status === (spec.successStatus ?? 200)) {
@@ -469,7 +481,7 @@ export class HostingApiClient {
       const cause = error.status ? `${error.status} ${error.code}` : error.code;
       const asked = error.retryAfterSeconds === undefined ? '' : `, Retry-After ${error.retryAfterSeconds} s`;
       this.#log(`${method} ${pathWithQuery}: waiting ${delay} ms before attempt ${attempt + 1} (${cause}${asked})`);
-      await this.#wait(`retries after ${cause}`, delay);
+      await this.#wait(error.code === 'rate_limited' ? `the API's ${cause} answers (waited out as Retry-After asked)` : `retries after ${cause}`, delay);
     }
   }
 

@@ -52,6 +52,15 @@ export class RateLimitPacer {
   ) {}
 
   /**
+   * Which budget a wait of a `budgetClass` request is for, as this process knows it: the action
+   * budget when that one is spent, else the general one.
+   */
+  public spentClass(budgetClass: BudgetClass, nowMs: number): BudgetClass {
+    const action = this.own.action;
+    return budgetClass === 'action' && action !== undefined && action.remaining <= 0 && nowMs < action.resetAtMs ? 'action' : 'request';
+  }
+
+  /**
    * Takes the server's figures. Within one window the lower remaining count wins: requests that
    * others reserved may not have reached the server yet. The reset is whole seconds, rounded up, so
    * each answer bounds the reset instant from above: the earliest bound of the window wins, and a

@@ -1,12 +1,25 @@
+import type { BudgetClass } from './budget-store';
 import type { HostingApiClient } from './client';
 
 /** Waits shorter than this together go to the log only. */
 export const WAIT_WARNING_MS = 5_000;
 
 /**
+ * A limit of the API in plain words, from the budget a wait was for and the RateLimit-Limit figure
+ * its answers reported; the spec's figures (section 8) name whose limit it is: the token's 120
+ * requests or 10 power actions a minute, the account's 300 requests across its tokens.
+ */
+export function limitWords(budgetClass: BudgetClass, limit: number | undefined): string {
+  if (budgetClass === 'action') return `the token's limit of ${limit ?? 10} power actions${limit === undefined || limit === 10 ? ' a minute' : ' per window'}`;
+  if (limit === 300) return 'the account\'s limit of 300 requests a minute, shared by all its tokens';
+  if (limit === undefined || limit === 120) return 'the token\'s limit of 120 requests a minute';
+  return `the API's limit of ${limit} requests per window`;
+}
+
+/**
  * What one operation's requests waited for, when it adds up to more than a few seconds: the
- * summary a pipeline owner reads, e.g. `waited 35 s on the API: the rate-limit budget to reset 30 s,
- * retries after 429 rate_limited 5 s; ...`.
+ * summary a pipeline owner reads, e.g. `waited 35 s for the API's limits: 30 s for the token's limit
+ * of 120 requests a minute, 5 s for retries after 429 rate_limited; ...`.
  */
 export function waitSummary(clients: readonly Pick<HostingApiClient, 'waited'>[]): string | undefined {
   const byCause = new Map<string, number>();
@@ -14,6 +27,6 @@ export function waitSummary(clients: readonly Pick<HostingApiClient, 'waited'>[]
   const total = [...byCause.values()].reduce((sum, ms) => sum + ms, 0);
   if (total < WAIT_WARNING_MS) return undefined;
   const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const causes = [...byCause].sort((x, y) => y[1] - x[1]).map(([cause, ms]) => `${cause} ${seconds(ms)}`).join(', ');
-  return `waited ${seconds(total)} on the API: ${causes}; the token's limits are shared by every run that uses it (a lower -parallelism, or fewer runs at once, waits less)`;
+  const causes = [...byCause].sort((x, y) => y[1] - x[1]).map(([cause, ms]) => `${seconds(ms)} for ${cause}`).join(', ');
+  return `waited ${seconds(total)} for the API's limits: ${causes}; every run that uses the token shares them (a lower -parallelism, or fewer runs at once, waits less)`;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { RunRefusal } from './diagnostics';
+import { RunRefusal, type Diagnostic } from './diagnostics';
 import type { Value } from './plugin/values';
+import { addCosts, forecastWarning, SHARED_READS, type ApplyCost } from './rate-forecast';
 import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
@@ -46,6 +47,11 @@ export interface ProviderSession {
   serverList(): Promise<Observed<Server[]>>;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
+  /**
+   * What a planned change will spend at apply, counted for the plan: the change that makes the
+   * apply exceed the token's limits gets the one warning of it (rate-forecast.ts).
+   */
+  forecast(cost: ApplyCost): Diagnostic[];
   /** Which account this session talks to, for errors about what exists: `account 4711 at https://…/api/v1`. */
   accountName(): Promise<string>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
@@ -298,6 +304,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Reads and notes count only for this plan and this account: another alias's token is another account.
   const account = options.client.accountScope;
   let retainedSaid = false;
+  /** What this process's plan will spend at apply so far, and whether it said that the apply waits. */
+  let planned = { cost: SHARED_READS, changes: 0 };
+  let forecastSaid = false;
   /** What this process's plan removes and leaves in place, and what a warning of its apply has named. */
   const leftByPlan: string[] = [];
   const leftSaid = new Set<string>();
@@ -315,6 +324,13 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
         refusesChangedSincePlan: (config) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
+        forecast: (cost) => {
+          if (forecastSaid || (cost.requests === 0 && cost.actions === 0)) return [];
+          planned = { cost: addCosts(planned.cost, cost), changes: planned.changes + 1 };
+          const warning = forecastWarning(planned.cost, planned.changes);
+          forecastSaid = warning !== undefined;
+          return warning ? [warning] : [];
+        },
         accountName: async () => accountNamed(await token(), options.client.baseUrl),
         rulesets,
         token,

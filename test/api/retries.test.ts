@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  sharedBudgetFile, STALE_LOCK_MS, waitSummary,
+  limitWords, sharedBudgetFile, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -128,17 +128,19 @@ describe('retries through the client', () => {
   test('every wait is logged when it starts, with its length and cause, and what a client waited is summed by cause', async () => {
     const m = mockClient();
     m.reply('GET', FW, 429, apiError('rate_limited'), { 'retry-after': '35' });
-    m.reply('GET', FW, 200, { data: fx.firewall }, { 'ratelimit-remaining': '0', 'ratelimit-reset': '3' });
+    m.reply('GET', FW, 200, { data: fx.firewall }, { 'ratelimit-limit': '120', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' });
     m.reply('GET', FW, 200, { data: fx.firewall });
     await m.client.getFirewall(fx.VPS_ID);
     await m.client.getFirewall(fx.VPS_ID);
     expect(m.logs.filter((l) => l.includes('waiting'))).toEqual([
       `GET ${FW}: waiting 35000 ms before attempt 2 (429 rate_limited, Retry-After 35 s)`,
-      expect.stringMatching(new RegExp(`^GET ${FW}: rate-limit budget spent, waiting \\d+ ms for the reset$`)),
+      expect.stringMatching(new RegExp(`^GET ${FW}: the token's limit of 120 requests a minute is spent; waiting \\d\\.\\d s for it to reset$`)),
     ]);
     expect(m.logs.filter((l) => l.includes('waiting')).every(isTransientLogLine)).toBe(true);
-    expect(m.client.waited.map((w) => w.cause)).toEqual(['retries after 429 rate_limited', 'the rate-limit budget to reset']);
-    expect(waitSummary([m.client])).toMatch(/^waited 3\d s on the API: retries after 429 rate_limited 35 s, the rate-limit budget to reset \d\.\d s; /);
+    expect(m.client.waited.map((w) => w.cause)).toEqual(['the API\'s 429 rate_limited answers (waited out as Retry-After asked)', 'the token\'s limit of 120 requests a minute']);
+    expect(waitSummary([m.client])).toMatch(
+      /^waited 3\d s for the API's limits: 35 s for the API's 429 rate_limited answers \(waited out as Retry-After asked\), \d\.\d s for the token's limit of 120 requests a minute; every run that uses the token shares them/,
+    );
     expect(waitSummary([mockClient().client])).toBeUndefined();
   });
 
@@ -437,4 +439,15 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     pacer.observe('request', { remaining: '0', reset: '5' }, 0);
     expect(pacer.acquire('request', 0)).toBe(5_000);
   });
+});
+
+test('a wait names the API limit it is for, in plain words, from the figure the API reported (spec section 8 names whose)', () => {
+  expect([limitWords('request', 120), limitWords('request', undefined), limitWords('request', 300), limitWords('action', 10), limitWords('request', 40), limitWords('action', 3)]).toEqual([
+    'the token\'s limit of 120 requests a minute',
+    'the token\'s limit of 120 requests a minute',
+    'the account\'s limit of 300 requests a minute, shared by all its tokens',
+    'the token\'s limit of 10 power actions a minute',
+    'the API\'s limit of 40 requests per window',
+    'the token\'s limit of 3 power actions per window',
+  ]);
 });

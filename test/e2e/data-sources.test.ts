@@ -246,11 +246,11 @@ describeWithTerraform('DataHostingServer and the resources\' read-back getters w
     expect(t.sim.executed()).toHaveLength(before);
   });
 
-  test('a server of the wrong kind is refused at plan, once the name resolves, naming the attribute', async () => {
+  test('a server of the wrong kind is refused at plan, once the name resolves, naming the prop as TypeScript writes it', async () => {
     t.ws.synth(define('metal-1'));
     const plan = await t.ws.plan();
     expect(plan.code).toBe(1);
-    expect(plan.output).toContain('invalid server_id: must be a VPS (vps_…): the firewall exists only for virtual servers');
+    expect(plan.output).toContain('invalid serverId: must be a VPS (vps_…): the firewall exists only for virtual servers');
     expect(plan.output).toContain('with hosting_server_firewall.fw_resource');
   });
 });

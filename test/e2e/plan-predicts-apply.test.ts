@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
-import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
+import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
@@ -201,5 +201,40 @@ output "web2_power" {
     const run = await ws.apply();
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/web2_power = "running"/);
+  });
+});
+
+/**
+ * Issue 54 §2: a reviewer learns at plan that the apply will wait for the API's limits (section 8):
+ * twelve stopped servers started are twelve power actions, beyond the token's ten a minute.
+ */
+describeWithTerraform('a plan whose apply exceeds the token\'s limits says so, once', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const env: Record<string, string> = { HOSTING_API_TOKEN: SENTINEL_TOKEN };
+  const ids = Array.from({ length: 12 }, (_, i) => `vps_fleet_${i + 1}`);
+
+  beforeAll(async () => {
+    const base = defaultSeed();
+    const template = base.servers.find((s) => s.server.id === IDS.vpsStopped)!;
+    const servers = ids.map((id) => ({ ...template, server: { ...template.server, id } }));
+    sim = await simulatorWithSentinel({ seed: { ...base, servers: [...base.servers, ...servers] } });
+    ws = new TerraformWorkspace(env);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('twelve power actions: one warning names the limit, the count and about how long the apply waits; nothing is written', async () => {
+    const { mainTf, header } = await ws.initHclFor(env, sim.baseUrl);
+    writeFileSync(mainTf, `${header}\n${ids.map((id, i) => `resource "hosting_power_state" "p${i}" {\n  server_id       = "${id}"\n  state           = "running"\n  expect_takeover = true\n}`).join('\n')}`);
+    const run = await ws.terraform(['plan', '-input=false', '-no-color']);
+    expect(run.code).toBe(0);
+    const said = run.output.replace(/\s+/g, ' ');
+    expect(said.match(/Warning: The apply will wait for the API's rate limits: more than 10 power actions with this token/g)).toHaveLength(1);
+    expect(said).toContain('This plan\'s first 11 changes already take about 11 power actions; the token may send 10 a minute (the API\'s limit, section 8), so the apply waits about 1 minute or more');
+    expect(said).toContain('TF_LOG_PROVIDER=INFO');
+    expect(sim.executed()).toHaveLength(0);
   });
 });

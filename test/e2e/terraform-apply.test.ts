@@ -255,7 +255,7 @@ describe.each(BRIDGES)('bridge %s', (bridge) => {
       // The handler processes pace themselves as one client through their shared budget file; the provider is one client.
       const refused = sim.requests.filter((r) => r.status === 429).length;
       expect(refused / sim.requests.length).toBeLessThan(0.05);
-      expect(run.output).toMatch(/rate-limit budget spent, waiting/);
+      expect(run.output).toMatch(/limit of \d+ requests (a minute|per window) is spent; waiting [\d.]+ s for it to reset/);
     });
 
   });

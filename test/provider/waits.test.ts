@@ -11,7 +11,7 @@ test('an operation that waited 30 s for a 429 says so in one warning; one that d
   t.a.addFault({ endpoint: 'GET /servers/{serverId}/firewall', serverId: SERVER, times: 1, effect: { type: 'error', status: 429, code: 'rate_limited', retryAfterSeconds: 30 } });
   const slowed = await t.driver.apply(fw);
   expect(slowed.errors).toEqual([]);
-  expect(slowed.warnings).toEqual([expect.stringMatching(/^waited 30 s on the API: retries after 429 rate_limited 30 s; the token's limits are shared by every run that uses it/)]);
+  expect(slowed.warnings).toEqual([expect.stringMatching(/^waited 30 s for the API's limits: 30 s for the API's 429 rate_limited answers \(waited out as Retry-After asked\); every run that uses the token shares them/)]);
   const quick = await t.driver.apply({ fw: firewall('a', { enabled: false, expect_takeover: true }) });
   expect(quick.warnings).toEqual([]);
 });

@@ -16,6 +16,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
+import { settingsCost } from '../rate-forecast';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
@@ -259,6 +260,8 @@ async function checkWrites(
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
   const says = refusals.length === 0 && taken && !taken.noted && config.expect_takeover !== true;
-  const notes = refusals.length === 0 && changes.length > 0 ? await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings') : [];
+  const notes = refusals.length === 0 && changes.length > 0
+    ? [...await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings'), ...session.forecast(settingsCost(changes.length))]
+    : [];
   return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning(session, `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

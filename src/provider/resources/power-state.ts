@@ -16,6 +16,7 @@ import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE
 import { appliedLife, LIFE_ID, LIFE_ID_ATTRIBUTE, newLifeId, plannedLife } from './resource-life';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
+import { powerCost } from '../rate-forecast';
 import { EXPECT_TAKEOVER_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
@@ -99,11 +100,12 @@ export const powerStateResource: ProviderResource = {
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(session, this.typeName, prior, planned, LOCAL_ATTRIBUTES) : [];
+    const forecast = refusals.length === 0 ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
     return {
       planned,
       requiresReplace,
       private: priv,
-      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : []), ...untouched],
+      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : []), ...untouched, ...forecast],
     };
   },
 
@@ -217,6 +219,13 @@ async function takeover(session: ProviderSession, planned: ObjectValue): Promise
   session.notePlan(key, power);
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
   return takeoverWarning(session, `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
+}
+
+/** How many power actions the apply of this plan sends, as the run's server list shows the server (no read of its own). */
+async function plannedActionCount(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<number> {
+  if (typeof planned.server_id !== 'string') return 0;
+  const listed = prior && prior.server_id === planned.server_id ? prior.state : (await session.listedServer(planned.server_id))?.power;
+  return actionsFrom(listed, prior, planned).length;
 }
 
 async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<Diagnostic[]> {

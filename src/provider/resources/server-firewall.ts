@@ -13,6 +13,7 @@ import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues } from './private-state';
 import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
+import { settingsCost } from '../rate-forecast';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
@@ -107,7 +108,9 @@ export const serverFirewallResource: ProviderResource = {
       ...(writes ? await checkRulesetIds(session, config) : []),
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
-    const notes = writes && refusals.length === 0 ? await statusNote(session, config.server_id, label(config.server_id), 'a firewall change') : [];
+    const notes = writes && refusals.length === 0
+      ? [...await statusNote(session, config.server_id, label(config.server_id), 'a firewall change'), ...session.forecast(settingsCost(1))]
+      : [];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, this.typeName, config.server_id, config) : undefined;
     const { observedFirewall: _, notedAtPlan: __, ...kept } = priv;

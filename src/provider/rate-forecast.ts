@@ -1,0 +1,53 @@
+import type { Diagnostic } from './diagnostics';
+import { warningOf } from './resources/resource';
+
+/*
+ * What a plan's apply will spend of the token's budget, foretold at plan: a reviewer approving fifty
+ * firewall changes learns before the apply that it waits for the API's limits, and about how long.
+ * Terraform plans resources one by one and tells the provider nothing of the whole, so the count
+ * grows with each planned change, and the warning comes once, with the change that crosses a limit.
+ */
+
+/** The API's limits per token (spec section 8): what every estimate is measured against. */
+export const TOKEN_LIMITS = { requests: 120, actions: 10 } as const;
+
+/** Requests an apply sends: all of them, and the power actions among them (which have a budget of their own). */
+export interface ApplyCost {
+  readonly requests: number;
+  readonly actions: number;
+}
+
+/** The reads every apply shares once (the server list, the token's scopes, the rule sets). */
+export const SHARED_READS: ApplyCost = { requests: 3, actions: 0 };
+
+/** A firewall or IP settings change: its writes, and the read an apply of a saved plan makes first. */
+export const settingsCost = (writes: number): ApplyCost => ({ requests: writes + 1, actions: 0 });
+
+/** Power actions: a read of the server, then each action with about two polls of its operation. */
+export const powerCost = (actions: number): ApplyCost => ({ requests: actions === 0 ? 0 : 1 + 3 * actions, actions });
+
+export const addCosts = (a: ApplyCost, b: ApplyCost): ApplyCost => ({ requests: a.requests + b.requests, actions: a.actions + b.actions });
+
+/** The budget `total` exceeds first (actions bind sooner), or undefined while both are within a minute's. */
+export function bindingLimit(total: ApplyCost): { readonly what: 'requests' | 'power actions'; readonly count: number; readonly limit: number } | undefined {
+  if (total.actions > TOKEN_LIMITS.actions) return { what: 'power actions', count: total.actions, limit: TOKEN_LIMITS.actions };
+  if (total.requests > TOKEN_LIMITS.requests) return { what: 'requests', count: total.requests, limit: TOKEN_LIMITS.requests };
+  return undefined;
+}
+
+/**
+ * The warning of the change that makes the apply exceed a limit, e.g. `The apply will wait for the
+ * API's rate limits: more than 120 requests with this token` and in the detail the count, the limit
+ * and about how long. Undefined while within the limits.
+ */
+export function forecastWarning(total: ApplyCost, changes: number): Diagnostic | undefined {
+  const binding = bindingLimit(total);
+  if (!binding) return undefined;
+  const minutes = Math.max(1, Math.ceil(binding.count / binding.limit) - 1);
+  return warningOf(
+    `The apply will wait for the API's rate limits: more than ${binding.limit} ${binding.what} with this token`,
+    `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (the API's limit, `
+    + `section 8), so the apply waits about ${minutes} minute${minutes > 1 ? 's' : ''} or more for its budget, longer when other runs use the token at once. `
+    + 'Each wait is in the provider\'s log (TF_LOG_PROVIDER=INFO).',
+  );
+}
