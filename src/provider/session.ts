@@ -305,7 +305,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const account = options.client.accountScope;
   let retainedSaid = false;
   /** What this process's plan will spend at apply so far, and whether it said that the apply waits. */
-  let planned = { cost: SHARED_READS, changes: 0 };
+  let applyCost = { cost: SHARED_READS, changes: 0 };
   let forecastSaid = false;
   /** What this process's plan removes and leaves in place, and what a warning of its apply has named. */
   const leftByPlan: string[] = [];
@@ -326,8 +326,8 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         refusesChangedSincePlan: (config) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
         forecast: (cost) => {
           if (forecastSaid || (cost.requests === 0 && cost.actions === 0)) return [];
-          planned = { cost: addCosts(planned.cost, cost), changes: planned.changes + 1 };
-          const warning = forecastWarning(planned.cost, planned.changes);
+          applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
+          const warning = forecastWarning(applyCost.cost, applyCost.changes);
           forecastSaid = warning !== undefined;
           return warning ? [warning] : [];
         },
@@ -343,10 +343,10 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         },
         retained: (line) => {
           if (leftSaid.has(line)) return options.log(`removed from Terraform, left as it is: ${line}`);
-          const planned = leftInPlaceOf(notes.get(account, LEFT_IN_PLACE, maxAgeMs));
-          if (planned.includes(line)) {
-            planned.forEach((l) => leftSaid.add(l));
-            return warnerFor(warnings)(`Removed from Terraform and left as they are on the server: ${planned.join('; ')}`);
+          const plannedToStay = leftInPlaceOf(notes.get(account, LEFT_IN_PLACE, maxAgeMs));
+          if (plannedToStay.includes(line)) {
+            plannedToStay.forEach((l) => leftSaid.add(l));
+            return warnerFor(warnings)(`Removed from Terraform and left as they are on the server: ${plannedToStay.join('; ')}`);
           }
           if (retainedSaid) return options.log(`removed from Terraform, left as it is: ${line}`);
           retainedSaid = true;
