@@ -329,7 +329,8 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
           applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
           const warning = forecastWarning(applyCost.cost, applyCost.changes);
           forecastSaid = warning !== undefined;
-          return warning ? [warning] : [];
+          // Once a run: the apply of a `terraform apply` plans again, and its plan said it already.
+          return warning && notes.firstTime(`${account} the apply will wait`) ? [warning] : [];
         },
         accountName: async () => accountNamed(await token(), options.client.baseUrl),
         rulesets,
