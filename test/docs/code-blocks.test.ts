@@ -265,7 +265,7 @@ describe('shell blocks', () => {
           const help = helps.get(key)!;
           if (!help.includes(`terraform [global options] ${key}`)) unknown.push(`${block.where}: terraform ${key} is not a terraform command`);
           for (const flag of words.filter((w) => /^-[a-z]/.test(w)).map((w) => w.split('=')[0])) {
-            if (!new RegExp(`^\\s+${flag}\\b`, 'm').test(help)) unknown.push(`${block.where}: terraform ${key} has no ${flag}`);
+            if (!new RegExp(`^\\s+${flag}\\b`, 'm').test(help) && !UNLISTED_FLAGS[key]?.includes(flag)) unknown.push(`${block.where}: terraform ${key} has no ${flag}`);
           }
         }
       }
@@ -276,6 +276,12 @@ describe('shell blocks', () => {
 });
 
 /** The arguments given to this package's command-line tool, or undefined when `words` runs something else. */
+/**
+ * Flags a subcommand takes that its -help does not list: `-json` of plan and apply is Terraform's
+ * machine-readable UI (its "Machine-readable UI" documentation), which a GitOps bot reads.
+ */
+const UNLISTED_FLAGS: Partial<Record<string, readonly string[]>> = { plan: ['-json'], apply: ['-json'] };
+
 function ourArguments(words: string[]): string[] | undefined {
   if (words[0] === 'npx' && /^(cdktf|cdktn)-server-hosting$/.test(words[1] ?? '')) return words.slice(2);
   if (/(^|\/)(cdktf|cdktn)-server-hosting$|(^|\/)terraform-provider-hosting(_v[\w.…<>-]+)?$/.test(words[0])) return words.slice(1);

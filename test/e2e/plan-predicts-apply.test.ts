@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
 import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
+import { docBlocks } from '../helpers/doc-blocks';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
 
 /**
  * Plan green means apply green: every refusal a read can predict fails `terraform plan`, naming its
@@ -147,6 +149,38 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(run.output.match(silenced)).toHaveLength(3);
     // In HCL's words alone: a plain HCL stack hears no other language.
     expect(run.output).not.toMatch(/TypeScript|Python|expectTakeover|HostingApi/);
+  });
+
+  test('the GitOps guide\'s jq lines render what an import takes over (the plan file) and what a create takes over (the plan\'s stream)', async () => {
+    const block = docBlocks().find((b) => b.file.endsWith('gitops-pipelines.md') && b.code.includes('select(.change.importing)'))!;
+    writeFileSync(mainTf, `${header}
+import {
+  to = hosting_server_firewall.imported
+  id = "${IDS.vpsRunning}"
+}
+resource "hosting_server_firewall" "imported" {
+  server_id = "${IDS.vpsRunning}"
+  rulesets  = [1]
+}
+resource "hosting_server_firewall" "created" {
+  server_id = "${IDS.vpsStopped}"
+  rulesets  = [1, 2]
+}
+`);
+    // The guide's second command writes tfplan, which its first one reads: run them in that order.
+    const [showImports, planCreates] = block.code.trim().split(/\n(?=terraform )/);
+    const shellEnv = { PATH: process.env.PATH!, HOME: process.env.HOME ?? ws.root, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env };
+    // Not spawnSync: the simulator answers from this process's event loop.
+    const sh = (script: string) => new Promise<{ stdout: string }>((resolve) => {
+      const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ws.stackDir, env: shellEnv });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.on('close', () => resolve({ stdout }));
+    });
+    const creates = await sh(planCreates);
+    expect(creates.stdout.trim()).toBe(`hosting_server_firewall.created: Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: rulesets [2] -> [1, 2]`);
+    const imports = await sh(showImports);
+    expect(imports.stdout.trim()).toMatch(new RegExp('^hosting_server_firewall\\.imported: \\{.*"applied_rulesets":\\[[\\d,]*\\].*\\} -> \\{.*"rulesets":\\[1\\].*\\}$'));
   });
 
   test('terraform test: plan-only run blocks that plan the same takeover say it once; another takeover is still said', async () => {
