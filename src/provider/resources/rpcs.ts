@@ -1,5 +1,5 @@
 import { RESOURCES } from '.';
-import { atApply, atPlan, diagnosticOf, type Diagnostic } from '../diagnostics';
+import { atApply, atPlan, diagnosticOf, ERROR, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
@@ -39,7 +39,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     said.add(d.once);
     return true;
   });
-  const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === 1);
+  const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === ERROR);
   const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
   /** A planned removal that leaves things in place, noted for its apply's one summary (no request). */
   const noteLeftInPlace = (req: Record<string, any>) => {
