@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
@@ -6,7 +5,7 @@ import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TO
 import { docBlocks } from '../helpers/doc-blocks';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
-import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
+import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
 
 /**
  * Plan green means apply green: every refusal a read can predict fails `terraform plan`, naming its
@@ -169,17 +168,9 @@ resource "hosting_server_firewall" "created" {
 `);
     // The guide's second command writes tfplan, which its first one reads: run them in that order.
     const [showImports, planCreates] = block.code.trim().split(/\n(?=terraform )/);
-    const shellEnv = { PATH: process.env.PATH!, HOME: process.env.HOME ?? ws.root, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...env };
-    // Not spawnSync: the simulator answers from this process's event loop.
-    const sh = (script: string) => new Promise<{ stdout: string }>((resolve) => {
-      const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ws.stackDir, env: shellEnv });
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d));
-      child.on('close', () => resolve({ stdout }));
-    });
-    const creates = await sh(planCreates);
+    const creates = await ws.shell(planCreates);
     expect(creates.stdout.trim()).toBe(`hosting_server_firewall.created: Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: rulesets [2] -> [1, 2]`);
-    const imports = await sh(showImports);
+    const imports = await ws.shell(showImports);
     expect(imports.stdout.trim()).toMatch(new RegExp('^hosting_server_firewall\\.imported: \\{.*"applied_rulesets":\\[[\\d,]*\\].*\\} -> \\{.*"rulesets":\\[1\\].*\\}$'));
   });
 
@@ -267,6 +258,10 @@ describeWithTerraform('a plan whose apply exceeds the token\'s limits says so, o
     expect(run.code).toBe(0);
     const said = run.output.replace(/\s+/g, ' ');
     expect(said.match(/Warning: The apply will wait for the API's rate limits: more than 10 power actions with this token/g)).toHaveLength(1);
+    // The GitOps guide's jq line finds it in the plan's JSON stream, once.
+    const guide = docBlocks().find((b) => b.file.endsWith('gitops-pipelines.md') && b.code.includes('The apply will wait'))!;
+    const rendered = await ws.shell(guide.code.trim().split(/\n(?=terraform )/)[0]);
+    expect(rendered.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^The apply will wait for the API's rate limits: more than 10 power actions with this token: This plan's first 11 changes/)]);
     expect(said).toContain('This plan\'s first 11 changes already take about 11 power actions; the token may send 10 a minute (the API\'s limit, section 8), so the apply waits about 1 minute or more');
     expect(said).toContain('TF_LOG_PROVIDER=INFO');
     expect(sim.executed()).toHaveLength(0);

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
+import { docBlocks } from '../helpers/doc-blocks';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform';
@@ -75,9 +76,11 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [3] } });
     const writes = sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' }).length;
-    const refused = await applyFile();
-    expect(refused.code).toBe(1);
-    expect(refused.output.replace(/\s+/g, ' ')).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: rulesets [1] -> [3]; left as it is, and nothing was written (changed_since_plan = "fail")`);
+    // The apply as the GitOps guide's jq line runs it: the refusal, with the resource's address.
+    const guide = docBlocks().find((b) => b.file.endsWith('gitops-pipelines.md') && b.code.includes('changed since the plan'))!;
+    const refused = await ws.shell(guide.code.trim().split(/\n(?=terraform )/)[1]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout.trim()).toBe(`hosting_server_firewall.fw: firewall ${IDS.vpsRunning}: changed since the plan: rulesets [1] -> [3]; left as it is, and nothing was written (changed_since_plan = "fail")`);
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [3] });
     expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' })).toHaveLength(writes);
     // The resource says otherwise: its own setting wins, and the apply makes the plan true with the usual warning.

@@ -146,6 +146,23 @@ export class TerraformWorkspace {
   }
 
   /**
+   * A docs' shell line (a pipeline into jq, say) run by bash in the stack's folder with the same
+   * environment as `terraform`; stdout only. Not spawnSync: an in-process simulator answers from
+   * this process's event loop.
+   */
+  public shell(script: string): Promise<{ code: number | null; stdout: string }> {
+    return new Promise((resolve) => {
+      const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+        cwd: this.stackDir,
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env },
+      });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+  }
+
+  /**
    * Plain HCL: writes the provider as a filesystem mirror (`provider mirror`), a CLI configuration
    * that installs from it, and `main.tf` with the printed `required_providers` block and `hcl`;
    * `mirrorOptions` go to `provider mirror` (e.g. `--source`).
