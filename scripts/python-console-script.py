@@ -9,6 +9,7 @@ before every use, and the command runs from there with the `node` jsii itself wo
 scripts/build-wheel.js writes the three names below into each wheel.
 """
 import hashlib
+import json
 import importlib.util
 import os
 import shutil
@@ -117,11 +118,25 @@ def package_files(tarball):
     return folder
 
 
+def command_file(package):
+    """The file package.json's `bin` names for COMMAND (the cdktn flavour's command is cdktf's file)."""
+    try:
+        with open(os.path.join(package, "package.json"), encoding="utf-8") as file:
+            bins = json.load(file).get("bin")
+    except (OSError, ValueError):
+        bins = None
+    relative = bins.get(COMMAND) if isinstance(bins, dict) else None
+    parts = relative.replace("\\", "/").split("/") if isinstance(relative, str) else []
+    if not parts or relative.startswith("/") or ".." in parts:
+        fail(f"the package's package.json names no file for the command {COMMAND}; reinstall it with pip")
+    return os.path.join(package, *parts)
+
+
 def main():
     node = os.environ.get("JSII_NODE") or shutil.which("node")
     if not node:
         fail("Node.js 20 or newer must be on PATH: the library and this command run on it")
-    script = os.path.join(package_files(tarball_path()), "package", "bin", COMMAND)
+    script = command_file(os.path.join(package_files(tarball_path()), "package"))
     # The command ends with this process, as it would with jsii's script (src/cli/parent-watch.ts).
     env = dict(os.environ, CDKTF_SERVER_HOSTING_LAUNCHER="python")
     child = subprocess.Popen([node, script, *sys.argv[1:]], env=env)
