@@ -162,7 +162,7 @@ describe('run notes', () => {
     const plan = notes();
     plan.planning('acct');
     plan.flush();
-    expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json']);
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json'].sort());
   });
 
   test('a file too large, or another user\'s, is not used', () => {
