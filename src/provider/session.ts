@@ -52,7 +52,7 @@ export interface ProviderSession {
    * apply exceed the token's limits gets the one warning of it (rate-forecast.ts).
    */
   forecast(cost: ApplyCost): Diagnostic[];
-  /** Which account this session talks to, for errors about what exists: `account 4711 at https://…/api/v1`. */
+  /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
   accountName(): Promise<string>;
   /** GET /firewall/rulesets, fresh, read at most once per process. */
   rulesets(): Promise<readonly Ruleset[]>;
@@ -198,7 +198,7 @@ const isUnreachable = (err: unknown): err is ReconcileError => err instanceof Re
  * The shared reads do not ask again. Each is reported as a RunRefusal in the same words for every
  * resource, naming the API's address, and the provider says it once (rpcs.ts).
  */
-function tokenRefusals(tokenEnvVar: string, baseUrl: string) {
+function runRefusals(tokenEnvVar: string, baseUrl: string) {
   let refused: ReconcileError | undefined;
   return {
     /** Throws the run's refusal, if it met one, instead of asking again. */
@@ -237,13 +237,13 @@ export function tokenRefusedLine(tokenEnvVar: string, err: HostingApiError, base
   return `the token in ${tokenEnvVar} was refused by ${printableUrl(baseUrl)} (${err.status} ${err.code}${err.requestId ? `, request id ${err.requestId}` : ''}): ${err.detail}`;
 }
 
-type TokenRefusals = ReturnType<typeof tokenRefusals>;
+type RunRefusals = ReturnType<typeof runRefusals>;
 
 /**
  * A load run once until forgotten; a failed one is not kept, so the next caller asks again, except
  * after the token was refused: the run's every read would be refused the same way.
  */
-function once<T>(load: () => Promise<T>, refusals: TokenRefusals): { (): Promise<T>; forget(): void } {
+function once<T>(load: () => Promise<T>, refusals: RunRefusals): { (): Promise<T>; forget(): void } {
   let pending: Promise<T> | undefined;
   const get = async () => {
     refusals.check();
@@ -289,7 +289,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = tokenRefusals(options.tokenEnvVar, options.client.baseUrl);
+  const refusals = runRefusals(options.tokenEnvVar, options.client.baseUrl);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
