@@ -3,6 +3,7 @@ import { accountScope } from './account-scope';
 import { normalizeBaseUrl } from './base-url';
 import type { BudgetStore } from './budget-store';
 import { HostingApiError, type HostingErrorCode } from './errors';
+import { FirstAnswerGate } from './first-answer-gate';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
 import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
 import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
@@ -155,6 +156,13 @@ const envelopeSchema = z.object({ data: z.unknown(), meta: z.optional(metaSchema
  * any caller sees them; failures are `HostingApiError`s; retries follow `isRetryable`; every
  * answer's rate-limit headers pace the next request.
  */
+/** What every view of one client (`withDeadline`) shares: its connections, its pacing, its first answer. */
+interface SharedByViews {
+  readonly transport: Transport;
+  readonly pacer: RateLimitPacer;
+  readonly gate: FirstAnswerGate;
+}
+
 export class HostingApiClient {
   public readonly baseUrl: string;
   /** The account this client writes to, as every Idempotency-Key and run note names it (account-scope.ts). */
@@ -163,6 +171,7 @@ export class HostingApiClient {
   readonly #transport: Transport;
   readonly #retry: RetryOptions;
   readonly #pacer: RateLimitPacer;
+  readonly #gate: FirstAnswerGate;
   /** The RateLimit-Limit figure last reported per budget (an action's answer reports the action budget). */
   readonly #limits: Partial<Record<BudgetClass, number>> = {};
   readonly #log: (line: string) => void;
@@ -179,7 +188,7 @@ export class HostingApiClient {
   /** What this client (this view alone) waited for, in milliseconds per cause, e.g. `the rate-limit budget`. */
   readonly #waits = new Map<string, number>();
 
-  constructor(options: HostingApiClientOptions, shared?: { readonly transport: Transport; readonly pacer: RateLimitPacer }) {
+  constructor(options: HostingApiClientOptions, shared?: SharedByViews) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp });
     if (!options.token) {
       throw new Error('the Hosting API token is empty');
@@ -200,6 +209,7 @@ export class HostingApiClient {
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
     this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);
+    this.#gate = shared?.gate ?? new FirstAnswerGate();
   }
 
   /**
@@ -208,7 +218,7 @@ export class HostingApiClient {
    */
   public withDeadline(deadlineAt: number): HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
-    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer });
+    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer, gate: this.#gate });
   }
 
   /** What this client waited for so far: milliseconds per cause, longest first. */
@@ -384,7 +394,12 @@ export class HostingApiClient {
     }
   }
 
-  private async call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
+  /** Every request, through the gate: a token the API refuses is met once, however many ask at once. */
+  private call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
+    return this.#gate.through(() => this.send(spec));
+  }
+
+  private async send<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
     const method = spec.method;
     const pathWithQuery = spec.query ? `${spec.path}?${new URLSearchParams(spec.query).toString()}` : spec.path;
     const fail: Fail = (code, status, detail, extra = {}) =>

@@ -8,10 +8,9 @@ test('the sentinel token appears in no error text, error JSON or log line, whate
   const failures: unknown[] = [];
   const attempt = async (fn: () => Promise<unknown>) => failures.push(await fn().then(() => 'ok', (e) => e));
 
-  m.reply('GET', FW, 401, apiError('unauthorized', `token ${SENTINEL_TOKEN} is revoked`, {
-    fields: [{ path: 'authorization', message: `Bearer ${SENTINEL_TOKEN}` }],
-  }));
-  await attempt(() => m.client.getFirewall(fx.VPS_ID));
+  // The API has answered once: a failure of one request is then its own (first-answer-gate.ts).
+  m.reply('GET', FW, 200, { data: { enabled: true, rulesets: [] } });
+  await m.client.getFirewall(fx.VPS_ID);
   m.fail('PUT', FW);
   m.fail('PUT', FW);
   await attempt(() => m.client.updateFirewall(fx.VPS_ID, { enabled: true }, 'key-0123456789'));
@@ -21,6 +20,11 @@ test('the sentinel token appears in no error text, error JSON or log line, whate
   m.reply('GET', FW, 500, `<html>${SENTINEL_TOKEN}</html>`);
   await attempt(() => m.client.getFirewall(fx.VPS_ID));
   await attempt(() => m.client.updateFirewall(fx.VPS_ID, { enabled: true }, 'short'));
+  // Last: after a refused token the client asks nothing more (first-answer-gate.ts).
+  m.reply('GET', FW, 401, apiError('unauthorized', `token ${SENTINEL_TOKEN} is revoked`, {
+    fields: [{ path: 'authorization', message: `Bearer ${SENTINEL_TOKEN}` }],
+  }));
+  await attempt(() => m.client.getFirewall(fx.VPS_ID));
 
   expect(failures).toHaveLength(5);
   for (const failure of failures) {
@@ -30,5 +34,5 @@ test('the sentinel token appears in no error text, error JSON or log line, whate
   }
   expect(m.logs.length).toBeGreaterThan(5);
   expect(m.logs.join('\n')).not.toContain(SENTINEL_TOKEN);
-  expect(JSON.stringify(failures[0])).toContain('[redacted]');
+  expect(JSON.stringify(failures.at(-1))).toContain('[redacted]');
 });
