@@ -9,13 +9,19 @@ export interface Diagnostic {
   readonly attribute?: { readonly steps: ReadonlyArray<{ readonly attribute_name: string }> };
   /**
    * A refusal every resource of the run would repeat (a refused token, an API nothing answers
-   * at, a scope the token lacks): the plan says it once, under this key (rpcs.ts). Never sent.
+   * at, a scope the token lacks): said in full once, under this key (run-refusals.ts). Never sent.
    */
   readonly once?: string;
+  /** The summary it is said with again, where it must be (an apply): one short line pointing at the first. Never sent. */
+  readonly again?: string;
 }
 
-/** A failure of the whole run, not of one resource: said once at plan (`once`). */
-export class RunRefusal extends ReconcileError {}
+/** A failure of the whole run, not of one resource: said in full once (`once`), then as `again`. */
+export class RunRefusal extends ReconcileError {
+  constructor(summary: string, hint: string, public readonly again: string) {
+    super(summary, hint);
+  }
+}
 
 export const ERROR = 1;
 
@@ -30,7 +36,7 @@ export function errorAt(attribute: string | undefined, summary: string, detail?:
 export function diagnosticOf(err: unknown, scrub: (text: string) => string): Diagnostic {
   if (err instanceof ReconcileError) {
     const [summary, ...detail] = err.describe();
-    const once = err instanceof RunRefusal ? { once: `run: ${summary}` } : {};
+    const once = err instanceof RunRefusal ? { once: `run: ${summary}`, again: scrub(err.again) } : {};
     return { severity: ERROR, summary: scrub(summary), detail: scrub(detail.map((l) => l.trim()).join('\n')), ...once };
   }
   if (err instanceof HostingApiError) return { severity: ERROR, summary: scrub(err.message) };

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { RunRefusal, type Diagnostic } from './diagnostics';
+import type { Diagnostic } from './diagnostics';
 import type { Value } from './plugin/values';
 import { addCosts, forecastWarning, SHARED_READS, type ApplyCost } from './rate-forecast';
 import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
+import { createRunRefusals, type RunRefusals } from './run-refusals';
 import type { ChangedSincePlan } from './schema';
 import type { HostingApiClient } from '../api/client';
-import type { HostingApiError } from '../api/errors';
 import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import { waitSummary } from '../api/wait-summary';
 import { printableUrl } from '../contract/patterns';
@@ -187,42 +187,6 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
     });
 }
 
-/** Refusals of the token itself: every later read of the run would get the same. */
-const TOKEN_REFUSALS = new Set(['unauthorized', 'ip_not_allowed']);
-const isTokenRefusal = (err: unknown): err is ReconcileError => err instanceof ReconcileError && TOKEN_REFUSALS.has(err.apiError?.code ?? '');
-/** An API that nothing answers at, after the client's retries: every later read of the run would fail the same way. */
-const isUnreachable = (err: unknown): err is ReconcileError => err instanceof ReconcileError && err.apiError?.code === 'network_error';
-
-/**
- * What fails every read of the run, once per run: a refused token, an API nothing answers at.
- * The shared reads do not ask again. Each is reported as a RunRefusal in the same words for every
- * resource, naming the API's address, and the provider says it once (rpcs.ts).
- */
-function runRefusals(tokenEnvVar: string, baseUrl: string) {
-  let refused: ReconcileError | undefined;
-  return {
-    /** Throws the run's refusal, if it met one, instead of asking again. */
-    check: (): void => {
-      if (refused) throw refused;
-    },
-    remember: (err: unknown): void => {
-      if (isTokenRefusal(err) || isUnreachable(err)) refused ??= err;
-    },
-    /** What a resource reports for `err`: the run's refusal as the run met it first, word for word. */
-    reported: (err: unknown): unknown => {
-      if (isTokenRefusal(err)) {
-        const first = refused && isTokenRefusal(refused) ? refused : err;
-        return new RunRefusal(tokenRefusedLine(tokenEnvVar, first.apiError!, baseUrl), first.hint);
-      }
-      if (isUnreachable(err)) {
-        const first = refused && isUnreachable(refused) ? refused : err;
-        return new RunRefusal(`the API at ${printableUrl(baseUrl)} could not be reached: ${first.apiError!.detail}`, first.hint);
-      }
-      return err;
-    },
-  };
-}
-
 /**
  * The account the token belongs to (GET /connect, read once per process) and the API's address,
  * so a stack pointed at the wrong account is plain from the error: `account 4711 (token "ci") at …`.
@@ -231,13 +195,6 @@ export function accountNamed(token: TokenScopes | undefined, baseUrl: string): s
   const account = token?.accountId === undefined ? 'the account of this token' : `account ${token.accountId} (token ${JSON.stringify(token.name)})`;
   return `${account} at ${printableUrl(baseUrl)}`;
 }
-
-/** e.g. `the token in HOSTING_API_TOKEN was refused by https://api.example.com/api/v1 (401 unauthorized, request id abc): the token is missing, invalid, expired or revoked` */
-export function tokenRefusedLine(tokenEnvVar: string, err: HostingApiError, baseUrl: string): string {
-  return `the token in ${tokenEnvVar} was refused by ${printableUrl(baseUrl)} (${err.status} ${err.code}${err.requestId ? `, request id ${err.requestId}` : ''}): ${err.detail}`;
-}
-
-type RunRefusals = ReturnType<typeof runRefusals>;
 
 /**
  * A load run once until forgotten; a failed one is not kept, so the next caller asks again, except
@@ -249,7 +206,7 @@ function once<T>(load: () => Promise<T>, refusals: RunRefusals): { (): Promise<T
     refusals.check();
     pending ??= load().catch((err) => {
       pending = undefined;
-      refusals.remember(err);
+      refusals.reported(err);
       throw err;
     });
     return pending;
@@ -289,7 +246,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = runRefusals(options.tokenEnvVar, options.client.baseUrl);
+  const refusals = createRunRefusals(options.tokenEnvVar, options.client.baseUrl);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {

@@ -1,3 +1,4 @@
+import { walkProof } from '../../src/provider/plan-walk';
 import { decodeValue } from '../../src/provider/plugin/values';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
@@ -75,7 +76,7 @@ test('two aliases on two accounts with the same server ids: each is read, warned
 });
 
 test('a state written with apply_id (the release before) upgrades without it, and its next plan shows no change', async () => {
-  const rpcs = resourceRpcs({ session: () => { throw new Error('no session needed'); }, scrub: (text) => text });
+  const rpcs = resourceRpcs({ session: () => { throw new Error('no session needed'); }, scrub: (text) => text, walk: walkProof(undefined) });
   const stored = { id: SERVER, server_id: SERVER, state: 'running', stop_method: null, force_stop_fallback: null, reboot_triggers: { v: '1' }, hard_reboot: null, ready_timeout_seconds: null, operation_timeout_seconds: null, expect_takeover: null, apply_id: 'Q8xL5yPZBtaCgAN_' };
   const upgraded = await rpcs.UpgradeResourceState({ type_name: 'hosting_power_state', version: 0, raw_state: { json: Buffer.from(JSON.stringify(stored)) } }, () => undefined) as { upgraded_state: { msgpack: Uint8Array } };
   const state = decodeValue(upgraded.upgraded_state.msgpack) as Record<string, unknown>;

@@ -15,6 +15,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
+import { terraformCommand, walkProof, type WalkProof } from '../plan-walk';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
@@ -46,7 +47,8 @@ export type ProviderProgram = { readonly startProvider: (start: ProviderStart) =
  */
 export function startProvider({ env, log }: ProviderStart): LoadedProvider {
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
-  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes })]]);
+  const walk = walkProof(terraformCommand(process.ppid));
+  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes }, walk)]]);
   return { route, close: () => notes.flush() };
 }
 
@@ -54,7 +56,7 @@ export function startProvider({ env, log }: ProviderStart): LoadedProvider {
  * The tfplugin6.Provider RPCs over the reconcile engine. One process serves one Terraform phase:
  * ConfigureProvider makes one client, so every resource of the run shares its rate-limit pacing.
  */
-export function createProviderService(environment: ProviderEnvironment): ServiceImplementation {
+export function createProviderService(environment: ProviderEnvironment, walk: WalkProof = walkProof(undefined)): ServiceImplementation {
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
   let refused: (() => Error) | undefined;
@@ -78,6 +80,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return sessions.forCall(phase);
     },
     scrub,
+    walk,
   };
 
   const handlers: Record<ProviderRpc, RpcHandler> = {
@@ -118,8 +121,8 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return {};
     },
   };
-  // `once` is the provider's own bookkeeping (rpcs.ts), never sent.
-  const told = ({ once: _, ...diagnostic }: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
+  // `once` and `again` are the provider's own bookkeeping (run-refusals.ts), never sent.
+  const told = ({ once: _, again: __, ...diagnostic }: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
   return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }), (res) => inReaderLanguage(res, told));
 }
 

@@ -2,12 +2,14 @@ import { RESOURCES } from '.';
 import { atApply, atPlan, diagnosticOf, ERROR, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
+import { plannedWithoutReads } from './plan-without-reads';
 import { decodePrivate, encodePrivate } from './private-state';
 import { checkServerExists, warningOf, type ObjectValue, type ProviderResource } from './resource';
 import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, type Value } from '../plugin/values';
+import { refusalsSaid } from '../run-refusals';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -28,17 +30,10 @@ const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(va
 const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
 
 /** The resource RPCs of tfplugin6 over the provider's resource types. */
-export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
+export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
   const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
-  // A refusal of the whole run (`once`) is said by the plan's first resource to meet it: the plan
-  // fails on that one error, so the others plan (or keep their state) without repeating it.
-  const said = new Set<string>();
-  const onceAtPlan = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => {
-    if (d.once === undefined) return true;
-    if (said.has(d.once)) return false;
-    said.add(d.once);
-    return true;
-  });
+  // A refusal of the whole run: said in full once a process, then as the walk allows (run-refusals.ts).
+  const said = refusalsSaid();
   const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === ERROR);
   const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
   /** A planned removal that leaves things in place, noted for its apply's one summary (no request). */
@@ -66,6 +61,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       return { upgraded_state: dynamic(upgraded) };
     },
     ReadResource: async (req) => {
+      walk.refreshed();
       const state = objectOf(req.current_state);
       if (!state) return { new_state: dynamic(null) };
       const session = sessionOf('plan');
@@ -77,7 +73,8 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const priv = encodePrivate(session.markRead(fresh.private));
         return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
       } catch (err) {
-        const diagnostics = onceAtPlan(failing(session.reported(err), session.warnings).diagnostics);
+        // Said by another resource: this one keeps its state, and the plan fails on that error.
+        const { diagnostics } = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansOnly());
         return { new_state: req.current_state, private: req.private, diagnostics };
       }
     },
@@ -97,13 +94,16 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics: onceAtPlan([...warningsOf(session.warnings), ...(change.diagnostics ?? [])]).map(atPlan),
+          diagnostics: said.sayOnce([...warningsOf(session.warnings), ...(change.diagnostics ?? [])], walk.plansOnly()).diagnostics.map(atPlan),
         };
       } catch (err) {
-        const diagnostics = onceAtPlan(failing(session.reported(err), session.warnings).diagnostics).map(atPlan);
-        // Said by another resource: this one plans what it was asked, and the plan fails on that error.
-        if (!hasError(diagnostics)) return { planned_state: req.proposed_new_state, planned_private: req.prior_private, diagnostics };
-        return { diagnostics };
+        const told = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansOnly());
+        const diagnostics = told.diagnostics.map(atPlan);
+        if (!told.withheld || hasError(diagnostics)) return { diagnostics };
+        // Said by another resource in a plan walk: this one plans what it can without reading, and the plan fails on that error.
+        const { planned, requiresReplace } = plannedWithoutReads(resourceOf(req.type_name), objectOf(req.prior_state), objectOf(req.config) ?? {});
+        const replaces = requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] }));
+        return { planned_state: dynamic(planned), requires_replace: replaces, planned_private: req.prior_private, diagnostics };
       }
     },
     ApplyResourceChange: async (req) => {
@@ -120,12 +120,14 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           return { new_state: dynamic(null), diagnostics: warningsOf(session.warnings) };
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
-        const reported = applied.error === undefined ? warningsOf(session.warnings) : failing(applied.error, session.warnings).diagnostics;
-        const outcome = { diagnostics: reported.map(told) };
+        const failed = applied.error !== undefined;
+        const reported = failed ? failing(session.reported(applied.error), session.warnings).diagnostics : warningsOf(session.warnings);
+        const outcome = { diagnostics: said.sayOnce(reported, false).diagnostics.map(told) };
         const identity = identityData(resource, applied.state);
         return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
-        return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).diagnostics.map(told) };
+        const { diagnostics } = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, false);
+        return { new_state: req.prior_state, private: req.planned_private, diagnostics: diagnostics.map(told) };
       } finally {
         if (resource.changesServerList) session.forgetServerList();
       }
@@ -138,7 +140,9 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const state = resource.importState(id);
       // A server the account does not have: said here with the closest ids (one list read), not as Terraform's "non-existent remote object".
       const session = sessionOf('plan');
-      const missing = await checkServerExists(session, null, state).catch((err: unknown) => onceAtPlan([diagnosticOf(session.reported(err), scrub)]));
+      // An import is never an apply's re-plan: a refusal said by another resource is left to that one.
+      const refused = (err: unknown) => said.sayOnce([diagnosticOf(session.reported(err), scrub)], true).diagnostics;
+      const missing = await checkServerExists(session, null, state).catch(refused);
       if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import "${id}" as ${req.type_name}: ${d.summary}` })) };
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),

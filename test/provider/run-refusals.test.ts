@@ -1,0 +1,130 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HostingApiError } from '../../src/api';
+import { diagnosticOf, ERROR, type Diagnostic } from '../../src/provider/diagnostics';
+import { terraformCommand, walkProof } from '../../src/provider/plan-walk';
+import { UNKNOWN } from '../../src/provider/plugin/values';
+import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
+import { plannedWithoutReads } from '../../src/provider/resources/plan-without-reads';
+import { powerStateResource } from '../../src/provider/resources/power-state';
+import type { ObjectValue } from '../../src/provider/resources/resource';
+import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { createRunRefusals, refusalsSaid } from '../../src/provider/run-refusals';
+import { ReconcileError } from '../../src/reconcile/reconcile-error';
+import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
+
+const URL = 'https://api.example.com/api/v1';
+const apiError = (code: string, status: number, requestId?: string) => new HostingApiError({ status, code: code as any, method: 'GET', path: '/servers', detail: code === 'network_error' ? 'connection refused, 4 times in 3.1 s' : 'the token is revoked', requestId });
+const failure = (err: HostingApiError) => new ReconcileError(`firewall vps_web_1: ${err.detail}`, 'check the token', err);
+const told = (err: unknown): Diagnostic => diagnosticOf(err, (t) => t);
+
+describe('a run-wide refusal, in the words the run met it first', () => {
+  test('a refused token: every resource reports the first refusal, naming the variable and the API, and a short line for a repeat', () => {
+    const refusals = createRunRefusals('HOSTING_API_TOKEN', URL);
+    const [first, second] = [told(refusals.reported(failure(apiError('unauthorized', 401, 'req_1')))), told(refusals.reported(failure(apiError('unauthorized', 401, 'req_2'))))];
+    expect(first).toEqual(second);
+    expect(first.summary).toBe(`the token in HOSTING_API_TOKEN was refused by ${URL} (401 unauthorized, request id req_1): the token is revoked`);
+    expect(first.again).toBe('the token in HOSTING_API_TOKEN was refused (the first error says how)');
+    expect(() => refusals.check()).toThrow(ReconcileError);
+  });
+
+  test('an API nothing answers at names its address; a failure of one resource is reported as it is', () => {
+    const refusals = createRunRefusals('TOKEN', URL);
+    const notFound = failure(apiError('not_found', 404));
+    expect(refusals.reported(notFound)).toBe(notFound);
+    expect(() => refusals.check()).not.toThrow();
+    const unreachable = told(refusals.reported(failure(apiError('network_error', 0))));
+    expect([unreachable.summary, unreachable.again]).toEqual([`the API at ${URL} could not be reached: connection refused, 4 times in 3.1 s`, `the API at ${URL} could not be reached (the first error says how)`]);
+  });
+});
+
+describe('what each walk says of a refusal said already', () => {
+  const refusal = told(createRunRefusals('HOSTING_API_TOKEN', URL).reported(failure(apiError('unauthorized', 401, 'req_1'))));
+  const scope: Diagnostic = { severity: ERROR, summary: 'firewall vps_web_2: token "ci" lacks network:write', once: 'token lacks network:write' };
+  const warning: Diagnostic = { severity: 2, summary: 'a warning' };
+  // [walk, plansOnly, what the second resource to meet each sends, whether the answer stands in with a plan]
+  test.each<[string, boolean, Diagnostic[], Diagnostic[], boolean]>([
+    ['a refresh, a plan walk or an import (plans only)', true, [refusal, warning], [warning], true],
+    ['a plan that may be the apply\'s re-plan', false, [refusal], [{ severity: ERROR, summary: refusal.again!, attribute: undefined, once: refusal.once }], false],
+    ['an apply', false, [refusal], [{ severity: ERROR, summary: refusal.again!, attribute: undefined, once: refusal.once }], false],
+    ['a scope the token lacks, at plan', true, [scope], [], true],
+    ['a scope the token lacks, where the walk may apply: each says its own', false, [scope], [scope], false],
+  ])('%s', (_walk, plansOnly, second, expected, withheld) => {
+    const said = refusalsSaid();
+    expect(said.sayOnce(second, plansOnly).diagnostics).toEqual(second);
+    expect(said.sayOnce(second, plansOnly)).toEqual({ diagnostics: expected, withheld });
+  });
+});
+
+describe('which walk a process serves', () => {
+  const proc = mkdtempSync(join(tmpdir(), 'proc-'));
+  afterAll(() => rmSync(proc, { recursive: true, force: true }));
+  const commandOf = (args: string[]) => {
+    mkdirSync(join(proc, '42'), { recursive: true });
+    writeFileSync(join(proc, '42', 'cmdline'), `${args.join('\0')}\0`);
+    return terraformCommand(42, proc);
+  };
+  test.each<[string[], string | undefined, boolean]>([
+    [['terraform', 'plan', '-out=tfplan'], 'plan', true],
+    [['terraform', '-chdir=stacks/web', 'plan'], 'plan', true],
+    [['terraform', 'apply', '-auto-approve'], 'apply', false],
+    [['terraform', 'apply', 'tfplan'], 'apply', false],
+    [['terraform', 'test'], 'test', false],
+    [['terraform', 'import', 'hosting_power_state.p', 'vps_web_1'], 'import', true],
+  ])('%j: %s, plans only: %s', (args, command, plansOnly) => {
+    expect(commandOf(args)).toBe(command);
+    expect(walkProof(command).plansOnly()).toBe(plansOnly);
+  });
+  test('a refresh proves a plan walk; no command line proves nothing', () => {
+    expect(terraformCommand(43, proc)).toBeUndefined();
+    const walk = walkProof(undefined);
+    expect(walk.plansOnly()).toBe(false);
+    walk.refreshed();
+    expect(walk.plansOnly()).toBe(true);
+  });
+});
+
+describe('the plan a refusal said elsewhere stands in for: no change the configuration did not ask for', () => {
+  const fw = (over: ObjectValue): ObjectValue => ({ id: null, server_id: 'vps_web_1', enabled: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null, ...over });
+  const prior = fw({ id: 'vps_web_1', enabled: true, rulesets: [2, 1], applied_rulesets: [1, 2] });
+  test.each<[string, ObjectValue | null, ObjectValue, ObjectValue, string[]]>([
+    ['unchanged (a set in another order): the prior state', prior, fw({ enabled: true, rulesets: [1, 2] }), prior, []],
+    ['unchanged, an optional computed value unset: the prior state', prior, fw({ rulesets: [1, 2] }), prior, []],
+    ['changed: the configuration, what the server decides unknown', prior, fw({ enabled: false, rulesets: [1, 2] }), { ...prior, enabled: false, rulesets: [1, 2], applied_rulesets: UNKNOWN }, []],
+    ['a create: computed values unknown', null, fw({ enabled: true }), fw({ id: UNKNOWN, enabled: true, rulesets: UNKNOWN, applied_rulesets: UNKNOWN }), []],
+    ['another server: replaced, the id unknown', prior, fw({ server_id: 'vps_web_2', enabled: true }), fw({ id: UNKNOWN, server_id: 'vps_web_2', enabled: true, rulesets: [2, 1], applied_rulesets: UNKNOWN }), ['server_id']],
+  ])('hosting_server_firewall, %s', (_name, before, config, planned, requiresReplace) => {
+    expect(plannedWithoutReads(serverFirewallResource, before, config)).toEqual({ planned, requiresReplace });
+  });
+  test('hosting_ip_settings and hosting_power_state, unchanged: the prior state', () => {
+    const ip: ObjectValue = { id: 'ded_x/203.0.113.10', server_id: 'ded_x', ip: '203.0.113.10', rdns: 'a.example.com', description: 'web', protection: { layer4: 'permanent', layer7: 'only' }, on_destroy: null, expect_takeover: true, changed_since_plan: null };
+    expect(plannedWithoutReads(ipSettingsResource, ip, { ...ip, id: null, rdns: null, description: null }).planned).toBe(ip);
+    const pw: ObjectValue = { ...power().config, id: 'vps_web_1', reboot_generation: 0 };
+    expect(plannedWithoutReads(powerStateResource, pw, { ...pw, id: null, reboot_generation: null }).planned).toBe(pw);
+  });
+});
+
+describe('through the resource RPCs, with Terraform\'s rules checked on every answer (protocol driver)', () => {
+  const t = useTwoAccounts();
+  const stack = { pw: power({ reboot_triggers: { v: '1' } }), fw_a: firewall('a', { enabled: false, rulesets: [1], expect_takeover: true }), fw_b: firewall('b', { enabled: true, expect_takeover: true }) };
+
+  test('a saved plan applied with a rotated token: each resource fails (the first in full), nothing is written, every answer keeps the rules', async () => {
+    const writes = t.a.executed().length;
+    const run = await t.driver.apply(stack, { betweenPlanAndApply: () => void (t.accounts.a.token = 'hsim_rotated_away') });
+    expect(run.errors.filter((e) => e.startsWith('the token in HOSTING_API_TOKEN was refused by'))).toHaveLength(1);
+    expect(run.errors.filter((e) => e === 'the token in HOSTING_API_TOKEN was refused (the first error says how)')).toHaveLength(1);
+    expect(t.a.executed()).toHaveLength(writes);
+    // Account b's token still works: its firewall is created.
+    expect(t.driver.state.has('fw_b')).toBe(true);
+  });
+
+  test('a refused token at plan, resources in state: one error, and the failed plan changes nothing', async () => {
+    expect((await t.driver.apply(stack)).errors).toEqual([]);
+    t.accounts.a.token = 'hsim_rotated_away';
+    const before = t.a.requests.length;
+    const run = await t.driver.plan(stack);
+    expect(run.errors).toEqual([expect.stringMatching(/^the token in HOSTING_API_TOKEN was refused by /)]);
+    expect(t.a.requests.length - before).toBe(1);
+  });
+});
