@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ManualClock } from './simulator';
+import { assertTerraformRules, finalPlanProblems, newStateProblems, planProblems, readProblems } from './terraform-rules';
 import { HostingApiClient } from '../../src/api';
+import { walkProof } from '../../src/provider/plan-walk';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { createRunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
-import type { RunningSimulator } from '../../src/simulator';
+import type { FaultEffect, RunningSimulator } from '../../src/simulator';
 
 /*
  * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
@@ -49,6 +51,11 @@ export interface ApplyOptions {
    * from 1 across both walks): what that RPC sent to the API stays sent, Terraform hears nothing.
    */
   readonly crashAtRpc?: number;
+  /**
+   * From the run's Nth resource RPC on (counted from 1 across both walks), every account answers
+   * every request with `effect` (a token refused, an API that stops answering) until the run ends.
+   */
+  readonly refuseFromRpc?: { readonly rpc: number; readonly effect: FaultEffect };
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
@@ -61,6 +68,15 @@ export interface RunOutcome {
   /** Addresses the plan changed, and how. */
   readonly changes: Record<string, 'create' | 'update' | 'replace' | 'delete'>;
   readonly crashed: boolean;
+}
+
+/** A change the plan walk planned, with the planned value the apply's re-plan must keep (null for a removal). */
+interface PlannedChange {
+  readonly address: string;
+  readonly provider: string;
+  readonly type: string;
+  readonly kind: 'create' | 'update' | 'replace' | 'delete';
+  readonly value: ObjectValue | null;
 }
 
 const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
@@ -94,6 +110,8 @@ export class ProtocolDriver {
   private testRun: string | undefined;
   /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
   private rpcsToDeath: number | undefined;
+  /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
+  private rpcsToRefusal: { left: number; readonly effect: FaultEffect } | undefined;
   private readonly clients: HostingApiClient[] = [];
 
   constructor(
@@ -119,14 +137,19 @@ export class ProtocolDriver {
     });
     this.clients.push(client);
     const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
+    // No command line to read: only a refresh proves a plan walk, as under `terraform apply`.
+    const walk = walkProof(undefined);
     const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes }, stop.signal);
-    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
+    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t, walk }), stop);
     return { rpcs, stop, notes };
   }
 
   /** RPCs that count towards `crashAtRpc`: the one it names runs, then its process dies before answering. */
   private mortal(rpcs: Rpcs, stop: AbortController): Rpcs {
     const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: unknown, cb: unknown) => {
+      if (this.rpcsToRefusal && --this.rpcsToRefusal.left === 0) {
+        for (const account of Object.values(this.accounts)) account.sim.addFault({ effect: this.rpcsToRefusal.effect });
+      }
       const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb);
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
         stop.abort();
@@ -182,10 +205,13 @@ export class ProtocolDriver {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
     const planRun = this.testRun ?? `a${++this.runs}`;
     this.rpcsToDeath = options.crashAtRpc;
+    this.rpcsToRefusal = options.refuseFromRpc && { left: options.refuseFromRpc.rpc, effect: options.refuseFromRpc.effect };
     try {
       return await this.planAndApply(configs, options, planRun, outcome);
     } finally {
       this.rpcsToDeath = undefined;
+      if (this.rpcsToRefusal && this.rpcsToRefusal.left <= 0) Object.values(this.accounts).forEach((account) => account.sim.clearFaults());
+      this.rpcsToRefusal = undefined;
     }
   }
 
@@ -243,7 +269,8 @@ export class ProtocolDriver {
       if (!processes.has(provider)) processes.set(provider, this.process(provider, run));
       return processes.get(provider)!;
     };
-    const planned: Array<{ address: string; provider: string; type: string; kind: 'create' | 'update' | 'replace' | 'delete' }> = [];
+    const planned: PlannedChange[] = [];
+    let failed = false;
     const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])];
     for (const address of addresses) {
       const stored = this.state.get(address);
@@ -258,32 +285,52 @@ export class ProtocolDriver {
       } else if (stored) {
         const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
         const read = await rpcs.ReadResource(request, () => undefined) as any;
-        if (this.collect(read.diagnostics, outcome)) return [];
+        // Terraform plans the other resources still; this one's plan is not made.
+        if (this.collect(read.diagnostics, outcome)) {
+          failed = true;
+          continue;
+        }
         prior = objectOf(read.new_state);
+        assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
         priorPrivate = read.private;
         if (prior === null) this.state.delete(address);
         else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
       }
       if (!wanted) {
-        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete' });
+        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
         continue;
       }
       const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
-      if (this.collect(plan.diagnostics, outcome)) return [];
-      const plannedValue = objectOf(plan.planned_state)!;
-      const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
-      if (prior === null) {planned.push({ address, provider: wanted.provider, type, kind: 'create' });} else if (replaced) {planned.push({ address, provider: wanted.provider, type, kind: 'replace' });} else if (!Object.keys(plannedValue).every((name) => same(plannedValue[name], prior![name]))) {
-        planned.push({ address, provider: wanted.provider, type, kind: 'update' });
+      if (this.collect(plan.diagnostics, outcome)) {
+        failed = true;
+        continue;
       }
+      const value = objectOf(plan.planned_state)!;
+      assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
+      const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
+      const change = { address, provider: wanted.provider, type, value };
+      if (prior === null) planned.push({ ...change, kind: 'create' });
+      else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
+      else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
     }
-    for (const p of planned) outcome.changes[p.address] = p.kind;
     for (const proc of processes.values()) proc.notes.flush();
+    if (failed) return [];
+    for (const p of planned) outcome.changes[p.address] = p.kind;
     return planned;
+  }
+
+  /** Terraform plans a replacement's new object as a create: the apply's re-plan of the create must keep that plan. */
+  private async planOfReplacement(rpcs: Rpcs, address: string, type: string, config: ObjectValue, outcome: RunOutcome): Promise<ObjectValue | null> {
+    const plan = await planChange(rpcs, type, null, config, undefined);
+    if (this.collect(plan.diagnostics, outcome)) return null;
+    const value = objectOf(plan.planned_state);
+    assertTerraformRules(`PlanResourceChange of ${address}'s replacement`, planProblems(type, config, value));
+    return value;
   }
 
   private async applyChange(
     rpcs: Rpcs,
-    change: { address: string; kind: string; type: string; provider: string },
+    change: PlannedChange,
     wanted: ResourceConfig | undefined,
     outcome: RunOutcome,
     crashed: () => boolean,
@@ -300,6 +347,11 @@ export class ProtocolDriver {
           const plan = await planChange(rpcs, change.type, prior, config, priorPrivate);
           if (this.collect(plan.diagnostics, outcome)) return { failed: true };
           planned = objectOf(plan.planned_state);
+          assertTerraformRules(`the apply's PlanResourceChange of ${change.address}`, [
+            ...planProblems(change.type, config, planned),
+            // A replacement's create was planned as the change's new object; its removal has no plan to keep.
+            ...finalPlanProblems(change.type, change.value, planned),
+          ]);
           plannedPrivate = plan.planned_private;
         }
         const states = { prior_state: dynamic(prior), planned_state: dynamic(planned), config: dynamic(config) };
@@ -317,6 +369,7 @@ export class ProtocolDriver {
       }
       const failed = this.collect(res.diagnostics, outcome);
       const value = res.new_state ? objectOf(res.new_state) : prior;
+      assertTerraformRules(`ApplyResourceChange of ${change.address}`, newStateProblems(change.type, planned, value, failed));
       if (value) this.state.set(change.address, { type: change.type, provider: change.provider, value, private: res.private });
       else this.state.delete(change.address);
       return { failed };

@@ -95,6 +95,8 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   const seenBefore = { a: m.seen.a.length, b: m.seen.b.length };
   const outcome = await real.driver.apply(configs(m), options);
   judge(real, m, outcome, options.replace ?? []);
+  // A refusal of the whole run is said in full once per account and walk; the rest point at it.
+  expect(outcome.errors.filter((e) => /^the token in \S+ was refused by /.test(e)).length).toBeLessThanOrEqual(4);
   for (const p of ['a', 'b'] as const) {
     // What a create takes over starts what its removal may put back.
     if (outcome.changes[`fw_${p}`] === 'create') m.seen[p] = [firewalls[p], ...m.seen[p].slice(seenBefore[p])];
@@ -122,6 +124,12 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
+
+/** What every request gets once a refusal of the whole run begins. */
+const REFUSALS = {
+  'the token refused': { type: 'error', status: 401, code: 'unauthorized' },
+  'the API stops answering': { type: 'error', status: 503, code: 'unavailable' },
+} as const;
 
 /** Notes each account's firewall as it is now. */
 const remember = (m: Model, r: Real) => {
@@ -209,6 +217,14 @@ const FAMILIES = {
     fc.constant(cmd('apply', async (m, r) => void (await applyAndCheck(r, m)))),
     fc.constantFrom('pw', 'pw_b', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, { crashOn: address })))),
     fc.integer({ min: 1, max: 8 }).map((n) => cmd(`apply, the provider killed while it answers the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { crashAtRpc: n })))),
+    // Issue 59 §3: refusals as faults, at any RPC of either walk; the driver checks Terraform's rules on every answer.
+    fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<keyof typeof REFUSALS>('the token refused', 'the API stops answering')).map(([n, refusal]) =>
+      cmd(`apply, ${refusal} from the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { refuseFromRpc: { rpc: n, effect: REFUSALS[refusal] } })))),
+    fc.constant(cmd('plan -out, account a\'s token rotated away, apply the saved plan with the old one', async (m, r) => {
+      const token = r.accounts.a.token;
+      await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
+      r.accounts.a.token = token;
+    })),
   ],
 };
 
