@@ -142,8 +142,10 @@ export const ipSettingsResource: ProviderResource = {
     // A create has what its plan read (this apply's plan, or this run's plan through the run notes).
     const shown = settingsIn(prior, priv);
     const fromPriorRead = session.trustsRead(priv) ? { observed: shown } : { shown };
-    const options = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
+    // "fail" reads again before writing, whatever run planned it: a change by hand since the plan is never written over.
+    const fromPlan = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
+    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : fromPlan;
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };

@@ -144,9 +144,11 @@ export const serverFirewallResource: ProviderResource = {
     const { observedFirewall, notedAtPlan, ...base } = priv;
     const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
-    const observed = planRead ?? (session.trustsRead(priv) ? shown : undefined);
+    // "fail" reads again before writing, whatever run planned it: a change by hand since the plan is never written over.
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    const plan = await planFirewall(ctx, spec, { observed, shown, confirmInSync: notedAtPlan, refuseChangedSincePlan });
+    const trusted = planRead ?? (session.trustsRead(priv) ? shown : undefined);
+    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed: trusted, shown };
+    const plan = await planFirewall(ctx, spec, { ...since, confirmInSync: notedAtPlan, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
