@@ -5,6 +5,7 @@ import { addCosts, forecastWarning, SHARED_READS, type ApplyCost } from './rate-
 import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
+import { leftInPlace } from './left-in-place';
 import { createRunRefusals, type RunRefusals } from './run-refusals';
 import type { ChangedSincePlan } from './schema';
 import type { HostingApiClient } from '../api/client';
@@ -47,6 +48,8 @@ export interface ProviderSession {
   serverList(): Promise<Observed<Server[]>>;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
+  /** Whether this plan runs with a token that may only read (HOSTING_API_READ_ONLY_PLAN): a scope the apply needs is warned of, not refused. */
+  readonly readOnlyPlan: boolean;
   /**
    * What a planned change will spend at apply, counted for the plan: the change that makes the
    * apply exceed the token's limits gets the one warning of it (rate-forecast.ts).
@@ -66,15 +69,12 @@ export interface ProviderSession {
    * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
    */
   forgetServerList(): void;
-  /** The plan removes a resource and leaves this in place: noted for the apply's one summary. */
+  /** The plan removes a resource and leaves this in place: noted for the apply's one summary (left-in-place.ts). */
   plannedToLeave(line: string): void;
-  /**
-   * A resource removed from Terraform and left as it is. The first of a run whose plan noted them
-   * says one line naming everything the plan leaves in place; the rest go to the provider's log.
-   * Without the plan's notes (a saved plan applied by another terraform), the first line speaks
-   * for the others, which go to the log.
-   */
+  /** A resource removed from Terraform and left as it is: warned of once it was left, with the rest of the plan's (left-in-place.ts). */
   retained(line: string): void;
+  /** A removal failed: what was left so far is warned of now. */
+  removalFailed(): void;
   /**
    * A takeover warning's summary: its own for the first TAKEOVERS_IN_FULL of this process, then
    * one shared text, which Terraform folds into one warning ("and N more similar warnings
@@ -109,12 +109,6 @@ export interface ProviderSession {
   /** Notes what this plan read, for the apply that follows it in the same terraform run. */
   notePlan(key: string, value: unknown): void;
 }
-
-/** The run notes' key of what a plan removes and leaves in place. */
-const LEFT_IN_PLACE = 'left in place';
-
-/** A note of LEFT_IN_PLACE: lines, or nothing (a note is a cache, never trusted as it is). */
-const leftInPlaceOf = (note: unknown): string[] => (Array.isArray(note) && note.every((l) => typeof l === 'string') ? note : []);
 
 export interface Handovers {
   put(key: string, values: Readonly<Record<string, Value>>): void;
@@ -162,6 +156,8 @@ export interface SessionOptions {
   readonly notes?: RunNotes;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
+  /** HOSTING_API_READ_ONLY_PLAN (configure.ts): a scope the apply needs is a warning of the plan; default off. */
+  readonly readOnlyPlan?: boolean;
 }
 
 const stoppedError = () =>
@@ -260,13 +256,10 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const maxAgeMs = options.planReadMaxAgeSeconds === undefined ? Number.POSITIVE_INFINITY : options.planReadMaxAgeSeconds * 1000;
   // Reads and notes count only for this plan and this account: another alias's token is another account.
   const account = options.client.accountScope;
-  let retainedSaid = false;
   /** What this process's plan will spend at apply so far, and whether it said that the apply waits. */
   let applyCost = { cost: SHARED_READS, changes: 0 };
   let forecastSaid = false;
-  /** What this process's plan removes and leaves in place, and what a warning of its apply has named. */
-  const leftByPlan: string[] = [];
-  const leftSaid = new Set<string>();
+  const left = leftInPlace(notes, account, maxAgeMs, options.log);
   let takeoversSaid = 0;
   return {
     forCall(callPhase) {
@@ -275,11 +268,13 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
       if (callPhase === 'plan') notes.planning(account);
       const warnings: string[] = [];
       const clients: HostingApiClient[] = [];
+      const sayIf = (warning: string | undefined) => warning && warnerFor(warnings)(warning);
       return {
         context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
         listedServer: async (serverId) => (await servers()).get(serverId),
         serverList: observedList,
+        readOnlyPlan: options.readOnlyPlan ?? false,
         refusesChangedSincePlan: (config) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
         forecast: (cost) => {
           if (forecastSaid || (cost.requests === 0 && cost.actions === 0)) return [];
@@ -295,21 +290,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         serverDetail: (serverId) => readServerDetail(readContext(), serverId),
         forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
         reported: refusals.reported,
-        plannedToLeave: (line) => {
-          leftByPlan.push(line);
-          notes.put(account, LEFT_IN_PLACE, [...leftByPlan]);
-        },
-        retained: (line) => {
-          if (leftSaid.has(line)) return options.log(`removed from Terraform, left as it is: ${line}`);
-          const plannedToStay = leftInPlaceOf(notes.get(account, LEFT_IN_PLACE, maxAgeMs));
-          if (plannedToStay.includes(line)) {
-            plannedToStay.forEach((l) => leftSaid.add(l));
-            return warnerFor(warnings)(`Removed from Terraform and left as they are on the server: ${plannedToStay.join('; ')}`);
-          }
-          if (retainedSaid) return options.log(`removed from Terraform, left as it is: ${line}`);
-          retainedSaid = true;
-          warnerFor(warnings)(`Removed from Terraform and left as it is on the server: ${line}. Every resource removed later in this run is left as it is too; each one's line is in the provider's log (TF_LOG=INFO)`);
-        },
+        plannedToLeave: left.planned,
+        retained: (line) => sayIf(left.left(line)),
+        removalFailed: () => sayIf(left.removalFailed()),
         takeoverSummary: (own) => (++takeoversSaid <= TAKEOVERS_IN_FULL ? own : MORE_TAKEOVERS),
         firstTime: (words) => notes.firstTime(`${account} ${words}`),
         get warnings() {

@@ -126,6 +126,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
         const identity = identityData(resource, applied.state);
         return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
       } catch (err) {
+        if (!planned) session.removalFailed();
         const { diagnostics } = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, false);
         return { new_state: req.prior_state, private: req.planned_private, diagnostics: diagnostics.map(told) };
       } finally {
