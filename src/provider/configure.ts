@@ -15,6 +15,21 @@ import type { ObjectValue } from './resources/resource';
 
 export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 
+/**
+ * Set to `on` in a pipeline's plan job, whose token may only read (the GitOps guide): a scope the
+ * apply will need is a warning of the plan that names it, not an error. The apply, with a token
+ * lacking it, fails as before.
+ */
+export const READ_ONLY_PLAN_ENV = 'HOSTING_API_READ_ONLY_PLAN';
+
+/** `on`, `off` or unset (off); anything else is refused, its value shown only when it is a short word (never a token pasted here). */
+export function readOnlyPlanSetting(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'off') return false;
+  if (value === 'on') return true;
+  const shown = /^\w{1,8}$/.test(value) ? ` is ${JSON.stringify(value)}` : ' is neither "on" nor "off" (its value is not shown)';
+  throw new Error(`${READ_ONLY_PLAN_ENV}${shown}: use "on" (a plan with a token that may only read) or "off" (the default)`);
+}
+
 export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The token comes from an environment variable of the provider process.', [
   { name: 'base_url', type: 'string', optional: true, description: `Base URL ending in /api/v1; default: the ${HANDLER_ENV.defaultBaseUrl} environment variable.` },
   { name: 'token_env_var', type: 'string', optional: true, description: `The NAME of the environment variable holding the token; default ${DEFAULT_TOKEN_ENV_VAR}.` },
@@ -107,8 +122,10 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     return { diagnostics: [errorAt(where, (err as Error).message, where ? undefined : `from the ${HANDLER_ENV.defaultBaseUrl} environment variable (${printableUrl(baseUrl)})`)] };
   }
   let tcpKeepAlive: boolean | undefined;
+  let readOnlyPlan: boolean;
   try {
     tcpKeepAlive = tcpKeepAliveSetting(environment.env[HANDLER_ENV.tcpKeepAlive], HANDLER_ENV.tcpKeepAlive);
+    readOnlyPlan = readOnlyPlanSetting(environment.env[READ_ONLY_PLAN_ENV]);
   } catch (err) {
     return { diagnostics: [errorAt(undefined, (err as Error).message, 'an environment variable of the terraform process')] };
   }
@@ -126,7 +143,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
-  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan };
+  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan, readOnlyPlan };
   const sessions = createSession(options, stopped);
   return { token, sessions };
 }

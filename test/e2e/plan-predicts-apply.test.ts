@@ -107,6 +107,66 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(sim.requests.slice(before).filter((r) => r.endpoint === 'GET /servers' || r.path === '/servers')).toHaveLength(1);
   });
 
+  // Issue 59 §1: least privilege in a pipeline, as the GitOps guide writes it.
+  test('HOSTING_API_READ_ONLY_PLAN=on: a plan with a read-only token warns of the scope its apply needs, once; the apply job, with the write token, applies the saved plan', async () => {
+    writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped].map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id       = "${id}"\n  rulesets        = [${i + 1}]\n  expect_takeover = true\n}`).join('\n')}`);
+    const guide = docBlocks().find((b) => b.file.endsWith('gitops-pipelines.md') && b.code.includes('HOSTING_API_READ_ONLY_PLAN=on'))!;
+    const [planJob, applyJob] = guide.code.trim().split('\n').filter((line) => !line.startsWith('#'));
+    const tokens = `READ_ONLY_TOKEN='${sim.tokens[SEED_TOKEN_NAMES.readOnly]}' WRITE_TOKEN='${SENTINEL_TOKEN}'`;
+    const plan = await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan'], { env: { HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly] } });
+    expect(plan.output).toMatch(/lacks network:write, which changing its firewall needs/);
+    const guided = await ws.shell(`${tokens}; ${planJob} -no-color`);
+    expect(guided.code).toBe(0);
+    const warnings = guided.stdout.split('\n').filter((line) => line.startsWith('Warning: '));
+    expect(warnings).toEqual(['Warning: The apply needs a token with network:write']);
+    expect(guided.stdout.replace(/\s+/g, ' ')).toContain('HOSTING_API_READ_ONLY_PLAN is on: this plan\'s token may only read');
+    const applied = await ws.shell(`${tokens}; ${applyJob} -no-color`);
+    expect(applied.code).toBe(0);
+    expect([sim.state.server(IDS.vpsRunning).firewall.rulesets, sim.state.server(IDS.vpsStopped).firewall.rulesets]).toEqual([[1], [2]]);
+    // A value the variable does not take is refused, its value shown only when it is a short word.
+    const typo = await ws.terraform(['plan', '-input=false', '-no-color'], { env: { HOSTING_API_READ_ONLY_PLAN: 'yes' } });
+    expect(typo.output).toContain('Error: HOSTING_API_READ_ONLY_PLAN is "yes": use "on"');
+    writeFileSync(mainTf, header);
+    expect((await ws.apply()).code).toBe(0);
+  });
+
+  // Issue 59 §1: the summary said what the plan meant to leave, before a failed restore stopped the destroy.
+  test('a destroy whose restore fails names only what it left: everything named is gone from the state, everything gone is named', async () => {
+    writeFileSync(mainTf, `${header}
+resource "hosting_server_firewall" "restored" {
+  server_id       = "${IDS.vpsRunning}"
+  enabled         = false
+  on_destroy      = "restore"
+  expect_takeover = true
+  # Destroyed first: the IP settings' removal waits for it, and never comes.
+  depends_on = [hosting_ip_settings.kept]
+}
+resource "hosting_ip_settings" "kept" {
+  server_id       = "${IDS.dedicated}"
+  ip              = "${IPS.secondary}"
+  description     = "kept"
+  expect_takeover = true
+}
+resource "hosting_power_state" "kept" {
+  server_id = "${IDS.vpsRunning}"
+  state     = "running"
+}
+`);
+    sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [2] } });
+    expect((await ws.apply()).code).toBe(0);
+    sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', effect: { type: 'error', status: 422, code: 'validation_failed' } });
+    const run = await ws.destroy();
+    sim.clearFaults();
+    expect(run.code).toBe(1);
+    const named = run.output.split('\n').filter((line) => line.startsWith('Warning: Removed from Terraform'))
+      .flatMap((line) => line.replace(/^Warning: Removed from Terraform and left as (it is|they are) on the server: /, '').split('; '));
+    const state = (await ws.terraform(['state', 'list'])).output.trim().split('\n').filter(Boolean);
+    expect(state).toEqual(['hosting_ip_settings.kept', 'hosting_server_firewall.restored']);
+    expect(named).toEqual([`${IDS.vpsRunning}, which stays running`]);
+    expect((await ws.destroy()).code).toBe(0);
+    writeFileSync(mainTf, header);
+  });
+
   test('a settings write to a server that is not active is warned of at plan, naming its status (the contract is silent on it)', async () => {
     const run = await planWith(`resource "hosting_server_firewall" "x" {\n  server_id       = "${IDS.vpsSuspended}"\n  enabled         = true\n  expect_takeover = true\n}`);
     expect(run.code).toBe(2);

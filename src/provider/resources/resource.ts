@@ -176,10 +176,19 @@ export async function checkWrite(
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server) return [];
-  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => ({
-    ...refusalAt(undefined, r),
-    ...(r.missingScopes && { once: `token lacks ${r.missingScopes.join(' and ')}` }),
-  }));
+  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => {
+    if (r.missingScopes && session.readOnlyPlan) return scopeTheApplyNeeds(r.missingScopes, r.summary);
+    return { ...refusalAt(undefined, r), ...(r.missingScopes && { once: `token lacks ${r.missingScopes.join(' and ')}` }) };
+  });
+}
+
+/**
+ * A scope the plan's token lacks, where the plan runs with a token that may only read: one summary
+ * per set of scopes, which Terraform folds into one warning; each detail names its write.
+ */
+function scopeTheApplyNeeds(scopes: readonly Scope[], refusal: string): Diagnostic {
+  const write = refusal.replace(/; nothing was changed$/, '');
+  return warningOf(`The apply needs a token with ${scopes.join(' and ')}`, `${write}. HOSTING_API_READ_ONLY_PLAN is on: this plan's token may only read; run the apply with a token that has ${scopes.join(' and ')}.`);
 }
 
 /**
