@@ -161,6 +161,8 @@ interface SharedByViews {
   readonly transport: Transport;
   readonly pacer: RateLimitPacer;
   readonly gate: FirstAnswerGate;
+  /** RateLimit-Limit as the API's answers reported it last, per budget. */
+  readonly limits: Partial<Record<BudgetClass, number>>;
 }
 
 export class HostingApiClient {
@@ -173,7 +175,7 @@ export class HostingApiClient {
   readonly #pacer: RateLimitPacer;
   readonly #gate: FirstAnswerGate;
   /** The RateLimit-Limit figure last reported per budget (an action's answer reports the action budget). */
-  readonly #limits: Partial<Record<BudgetClass, number>> = {};
+  readonly #limits: Partial<Record<BudgetClass, number>>;
   readonly #log: (line: string) => void;
   readonly #userAgent: string;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -210,6 +212,7 @@ export class HostingApiClient {
     this.#random = options.random ?? Math.random;
     this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);
     this.#gate = shared?.gate ?? new FirstAnswerGate();
+    this.#limits = shared?.limits ?? {};
   }
 
   /**
@@ -218,7 +221,12 @@ export class HostingApiClient {
    */
   public withDeadline(deadlineAt: number): HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
-    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer, gate: this.#gate });
+    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer, gate: this.#gate, limits: this.#limits });
+  }
+
+  /** RateLimit-Limit as the API's answers to this client (any view) reported it last for `budget`; undefined before such an answer. */
+  public reportedLimit(budget: BudgetClass): number | undefined {
+    return this.#limits[budget];
   }
 
   /** What this client waited for so far: milliseconds per cause, longest first. */

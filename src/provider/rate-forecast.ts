@@ -8,8 +8,25 @@ import { warningOf } from './resources/resource';
  * grows with each planned change, and the warning comes once, with the change that crosses a limit.
  */
 
-/** The API's limits per token (spec section 8): what every estimate is measured against. */
-export const TOKEN_LIMITS = { requests: 120, actions: 10 } as const;
+/** The limits an estimate is measured against, and whether the API's answers reported each. */
+export interface TokenLimits {
+  readonly requests: number;
+  readonly actions: number;
+  readonly reported?: { readonly requests: boolean; readonly actions: boolean };
+}
+
+/** The API's limits per token as the spec documents them (section 8), until its answers report their own. */
+export const TOKEN_LIMITS: TokenLimits = { requests: 120, actions: 10 };
+
+/**
+ * The limits as the API reports them (RateLimit-Limit of the plan's own answers: a read reports the
+ * request budget, an action's answer the action budget), the spec's where no answer said.
+ */
+export const limitsReported = (requests: number | undefined, actions: number | undefined): TokenLimits => ({
+  requests: requests ?? TOKEN_LIMITS.requests,
+  actions: actions ?? TOKEN_LIMITS.actions,
+  reported: { requests: requests !== undefined, actions: actions !== undefined },
+});
 
 /** Requests an apply sends: all of them, and the power actions among them (which have a budget of their own). */
 export interface ApplyCost {
@@ -29,9 +46,9 @@ export const powerCost = (actions: number): ApplyCost => ({ requests: actions ==
 export const addCosts = (a: ApplyCost, b: ApplyCost): ApplyCost => ({ requests: a.requests + b.requests, actions: a.actions + b.actions });
 
 /** The budget `total` exceeds first (actions bind sooner), or undefined while both are within a minute's. */
-export function bindingLimit(total: ApplyCost): { readonly what: 'requests' | 'power actions'; readonly count: number; readonly limit: number } | undefined {
-  if (total.actions > TOKEN_LIMITS.actions) return { what: 'power actions', count: total.actions, limit: TOKEN_LIMITS.actions };
-  if (total.requests > TOKEN_LIMITS.requests) return { what: 'requests', count: total.requests, limit: TOKEN_LIMITS.requests };
+export function bindingLimit(total: ApplyCost, limits: TokenLimits = TOKEN_LIMITS): { readonly what: 'requests' | 'power actions'; readonly count: number; readonly limit: number; readonly reported: boolean } | undefined {
+  if (total.actions > limits.actions) return { what: 'power actions', count: total.actions, limit: limits.actions, reported: limits.reported?.actions ?? false };
+  if (total.requests > limits.requests) return { what: 'requests', count: total.requests, limit: limits.requests, reported: limits.reported?.requests ?? false };
   return undefined;
 }
 
@@ -40,14 +57,15 @@ export function bindingLimit(total: ApplyCost): { readonly what: 'requests' | 'p
  * API's rate limits: more than 120 requests with this token` and in the detail the count, the limit
  * and about how long. Undefined while within the limits.
  */
-export function forecastWarning(total: ApplyCost, changes: number): Diagnostic | undefined {
-  const binding = bindingLimit(total);
+export function forecastWarning(total: ApplyCost, changes: number, limits: TokenLimits = TOKEN_LIMITS): Diagnostic | undefined {
+  const binding = bindingLimit(total, limits);
   if (!binding) return undefined;
   const minutes = Math.max(1, Math.ceil(binding.count / binding.limit) - 1);
+  const source = binding.reported ? 'as the API\'s answers to this plan report it' : 'the API\'s limit, section 8';
   return warningOf(
     `The apply will wait for the API's rate limits: more than ${binding.limit} ${binding.what} with this token`,
-    `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (the API's limit, `
-    + `section 8), so the apply waits about ${minutes} minute${minutes > 1 ? 's' : ''} or more for its budget, longer when other runs use the token at once. `
+    `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (${source}), `
+    + `so the apply waits about ${minutes} minute${minutes > 1 ? 's' : ''} or more for its budget, longer when other runs use the token at once. `
     + 'Each wait is in the provider\'s log (TF_LOG_PROVIDER=INFO).',
   );
 }

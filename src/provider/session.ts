@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from './diagnostics';
 import type { Value } from './plugin/values';
-import { addCosts, forecastWarning, SHARED_READS, type ApplyCost } from './rate-forecast';
+import { addCosts, forecastWarning, limitsReported, SHARED_READS, type ApplyCost } from './rate-forecast';
 import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
@@ -279,7 +279,8 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         forecast: (cost) => {
           if (forecastSaid || (cost.requests === 0 && cost.actions === 0)) return [];
           applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
-          const warning = forecastWarning(applyCost.cost, applyCost.changes);
+          const limits = limitsReported(options.client.reportedLimit('request'), options.client.reportedLimit('action'));
+          const warning = forecastWarning(applyCost.cost, applyCost.changes, limits);
           forecastSaid = warning !== undefined;
           // Once a run: the apply of a `terraform apply` plans again, and its plan said it already.
           return warning && notes.firstTime(`${account} the apply will wait`) ? [warning] : [];

@@ -1,4 +1,8 @@
-import { addCosts, bindingLimit, forecastWarning, powerCost, settingsCost, SHARED_READS } from '../../src/provider/rate-forecast';
+import { addCosts, bindingLimit, forecastWarning, limitsReported, powerCost, settingsCost, SHARED_READS } from '../../src/provider/rate-forecast';
+import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { createSession } from '../../src/provider/session';
+import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { useSimulator } from '../helpers/simulator';
 
 describe('what an apply will spend of the token\'s limits, foretold at plan', () => {
   test('each kind\'s cost: settings are their writes and the read of a saved plan\'s apply; power is a read, then each action and its polls', () => {
@@ -10,7 +14,7 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
   test('within a minute\'s budget nothing is said; past it, the limit that binds first, actions before requests', () => {
     const firewalls = (n: number) => Array.from({ length: n }, () => settingsCost(1)).reduce(addCosts, SHARED_READS);
     expect(bindingLimit(firewalls(58))).toBeUndefined();
-    expect(bindingLimit(firewalls(59))).toEqual({ what: 'requests', count: 121, limit: 120 });
+    expect(bindingLimit(firewalls(59))).toEqual({ what: 'requests', count: 121, limit: 120, reported: false });
     expect(bindingLimit(addCosts(firewalls(59), powerCost(11)))).toMatchObject({ what: 'power actions', count: 11, limit: 10 });
     expect(forecastWarning(firewalls(58), 58)).toBeUndefined();
   });
@@ -19,5 +23,28 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
     const warning = forecastWarning({ requests: 370, actions: 0 }, 180)!;
     expect(warning.summary).toBe('The apply will wait for the API\'s rate limits: more than 120 requests with this token');
     expect(warning.detail).toContain('This plan\'s first 180 changes already take about 370 requests; the token may send 120 a minute (the API\'s limit, section 8), so the apply waits about 3 minutes or more');
+  });
+
+  // Issue 59 §1: an API with other limits than the spec's.
+  test('the figures the API reports decide, the spec\'s only until an answer said: a lower limit warns sooner, a higher one later', () => {
+    const cost = { requests: 30, actions: 11 };
+    expect(bindingLimit(cost, limitsReported(undefined, undefined))).toMatchObject({ what: 'power actions', limit: 10, reported: false });
+    expect(bindingLimit(cost, limitsReported(120, 100))).toBeUndefined();
+    expect(bindingLimit(cost, limitsReported(6, 100))).toEqual({ what: 'requests', count: 30, limit: 6, reported: true });
+    expect(forecastWarning({ requests: 30, actions: 0 }, 3, limitsReported(6, undefined))!.detail).toContain('the token may send 6 a minute (as the API\'s answers to this plan report it), so the apply waits about 4 minutes or more');
+  });
+});
+
+describe('a plan against an API whose answers report 6 requests a minute', () => {
+  const s = useSimulator({ limits: { requestsPerToken: 6 } });
+  test('three firewall changes are foretold to wait, from the reported figure', async () => {
+    const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
+    const config = { id: null, server_id: IDS.vpsRunning, enabled: true, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: true, changed_since_plan: null };
+    const said: string[] = [];
+    for (const id of [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]) {
+      const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
+      said.push(...(change.diagnostics ?? []).map((d) => d.summary));
+    }
+    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual(['The apply will wait for the API\'s rate limits: more than 6 requests with this token']);
   });
 });
