@@ -1,5 +1,6 @@
 import { errorAt, type Diagnostic } from './diagnostics';
 import { validateChangedSincePlan } from './resources/resource';
+import type { WalkProof } from './plan-walk';
 import type { RunNotes } from './run-notes';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
@@ -86,6 +87,8 @@ export interface ProviderEnvironment {
   readonly notes?: RunNotes;
   /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
   readonly log: (line: string) => void;
+  /** What this process knows of the walk it serves (plan-walk.ts); default unproven. */
+  readonly walk?: WalkProof;
 }
 
 export type Configured = { readonly sessions: SessionFactory; readonly token: string } | { readonly diagnostics: Diagnostic[] };
@@ -143,7 +146,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
-  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan, readOnlyPlan };
+  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan, readOnlyPlan, walk: environment.walk };
   const sessions = createSession(options, stopped);
   return { token, sessions };
 }

@@ -31,8 +31,12 @@ export interface RunNotes {
   plannedEarlier(account: string): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
   ofThisPlan(account: string, maker: string | undefined): boolean;
-  /** The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old. */
-  get(account: string, key: string, maxAgeMs: number): unknown;
+  /**
+   * The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old: this
+   * process's, else its previous planner's; with `ownOnly` (a process proven to plan, which carries
+   * out no earlier plan: plan-walk.ts), this process's alone.
+   */
+  get(account: string, key: string, maxAgeMs: number, ownOnly?: boolean): unknown;
   put(account: string, key: string, value: unknown): void;
   /**
    * Whether `words` are new to this terraform run, which from now on has said them: a warning
@@ -140,8 +144,8 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     },
     plannedEarlier: (account) => previousPlanner(account) !== undefined,
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
-    get(account, key, maxAgeMs) {
-      const note = own.notes[noteKey(account, key)] ?? previousPlanner(account)?.notes[noteKey(account, key)];
+    get(account, key, maxAgeMs, ownOnly = false) {
+      const note = own.notes[noteKey(account, key)] ?? (ownOnly ? undefined : previousPlanner(account)?.notes[noteKey(account, key)]);
       const age = note ? now() - note.at : -1;
       return note && age >= 0 && age <= maxAgeMs ? note.value : undefined;
     },

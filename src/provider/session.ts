@@ -6,6 +6,7 @@ import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
 import { leftInPlace } from './left-in-place';
+import type { WalkProof } from './plan-walk';
 import { createRunRefusals, type RunRefusals } from './run-refusals';
 import type { ChangedSincePlan } from './schema';
 import type { HostingApiClient } from '../api/client';
@@ -156,6 +157,8 @@ export interface SessionOptions {
   readonly notes?: RunNotes;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
+  /** What this process knows of its walk: one proven to plan takes no earlier process's notes (plan-walk.ts); default unproven. */
+  readonly walk?: WalkProof;
   /** HOSTING_API_READ_ONLY_PLAN (configure.ts): a scope the apply needs is a warning of the plan; default off. */
   readonly readOnlyPlan?: boolean;
 }
@@ -304,7 +307,8 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         trustsRead: (priv) => notes.ofThisPlan(account, priv.readIn) && readWithin(priv, maxAgeMs, Date.now()),
         markRead: (priv) => ({ ...priv, readAt: Date.now(), readIn: notes.process }),
         planOfThisRun: () => notes.plannedEarlier(account),
-        planNote: (key) => notes.get(account, key, maxAgeMs),
+        // A plan walk's notes are its own: an earlier plan-only run block's would be stale (`terraform test`).
+        planNote: (key) => notes.get(account, key, maxAgeMs, options.walk?.plansOnly() ?? false),
         notePlan: (key, value) => notes.put(account, key, value),
       };
     },

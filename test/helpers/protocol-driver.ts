@@ -139,7 +139,7 @@ export class ProtocolDriver {
     const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
     // No command line to read: only a refresh proves a plan walk, as under `terraform apply`.
     const walk = walkProof(undefined);
-    const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes }, stop.signal);
+    const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes, walk }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t, walk }), stop);
     return { rpcs, stop, notes };
   }

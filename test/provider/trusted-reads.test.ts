@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HostingApiClient } from '../../src/api';
 import { createRunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
+import { firewall, power, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /**
  * Which refresh read an apply may write from without reading again: one made for the plan it
@@ -66,5 +67,27 @@ describe('trusted reads', () => {
     expect(process('run-1', 'apply', 'hsim_token_a', 60).session.trustsRead(read)).toBe(true);
     expect(process('run-1', 'apply', 'hsim_token_a', 60).session.trustsRead({ ...read, readAt: read.readAt! - 61_000 })).toBe(false);
     expect(process('run-1', 'apply', 'hsim_token_a', 0).session.trustsRead({ ...read, readAt: read.readAt! - 1 })).toBe(false);
+  });
+});
+
+describe('terraform test: a plan uses only its own notes (issue 59 §1)', () => {
+  const t = useTwoAccounts();
+  test('a plan-only run block, a hand change, then an apply block: the apply block\'s plan reads what it takes over again and says the hand change', async () => {
+    const stack = { pw: power(), fw_a: firewall('a', { enabled: false, rulesets: [1] }) };
+    expect((await t.driver.apply({ pw: power() })).errors).toEqual([]);
+    const reads = () => t.a.requests.filter((r) => r.endpoint === 'GET /servers/{serverId}/firewall').length;
+    const [planOnly, applied] = await t.driver.terraformTest(async () => {
+      const first = await t.driver.plan(stack);
+      t.a.drift(SERVER, { firewall: { enabled: true, rulesets: [3] } });
+      const before = reads();
+      let afterPlan = 0;
+      const second = await t.driver.apply(stack, { betweenPlanAndApply: () => void (afterPlan = reads()) });
+      // The apply block's plan reads the firewall; its apply carries out that plan's read.
+      expect([afterPlan - before, reads() - before]).toEqual([1, 1]);
+      return [first, second];
+    });
+    expect(planOnly.warnings.filter((w) => w.startsWith('Creating this resource'))).toHaveLength(1);
+    expect(applied.warnings.filter((w) => w.startsWith('Creating this resource'))).toEqual([expect.stringContaining('enabled true -> false')]);
+    expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [1] });
   });
 });

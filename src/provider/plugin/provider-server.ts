@@ -15,7 +15,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { terraformCommand, walkProof, type WalkProof } from '../plan-walk';
+import { terraformCommand, walkProof } from '../plan-walk';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
@@ -48,7 +48,7 @@ export type ProviderProgram = { readonly startProvider: (start: ProviderStart) =
 export function startProvider({ env, log }: ProviderStart): LoadedProvider {
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
   const walk = walkProof(terraformCommand(process.ppid));
-  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes }, walk)]]);
+  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes, walk })]]);
   return { route, close: () => notes.flush() };
 }
 
@@ -56,7 +56,8 @@ export function startProvider({ env, log }: ProviderStart): LoadedProvider {
  * The tfplugin6.Provider RPCs over the reconcile engine. One process serves one Terraform phase:
  * ConfigureProvider makes one client, so every resource of the run shares its rate-limit pacing.
  */
-export function createProviderService(environment: ProviderEnvironment, walk: WalkProof = walkProof(undefined)): ServiceImplementation {
+export function createProviderService(environment: ProviderEnvironment): ServiceImplementation {
+  const walk = environment.walk ?? walkProof(undefined);
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
   let refused: (() => Error) | undefined;
@@ -105,7 +106,7 @@ export function createProviderService(environment: ProviderEnvironment, walk: Wa
         refused = tokenInNameRefusals();
         return { diagnostics: [] };
       }
-      const configured = configureProvider(configOf(req), { env: environment.env, log, notes: environment.notes }, stopping.signal);
+      const configured = configureProvider(configOf(req), { env: environment.env, log, notes: environment.notes, walk }, stopping.signal);
       if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
       secret = configured.token;
       sessions = configured.sessions;
