@@ -1,6 +1,6 @@
 import { errorAt, type Diagnostic } from './diagnostics';
-import { validateChangedSincePlan } from './resources/resource';
 import type { WalkProof } from './plan-walk';
+import { validateChangedSincePlan } from './resources/resource';
 import type { RunNotes } from './run-notes';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
@@ -146,7 +146,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
-  const options = { client, tokenEnvVar, log: environment.log, now, planReadMaxAgeSeconds: maxAge, notes: environment.notes, changedSincePlan, readOnlyPlan, walk: environment.walk };
-  const sessions = createSession(options, stopped);
+  const { log, notes, walk } = environment;
+  const sessions = createSession({ client, tokenEnvVar, log, now, planReadMaxAgeSeconds: maxAge, notes, changedSincePlan, readOnlyPlan, walk }, stopped);
   return { token, sessions };
 }

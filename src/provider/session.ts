@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from './diagnostics';
+import { leftInPlace } from './left-in-place';
+import type { WalkProof } from './plan-walk';
 import type { Value } from './plugin/values';
 import { addCosts, forecastWarning, limitsReported, SHARED_READS, type ApplyCost } from './rate-forecast';
 import { readWithin, type PrivateState } from './resources/private-state';
 import type { ObjectValue } from './resources/resource';
 import { NO_NOTES, type RunNotes } from './run-notes';
-import { leftInPlace } from './left-in-place';
-import type { WalkProof } from './plan-walk';
 import { createRunRefusals, type RunRefusals } from './run-refusals';
 import type { ChangedSincePlan } from './schema';
 import type { HostingApiClient } from '../api/client';
@@ -33,6 +33,8 @@ export interface ProviderSession {
   readonly warnings: readonly string[];
   /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
   readonly handovers: Handovers;
+  /** Whether this plan runs with a token that may only read (HOSTING_API_READ_ONLY_PLAN): a scope the apply needs is warned of, not refused. */
+  readonly readOnlyPlan: boolean;
   /**
    * A context for one resource operation with its own deadline, for every request too. Its writes
    * are keyed by this call's intent: drawn anew for every RPC, so every apply is an intent no
@@ -49,8 +51,6 @@ export interface ProviderSession {
   serverList(): Promise<Observed<Server[]>>;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
-  /** Whether this plan runs with a token that may only read (HOSTING_API_READ_ONLY_PLAN): a scope the apply needs is warned of, not refused. */
-  readonly readOnlyPlan: boolean;
   /**
    * What a planned change will spend at apply, counted for the plan: the change that makes the
    * apply exceed the token's limits gets the one warning of it (rate-forecast.ts).
