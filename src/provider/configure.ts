@@ -147,6 +147,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
   const { log, notes, walk } = environment;
-  const sessions = createSession({ client, tokenEnvVar, log, now, planReadMaxAgeSeconds: maxAge, notes, changedSincePlan, readOnlyPlan, walk }, stopped);
+  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan };
+  const sessions = createSession({ client, tokenEnvVar, log, now, notes, walk, ...policy }, stopped);
   return { token, sessions };
 }

@@ -39,9 +39,8 @@ describe('a plan against an API whose answers report 6 requests a minute', () =>
   const s = useSimulator({ limits: { requestsPerToken: 6 } });
   test('three firewall changes are foretold to wait, from the reported figure', async () => {
     const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
-    const config = {
-      id: null, server_id: IDS.vpsRunning, enabled: true, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: true, changed_since_plan: null,
-    };
+    const unset = { id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, changed_since_plan: null };
+    const config = { ...unset, server_id: IDS.vpsRunning, enabled: true, expect_takeover: true };
     const said: string[] = [];
     for (const id of [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]) {
       const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
