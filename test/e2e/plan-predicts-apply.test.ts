@@ -152,6 +152,9 @@ resource "hosting_power_state" "kept" {
   state     = "running"
 }
 `);
+    // What the account held, put back at the end for the tests after this one.
+    const firewallBefore = { ...sim.state.server(IDS.vpsRunning).firewall };
+    const descriptionBefore = sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary)!.description;
     sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [2] } });
     expect((await ws.apply()).code).toBe(0);
     sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', effect: { type: 'error', status: 422, code: 'validation_failed' } });
@@ -165,6 +168,8 @@ resource "hosting_power_state" "kept" {
     expect(named).toEqual([`${IDS.vpsRunning}, which stays running`]);
     expect((await ws.destroy()).code).toBe(0);
     writeFileSync(mainTf, header);
+    sim.drift(IDS.vpsRunning, { firewall: firewallBefore });
+    sim.drift(IDS.dedicated, { ip: { address: IPS.secondary, description: descriptionBefore } });
   });
 
   test('a settings write to a server that is not active is warned of at plan, naming its status (the contract is silent on it)', async () => {
