@@ -1,7 +1,7 @@
 import { ProtocolDriver, type ResourceConfig } from './protocol-driver';
 import { ManualClock } from './simulator';
 import type { ObjectValue } from '../../src/provider/resources/resource';
-import { SEED_SERVER_IDS as IDS, startSimulator, type RunningSimulator } from '../../src/simulator';
+import { SEED_DEDICATED_IPS, SEED_SERVER_IDS as IDS, startSimulator, type RunningSimulator } from '../../src/simulator';
 
 /**
  * Two accounts with the same server ids (a staging and a production, say), each its own simulator,
@@ -41,6 +41,9 @@ export function useTwoAccounts() {
 }
 
 export const SERVER = IDS.vpsRunning;
+/** The dedicated server and the address whose settings the model's hosting_ip_settings manages. */
+export const DEDICATED = IDS.dedicated;
+export const ADDRESS = SEED_DEDICATED_IPS.primary;
 
 const FIREWALL_UNSET: ObjectValue = Object.fromEntries(
   ['id', 'server_id', 'enabled', 'rulesets', 'ruleset_names', 'applied_rulesets', 'on_destroy', 'expect_takeover'].map((name) => [name, null]),
@@ -50,6 +53,14 @@ export const firewall = (provider: string, over: ObjectValue = {}): ResourceConf
   type: 'hosting_server_firewall',
   provider,
   config: { ...FIREWALL_UNSET, server_id: SERVER, ...over },
+});
+
+export const ipSettings = (over: ObjectValue = {}): ResourceConfig => ({
+  type: 'hosting_ip_settings',
+  provider: 'a',
+  config: {
+    id: null, server_id: DEDICATED, ip: ADDRESS, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: true, changed_since_plan: null, ...over,
+  },
 });
 
 export const power = (over: ObjectValue = {}): ResourceConfig => ({

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
+import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
  * A model-based test of the identities behind every write (issues 46 §3 and 53 §3): fast-check
@@ -45,6 +45,8 @@ interface Model {
   rebootsBeforeReset: number;
   /** Each account's firewall values seen while its resource exists: what a restoring removal may put back. */
   seen: Record<'a' | 'b', Array<{ enabled: boolean; rulesets: number[] }>>;
+  /** The description the configuration's hosting_ip_settings (account a, retained on removal) manages, if it has one. */
+  ip: { description: string } | undefined;
 }
 
 type Real = Omit<typeof t, 'reset'>;
@@ -56,8 +58,12 @@ const configs = (m: Model): Record<string, ResourceConfig> => {
     const fw = m.fw[p];
     if (fw) out[`fw_${p}`] = firewall(p, { enabled: fw.enabled, rulesets: fw.rulesets, on_destroy: fw.onDestroy, expect_takeover: true });
   }
+  if (m.ip) out.ip = ipSettings({ description: m.ip.description });
   return out;
 };
+
+const descriptionOf = (real: Real) => real.a.state.server(DEDICATED).ipSettings.get(ADDRESS)!.description;
+const ipWrites = (real: Real) => real.a.executed({ serverId: DEDICATED, kind: 'ip_settings' }).length;
 
 const sameSet = (a: readonly number[], b: readonly number[] | undefined) =>
   b !== undefined && JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -90,7 +96,11 @@ function judge(real: Real, m: Model, outcome: RunOutcome, replaced: readonly str
 
 /** Runs one apply and checks every invariant after it. */
 async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, movedAfterPlan?: 'a' | 'b') {
-  const before = { b: writesTo(real, 'b') };
+  // Without a refresh the plan starts from the state: a hand change it does not see stays until a later plan sees it.
+  const seesHandChanges = options.refresh !== false;
+  const before = { b: writesTo(real, 'b'), ip: ipWrites(real), description: descriptionOf(real), reboots: rebootsOf(real, m) };
+  // A reboot is possible only where the user changed the triggers since the last attempt, or one is still to settle.
+  const mayReboot = m.pw !== undefined && (m.lastAttempt !== m.triggers || m.unsettled);
   const firewalls = { a: { ...real.a.state.server(SERVER).firewall }, b: { ...real.b.state.server(SERVER).firewall } };
   const seenBefore = { a: m.seen.a.length, b: m.seen.b.length };
   const outcome = await real.driver.apply(configs(m), options);
@@ -107,8 +117,13 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
     expect([seen.some((v) => v.enabled === now.enabled), seen.some((v) => sameSet(v.rulesets, now.rulesets))]).toEqual([true, true]);
     m.seen[p] = [];
   }
-  // No intended action sent twice: at most one reboot per change of the triggers the user applied.
+  // No intended action sent twice: at most one reboot per change of the triggers the user applied,
+  // counted per apply too, so an extra reboot cannot hide a lost one.
   expect(rebootsOf(real, m)).toBeLessThanOrEqual(m.allowed + m.allowance);
+  expect(rebootsOf(real, m) - before.reboots).toBeLessThanOrEqual(mayReboot ? 1 : 0);
+  // IP settings: written only when the run changed them; a retaining removal leaves the description.
+  if (!outcome.changes.ip) expect(ipWrites(real)).toBe(before.ip);
+  if (outcome.changes.ip === 'delete' && !outcome.errors.length && !outcome.crashed) expect(descriptionOf(real)).toBe(before.description);
   // Nothing written to an account the run did not change.
   if (!outcome.changes.fw_b) expect(writesTo(real, 'b')).toBe(before.b);
   if (outcome.errors.length || outcome.crashed) return outcome;
@@ -117,13 +132,38 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   for (const p of ['a', 'b'] as const) {
     const fw = m.fw[p];
     // A firewall that moved after a plan that had nothing to change for it is not in that plan: the next plan shows it.
-    if (fw && !(p === movedAfterPlan && !outcome.changes[`fw_${p}`])) expect(real[p].state.server(SERVER).firewall).toEqual({ enabled: fw.enabled, rulesets: [...fw.rulesets].sort() });
+    if (fw && !((p === movedAfterPlan || !seesHandChanges) && !outcome.changes[`fw_${p}`])) expect(real[p].state.server(SERVER).firewall).toEqual({ enabled: fw.enabled, rulesets: [...fw.rulesets].sort() });
   }
+  if (m.ip && (seesHandChanges || outcome.changes.ip)) expect(descriptionOf(real)).toBe(m.ip.description);
   expect(real.a.state.server(SERVER).server.power).toBe('running');
   return outcome;
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
+
+type RunBlock = 'apply' | 'plan-only' | 'apply -refresh=false' | 'hand change' | 'edit';
+
+/** One run block of a `terraform test`, or a change made by hand between two of them. */
+async function runBlock(block: RunBlock, m: Model, r: Real): Promise<void> {
+  if (block === 'apply') return void (await applyAndCheck(r, m));
+  if (block === 'apply -refresh=false') return void (await applyAndCheck(r, m, { refresh: false }));
+  if (block === 'edit') {
+    // The next block's configuration: firewall a's rule sets and the description change.
+    const fw = m.fw.a;
+    if (fw) m.fw.a = { ...fw, rulesets: sameSet(fw.rulesets, [1]) ? [1, 2] : [1] };
+    if (m.ip) m.ip = { description: m.ip.description === 'web' ? 'db' : 'web' };
+    return;
+  }
+  if (block === 'hand change') {
+    r.a.drift(SERVER, { firewall: { enabled: true, rulesets: [3] } });
+    r.a.drift(DEDICATED, { ip: { address: ADDRESS, description: 'by hand' } });
+    return remember(m, r);
+  }
+  // A plan-only block writes nothing, anywhere.
+  const writes = r.a.executed().length + r.b.executed().length;
+  await r.driver.plan(configs(m));
+  expect(r.a.executed().length + r.b.executed().length).toBe(writes);
+}
 
 /** What every request gets once a refusal of the whole run begins. */
 const REFUSALS = {
@@ -170,6 +210,11 @@ const FAMILIES = {
       await applyAndCheck(r, m, { betweenPlanAndApply: moved }, p);
     })),
   ],
+  ipSettings: [
+    fc.constantFrom('web', 'db', 'cache').map((d) => cmd(`ip description = "${d}"`, (m) => void (m.ip = { description: d }))),
+    fc.constant(cmd('remove ip', (m) => void (m.ip = undefined), (m) => m.ip !== undefined)),
+    fc.constantFrom('by hand', 'mail').map((d) => cmd(`drift ip description to "${d}"`, (_m, r) => r.a.drift(DEDICATED, { ip: { address: ADDRESS, description: d } }))),
+  ],
   power: [
     triggersValue.map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
     fc.constantFrom(2, 60).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
@@ -213,6 +258,11 @@ const FAMILIES = {
     })),
   ],
   common: [
+    // Issue 59 §3: run blocks of every kind in one terraform process, with hand changes between them.
+    fc.array(fc.constantFrom<RunBlock>('apply', 'plan-only', 'apply -refresh=false', 'hand change', 'edit'), { minLength: 2, maxLength: 5 }).map((blocks) =>
+      cmd(`terraform test: ${blocks.join(', ')} (one terraform process)`, (m, r) => r.driver.terraformTest(async () => {
+        for (const block of blocks) await runBlock(block, m, r);
+      }))),
     fc.constant(cmd('time passes (60 s)', (_m, r) => r.clock.advance(60_000))),
     fc.constant(cmd('apply', async (m, r) => void (await applyAndCheck(r, m)))),
     fc.constantFrom('pw', 'pw_b', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, { crashOn: address })))),
@@ -228,9 +278,10 @@ const FAMILIES = {
   ],
 };
 
-/** `INTENT_MODEL_ONLY=firewalls` (or `power`) draws the edits of one family alone, to look for one kind of fault. */
-const ONLY = process.env.INTENT_MODEL_ONLY as 'firewalls' | 'power' | undefined;
-const commands = [...(ONLY === 'power' ? [] : FAMILIES.firewalls), ...(ONLY === 'firewalls' ? [] : FAMILIES.power), ...FAMILIES.common];
+/** `INTENT_MODEL_ONLY=firewalls` (or `ipSettings`, `power`) draws the edits of one family alone, to look for one kind of fault. */
+const KINDS = ['firewalls', 'ipSettings', 'power'] as const;
+const ONLY = process.env.INTENT_MODEL_ONLY as (typeof KINDS)[number] | undefined;
+const commands = [...KINDS.filter((kind) => ONLY === undefined || kind === ONLY).flatMap((kind) => FAMILIES[kind]), ...FAMILIES.common];
 
 /**
  * After the sequence: with quick reboots and no fault, one more apply converges (no permanent
@@ -260,7 +311,7 @@ test(`no sequence of applies, crashes, lives, processes, edits or accounts sends
     t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
     const user = { fw: { a: undefined, b: undefined }, pw: 'pw' as const, triggers: '1', timeout: 60, slow: false };
     const oracle = { owed: 0, allowed: 0, allowance: 0, applied: {}, unsettled: false, rebootsBeforeReset: 0 };
-    const model: Model = { ...user, ...oracle, seen: { a: [], b: [] } };
+    const model: Model = { ...user, ...oracle, seen: { a: [], b: [] }, ip: undefined };
     return { model, real: t };
   };
   await fc.assert(
