@@ -13,11 +13,13 @@ import json
 import importlib.util
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 
 MODULE = "@@MODULE@@"
 TARBALL = "@@TARBALL@@"
@@ -50,7 +52,7 @@ def digest_of(path):
 def is_private(path):
     """A real folder of this user that no one else may write to (always so on Windows)."""
     if not hasattr(os, "getuid"):
-        return os.path.isdir(path)
+        return os.path.isdir(path) and not os.path.islink(path)
     try:
         info = os.lstat(path)
     except OSError:
@@ -58,22 +60,72 @@ def is_private(path):
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o022 == 0
 
 
-def cache_root():
-    """This user's cache folder for the command, or None where it cannot be had privately."""
-    base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else os.environ.get("XDG_CACHE_HOME")
-    base = base or os.path.join(os.path.expanduser("~"), ".cache")
-    owner = os.path.join(base, COMMAND)
-    root = os.path.join(owner, "python-command")
+def is_ours(path):
+    """A real folder (not a link) of this user, whatever its mode."""
     try:
-        os.makedirs(root, mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and (not hasattr(os, "getuid") or info.st_uid == os.getuid())
+
+
+def private_folder(path):
+    """`path` as a folder of this user's alone, made so whatever the umask (mkdir's mode is masked
+    by it: under umask 002 a new folder is group-writable); None where that cannot be had."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
     except OSError:
         return None
-    return root if is_private(owner) and is_private(root) else None
+    if is_ours(path) and not is_private(path):
+        try:
+            os.chmod(path, 0o700)
+        except OSError:
+            return None
+    return path if is_private(path) else None
+
+
+def cache_bases():
+    """Where the cache may be, in order: the user's cache folder (when HOME or XDG_CACHE_HOME is an
+    absolute path), then a folder of this user's in the temporary folder (no HOME, a uid with no
+    passwd entry, an unwritable home)."""
+    base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else os.environ.get("XDG_CACHE_HOME")
+    if not (base and os.path.isabs(base)):
+        home = os.path.expanduser("~")
+        base = os.path.join(home, ".cache") if os.path.isabs(home) else None
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    bases = [] if base is None else [(os.path.join(base, COMMAND), None)]
+    why = "HOME is not an absolute path" if base is None else f"{base} cannot hold a folder of this user's alone"
+    return bases + [(os.path.join(tempfile.gettempdir(), f"{COMMAND}-{user}"), why)]
+
+
+def cache_root():
+    """This user's cache folder for the command, or None where none can be had privately."""
+    for owner, fallback in cache_bases():
+        try:
+            os.makedirs(os.path.dirname(owner), exist_ok=True)
+        except OSError:
+            continue
+        if private_folder(owner) is None:
+            continue
+        root = os.path.join(owner, "python-command")
+        if is_ours(root) and not is_private(root):
+            # Others could write there (an earlier version made it under umask 002): nothing in it is trusted.
+            shutil.rmtree(root, ignore_errors=True)
+        if private_folder(root) is None:
+            continue
+        if fallback:
+            sys.stderr.write(f"{COMMAND}: {fallback}: the package is kept in {root} instead\n")
+        return root
+    return None
 
 
 def unpack(tarball, into):
-    """Regular files and folders only, each inside `into`: no links, no absolute or climbing names."""
+    """Regular files and folders only, each inside `into`: no links, no absolute or climbing names.
+    Returns each file's size, which every later use checks."""
     total = 0
+    sizes = {}
     with tarfile.open(tarball, "r:gz") as archive:
         for member in archive:
             parts = member.name.replace("\\", "/").split("/")
@@ -91,31 +143,79 @@ def unpack(tarball, into):
             with open(target, "wb") as out:
                 shutil.copyfileobj(source, out)
             os.chmod(target, 0o755 if member.mode & 0o100 else 0o644)
+            sizes["/".join(parts)] = member.size
+    return sizes
+
+
+COMPLETE = ".complete"
+# An unpacking this old was cut short (its command was killed): no command takes that long.
+STALE_UNPACKING_SECONDS = 600
+
+
+def damage(folder):
+    """What is wrong with a cached copy, or None when every file is there at its size."""
+    if not is_private(folder):
+        return "others may write to it"
+    try:
+        with open(os.path.join(folder, COMPLETE), encoding="utf-8") as file:
+            sizes = json.load(file)
+    except (OSError, ValueError):
+        return "it was not unpacked completely"
+    if not isinstance(sizes, dict):
+        return "it was not unpacked completely"
+    for name, size in sizes.items():
+        try:
+            actual = os.lstat(os.path.join(folder, *name.split("/"))).st_size
+        except OSError:
+            return f"{name} is missing"
+        if actual != size:
+            return f"{name} is {actual} bytes, not {size}"
+    return None
+
+
+def remove_stale_unpackings(root):
+    for name in os.listdir(root):
+        path = os.path.join(root, name)
+        try:
+            stale = name.startswith(".unpacking-") and time.time() - os.lstat(path).st_mtime > STALE_UNPACKING_SECONDS
+        except OSError:
+            continue
+        if stale and is_ours(path):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def package_files(tarball):
-    """The unpacked package: made once per build, reused while private and complete."""
+    """The unpacked package: made once per build, reused while private and whole; and a folder to
+    remove when the command ends, if the copy is this run's alone."""
     root = cache_root()
     if root is None:
-        # No private cache: a folder of this run, left for the system to clear (a simulator that
-        # `simulator start` detached still reads its files after this process ends).
         scratch = tempfile.mkdtemp(prefix=f"{COMMAND}-")
+        sys.stderr.write(f"{COMMAND}: no folder of this user's alone for the package's files: unpacked into {scratch} for this run\n")
         unpack(tarball, scratch)
-        return scratch
+        return scratch, scratch
+    remove_stale_unpackings(root)
     folder = os.path.join(root, digest_of(tarball))
-    if is_private(folder) and os.path.isfile(os.path.join(folder, ".complete")):
-        return folder
+    problem = damage(folder) if os.path.lexists(folder) else None
+    if os.path.lexists(folder) and problem is None:
+        return folder, None
     staging = tempfile.mkdtemp(prefix=".unpacking-", dir=root)
-    unpack(tarball, staging)
-    open(os.path.join(staging, ".complete"), "w").close()
+    sizes = unpack(tarball, staging)
+    with open(os.path.join(staging, COMPLETE), "w", encoding="utf-8") as file:
+        json.dump(sizes, file)
+    if problem is not None:
+        sys.stderr.write(f"{COMMAND}: the cached copy of the package in {folder} cannot be used ({problem}): unpacked again\n")
+        if not is_ours(folder):
+            shutil.rmtree(staging, ignore_errors=True)
+            fail(f"{folder} is not this user's folder; remove it and run the command again")
+        shutil.rmtree(folder, ignore_errors=True)
     try:
         os.rename(staging, folder)
     except OSError:
-        # Another command unpacked the same build first, or a stale folder is in the way.
+        # Another command unpacked the same build first.
         shutil.rmtree(staging, ignore_errors=True)
-        if not (is_private(folder) and os.path.isfile(os.path.join(folder, ".complete"))):
+        if damage(folder) is not None:
             fail(f"{folder} is not a complete copy of the package; remove it and run the command again")
-    return folder
+    return folder, None
 
 
 def command_file(package):
@@ -136,10 +236,22 @@ def main():
     node = os.environ.get("JSII_NODE") or shutil.which("node")
     if not node:
         fail("Node.js 20 or newer must be on PATH: the library and this command run on it")
-    script = command_file(os.path.join(package_files(tarball_path()), "package"))
+    files, scratch = package_files(tarball_path())
+    script = command_file(os.path.join(files, "package"))
     # The command ends with this process, as it would with jsii's script (src/cli/parent-watch.ts).
     env = dict(os.environ, CDKTF_SERVER_HOSTING_LAUNCHER="python")
     child = subprocess.Popen([node, script, *sys.argv[1:]], env=env)
+
+    def forward(signum, _frame):
+        # SIGTERM or SIGHUP to this process alone: the command ends its own way, and this waits for it.
+        try:
+            child.send_signal(signum)
+        except OSError:
+            pass
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), forward)
     try:
         code = child.wait()
     except KeyboardInterrupt:
@@ -149,6 +261,9 @@ def main():
             code = child.wait(timeout=2)
         except (subprocess.TimeoutExpired, KeyboardInterrupt):
             code = -2
+    # A copy of this run's alone goes with it, unless a simulator it started in the background still reads it.
+    if scratch and sys.argv[1:3] != ["simulator", "start"]:
+        shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(128 - code if code < 0 else code)
 
 
