@@ -91,8 +91,8 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const options = parseSimulatorArgs(args);
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const { port, host, allowedHosts, requestLogSize } = options;
-  const identitySecret = takeIdentitySecret();
-  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still, identitySecret });
+  const [identitySecret, accessKey] = [takeHandedOver(SIMULATOR_SECRET_VARIABLE), takeHandedOver(SIMULATOR_ACCESS_KEY_VARIABLE)];
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still, identitySecret, accessKey });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
   const key = sim.accessKey ? `?access=${sim.accessKey}` : '';
@@ -119,10 +119,13 @@ export const SIMULATOR_VERBS = ['start', 'status', 'stop'];
 /** How `simulator start` hands the simulator its identity secret (simulator-lifecycle.ts). */
 export const SIMULATOR_SECRET_VARIABLE = 'CDKTF_SERVER_HOSTING_SIMULATOR_SECRET';
 
-/** The secret `simulator start` handed over, taken out of the environment so no child of this process inherits it. */
-function takeIdentitySecret(): string | undefined {
-  const secret = process.env[SIMULATOR_SECRET_VARIABLE];
-  delete process.env[SIMULATOR_SECRET_VARIABLE];
+/** How `simulator start` hands the simulator the access key it will need if it listens where other machines reach it. */
+export const SIMULATOR_ACCESS_KEY_VARIABLE = 'CDKTF_SERVER_HOSTING_SIMULATOR_ACCESS_KEY';
+
+/** A secret `simulator start` handed over, taken out of the environment so no child of this process inherits it. */
+function takeHandedOver(variable: string): string | undefined {
+  const secret = process.env[variable];
+  delete process.env[variable];
   return secret || undefined;
 }
 

@@ -4,10 +4,10 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rea
 import { dirname, join } from 'node:path';
 import { parseCommandLine } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
-import { parseSimulatorArgs, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
+import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
 import { defaultCacheDir } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
-import { processStart } from '../contract/process-start';
+import { processStart, processState } from '../contract/process-start';
 import { identityProof } from '../simulator/control-surface';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
@@ -28,6 +28,8 @@ interface StartedSimulator {
   readonly started?: string;
   /** What the simulator proves it holds (`POST /__simulator/identity`): whatever answers on the port without it is not this one. */
   readonly secret?: string;
+  /** The access key `start` handed it: a simulator other machines reach asks for it on its control surface, the identity proof included. */
+  readonly accessKey?: string;
 }
 
 /** How long `start` waits for the API to answer. */
@@ -71,15 +73,16 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   const [command, prefix] = thisTool();
   // Detached for good: nothing that would tie it to this short-lived process (launcherEnded) goes with it.
   const secret = randomBytes(32).toString('hex');
+  const accessKey = randomBytes(24).toString('base64url');
   const inherited = Object.fromEntries(Object.entries(env).filter(([name]) => !LAUNCHER_VARIABLES.includes(name)));
-  const childEnv = { ...inherited, [SIMULATOR_SECRET_VARIABLE]: secret };
+  const childEnv = { ...inherited, [SIMULATOR_SECRET_VARIABLE]: secret, [SIMULATOR_ACCESS_KEY_VARIABLE]: accessKey };
   const child = spawn(command, [...prefix, 'simulator', ...args], { detached: true, stdio: ['ignore', out, out], env: childEnv });
   closeSync(out);
   child.unref();
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const baseUrl = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
   const port = Number(new URL(baseUrl).port);
-  const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log, started: processStart(child.pid!), secret };
+  const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log, started: processStart(child.pid!), secret, accessKey };
   writeFileSync(stateFile(env, port), JSON.stringify(started), { mode: 0o600 });
   return [
     `${LISTENING_LINE}${baseUrl}`,
@@ -124,22 +127,32 @@ function readState(env: NodeJS.ProcessEnv, port: number): StartedSimulator | und
   }
 }
 
-/** Whether the simulator at `baseUrl` proves it holds `secret`: an HMAC of a fresh challenge, so no answer can be replayed. */
-async function provesSecret(baseUrl: string, secret: string): Promise<boolean> {
+/**
+ * Whether what answers at the simulator's address proves it holds the secret (an HMAC of a fresh
+ * challenge, so no answer can be replayed), sending the access key an exposed simulator asks for:
+ * `proved`; `silent` when nothing answered in time (paused, busy, or gone from the port);
+ * `stranger` when something answered without the proof.
+ */
+async function identityAnswer(state: StartedSimulator, secret: string): Promise<'proved' | 'silent' | 'stranger'> {
   const challenge = randomBytes(24).toString('base64url');
+  let res: Response;
   try {
-    const res = await fetch(new URL('/__simulator/identity', baseUrl), {
+    res = await fetch(new URL('/__simulator/identity', state.baseUrl), {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(state.accessKey && { authorization: `Bearer ${state.accessKey}` }) },
       body: JSON.stringify({ challenge }),
       signal: AbortSignal.timeout(2_000),
     });
+  } catch {
+    return 'silent';
+  }
+  try {
     const body = await firstBytes(res, MAX_PROOF_BYTES);
     const proof = res.ok ? (JSON.parse(body) as { proof?: unknown }).proof : undefined;
     const expected = Buffer.from(identityProof(secret, challenge));
-    return typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected);
+    return typeof proof === 'string' && proof.length === expected.length && timingSafeEqual(Buffer.from(proof), expected) ? 'proved' : 'stranger';
   } catch {
-    return false;
+    return 'stranger';
   }
 }
 
@@ -158,34 +171,47 @@ async function firstBytes(res: Response, limit: number): Promise<string> {
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
+type Proof =
+  /** The simulator `start` made; `answering` false when it did not answer in time (paused in a debugger, busy). */
+  | { readonly ours: true; readonly answering: boolean }
+  /** Not proved: `gone` (ended), or why; `kept` when it may still be ours (it may answer later), so its state file stays. */
+  | { readonly ours: false; readonly why: string; readonly kept?: boolean };
+
 /**
- * Whether the process the state file names is the simulator `start` made, or why not: alive, with
- * the start time recorded (a pid reused since has another), answering the identity challenge on
- * its port with the secret only `start` and it know. Nothing is signalled unless all hold.
+ * Whether the process the state file names is the simulator `start` made, or why not. It is when it
+ * answers the identity challenge on its port with the secret only `start` and it know, or, silent,
+ * when it is the very process `start` spawned (its pid with the boot and start time recorded: a pid
+ * reused since has others). Nothing is signalled unless it is.
  */
-async function provenOurs(state: StartedSimulator): Promise<{ readonly ours: true } | { readonly ours: false; readonly why: string }> {
+async function provenOurs(state: StartedSimulator): Promise<Proof> {
   if (!alive(state.pid)) return { ours: false, why: 'gone' };
   const started = processStart(state.pid);
   if (state.started !== undefined && started !== undefined && started !== state.started) return { ours: false, why: `pid ${state.pid} now belongs to another process` };
   if (state.secret === undefined) return { ours: false, why: 'its state file, written by an older version, cannot prove which process it started' };
-  if (!(await provesSecret(state.baseUrl, state.secret))) return { ours: false, why: `what answers on port ${state.port} is not the simulator started here` };
-  return { ours: true };
+  const answer = await identityAnswer(state, state.secret);
+  if (answer === 'proved') return { ours: true, answering: true };
+  if (state.started !== undefined && started === state.started) return { ours: true, answering: false };
+  if (answer === 'silent') return { ours: false, why: `nothing answered on port ${state.port} within 2 s`, kept: true };
+  return { ours: false, why: `what answers on port ${state.port} is not the simulator started here` };
 }
 
+/** Whether `pid` runs: a zombie (ended, not yet reaped by a parent that does not reap) has ended. */
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return processState(pid) !== 'Z';
 };
 
 async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ running: boolean; line: string }> {
   const state = readState(env, port);
   if (!state) return { running: false, line: `no simulator started with "simulator start" on port ${port}` };
   const proven = await provenOurs(state);
-  if (proven.ours) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
+  if (proven.ours && proven.answering) return { running: true, line: `running at ${state.baseUrl} (pid ${state.pid}, output in ${state.log})` };
+  if (proven.ours) return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) runs but did not answer within 2 s (paused or busy?); stop still stops it` };
+  if (proven.kept) return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) cannot be vouched for now (${proven.why}); its state is kept: ask again` };
   rmSync(stateFile(env, port), { force: true });
   const what = proven.why === 'gone' ? 'is gone' : `cannot be vouched for (${proven.why})`;
   return { running: false, line: `the simulator started on port ${port} (pid ${state.pid}) ${what}; its output was in ${state.log}` };
@@ -221,14 +247,16 @@ export async function stopSimulators(args: readonly string[], print: (line: stri
   }
   for (const port of ports) {
     const state = readState(env, port);
-    const proven = state ? await provenOurs(state) : { ours: false as const, why: 'gone' };
+    const proven: Proof = state ? await provenOurs(state) : { ours: false, why: 'gone' };
     if (!state || !proven.ours) {
-      rmSync(stateFile(env, port), { force: true });
+      if (!(!proven.ours && proven.kept)) rmSync(stateFile(env, port), { force: true });
       const stranger = proven.ours || proven.why === 'gone' ? '' : ` (${proven.why}; it was not signalled)`;
       print(`no simulator started with "simulator start" serves port ${port}${stranger}; nothing to stop`);
       continue;
     }
     process.kill(state.pid, 'SIGTERM');
+    // A simulator paused (SIGSTOP, a debugger) handles SIGTERM only once it runs again.
+    if (!proven.answering) process.kill(state.pid, 'SIGCONT');
     const until = Date.now() + STOP_TIMEOUT_MS;
     while (alive(state.pid) && Date.now() < until) await sleep(50);
     if (alive(state.pid)) process.kill(state.pid, 'SIGKILL');

@@ -49,6 +49,8 @@ export interface SimulatorOptions {
    * since. None: the endpoint answers 404.
    */
   readonly identitySecret?: string;
+  /** The access key of a simulator other machines reach (`host`); default drawn at random. `simulator start` hands one over to prove its simulator's identity through it. */
+  readonly accessKey?: string;
 }
 
 export interface RunningSimulator {
@@ -88,7 +90,7 @@ const CONTROL_PREFIX = '/__simulator';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const listenHost = options.host ?? '127.0.0.1';
   const exposed = !isLoopbackHost(listenHost);
-  const accessKey = exposed ? randomBytes(24).toString('base64url') : undefined;
+  const accessKey = exposed ? (options.accessKey ?? randomBytes(24).toString('base64url')) : undefined;
   const now = options.now ?? Date.now;
   const seed = seedFor(options, exposed);
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.limits };

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processState } from '../../src/contract/process-start';
 
 /*
  * `simulator start | status | stop`, the life cycle CI scripts know from LocalStack: start returns
@@ -94,4 +95,51 @@ describe('stop signals only the simulator start made', () => {
       child.kill();
     }
   }, 60_000);
+});
+
+// Issue 60 §1: a simulator exposed for containers, paused in a debugger, or ended unreaped.
+describe('where simulators really run', () => {
+  const startedOn = (...args: string[]) => {
+    const started = cli('start', '--port', '0', ...args);
+    expect(started.status).toBe(0);
+    const baseUrl = /listening on (\S+)/.exec(started.stdout)![1];
+    return { port: new URL(baseUrl).port, pid: Number(/\(pid (\d+)\)/.exec(started.stdout)![1]), baseUrl };
+  };
+
+  test('exposed on every interface (--host 0.0.0.0): status vouches for it and stop ends it, with the access key start handed it', async () => {
+    const { port, baseUrl } = startedOn('--host', '0.0.0.0');
+    expect(cli('status', '--port', port)).toMatchObject({ status: 0, stdout: expect.stringMatching(/^running at /) });
+    expect(cli('stop', '--port', port).stdout).toMatch(/^stopped the simulator at /);
+    await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
+  }, 90_000);
+
+  test('paused (SIGSTOP): status keeps it and says it does not answer; stop still ends it', async () => {
+    const { port, pid, baseUrl } = startedOn();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const status = cli('status', '--port', port);
+      expect([status.status, status.stdout.trim()]).toEqual([3, `the simulator started on port ${port} (pid ${pid}) runs but did not answer within 2 s (paused or busy?); stop still stops it`]);
+      expect(existsSync(join(stateDir, 'simulators', `${port}.json`))).toBe(true);
+      expect(cli('stop', '--port', port).stdout).toMatch(/^stopped the simulator at /);
+      await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Stopped already.
+      }
+    }
+  }, 90_000);
+});
+
+test('a zombie (ended, not reaped) is a process that has ended', () => {
+  const proc = mkdtempSync(join(tmpdir(), 'proc-'));
+  try {
+    mkdirSync(join(proc, '7'));
+    writeFileSync(join(proc, '7', 'stat'), '7 (node (sim)) Z 1 7 7 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 12345 0 0');
+    expect(processState(7, proc)).toBe('Z');
+    expect(processState(8, proc)).toBeUndefined();
+  } finally {
+    rmSync(proc, { recursive: true, force: true });
+  }
 });
