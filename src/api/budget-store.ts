@@ -104,9 +104,10 @@ export class FileBudgetStore implements BudgetStore {
 
   /**
    * Waits for the lock while its holder may still be updating: an update takes well under a
-   * millisecond, so a lock older than STALE_LOCK_MS was left by a killed process and is broken.
-   * Gives up when the lock cannot be made at all (a folder gone, say), or after twice that long (a
-   * lock whose time is ahead of the clock never ages): the process then paces alone.
+   * millisecond, so a lock older than STALE_LOCK_MS was left by a killed process and is broken, and
+   * so is one dated more than that ahead of the clock (the clock stepped back since a holder took it:
+   * such a lock would never age). Gives up when the lock cannot be made at all (a folder gone, say),
+   * or after twice that long: the process then paces alone.
    */
   private lock(): boolean {
     const giveUpAt = Date.now() + 2 * STALE_LOCK_MS;
@@ -116,7 +117,7 @@ export class FileBudgetStore implements BudgetStore {
         return true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-        if (lockAgeMs(this.lockPath) > STALE_LOCK_MS) this.unlock();
+        if (Math.abs(lockAgeMs(this.lockPath)) > STALE_LOCK_MS) this.unlock();
         else Atomics.wait(PAUSE, 0, 0, pause);
       }
     }
