@@ -14,18 +14,57 @@ export type ReaderLanguage = (typeof READER_LANGUAGES)[number];
 const PROVIDER_BLOCK: Record<ReaderLanguage, string> = { hcl: 'the provider "hosting" block', typescript: 'the HostingApi construct', python: 'the HostingApi construct' };
 
 const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const pascalCase = (name: string) => camelCase(name).replace(/^[a-z]/, (c) => c.toUpperCase());
 
 /**
- * Quoted text (a value from the user or the API: kept as it is), or a setting's name and, when
- * the text gives one, the value HCL assigns it (`= true`).
+ * The settings the constructs take as an enum (src/constructs), by their HCL names, with the values
+ * it has: such a value is told as its member (`ChangedSincePlan.FAIL`); any other stays a string.
  */
-const QUOTED_OR_SETTING = /"(?:[^"\\\n]|\\.)*"|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*)(?: = (true|false|-?\d+(?:\.\d+)?|\[[^\]\n]*\]|"(?:[^"\\\n]|\\.)*"))?/g;
+export const ENUM_SETTINGS: Readonly<Record<string, { readonly type: string; readonly values: readonly string[] }>> = {
+  changed_since_plan: { type: 'ChangedSincePlan', values: ['overwrite', 'fail'] },
+  on_destroy: { type: 'OnDestroy', values: ['retain', 'restore'] },
+  state: { type: 'PowerStateValue', values: ['running', 'stopped'] },
+  stop_method: { type: 'StopMethod', values: ['shutdown', 'power_off'] },
+  layer4: { type: 'Layer4Protection', values: ['dynamic', 'permanent'] },
+  layer7: { type: 'Layer7Protection', values: ['off', 'permanent', 'only'] },
+};
+
+/** `"fail"` of changed_since_plan as `ChangedSincePlan.FAIL`; undefined for any other setting or value. */
+function enumMember(name: string, value: string): string | undefined {
+  const taken = ENUM_SETTINGS[name];
+  const raw = value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : undefined;
+  return taken && raw !== undefined && taken.values.includes(raw) ? `${taken.type}.${raw.toUpperCase()}` : undefined;
+}
+
+/**
+ * Quoted text (a value from the user or the API, JSON-quoted: kept as it is), or a setting's name
+ * standing alone (not part of a path such as `var.server_id`, a host name or a longer word) and,
+ * when the text gives one, the value HCL assigns it (`= true`).
+ */
+const QUOTED_OR_SETTING = /"(?:[^"\\\n]|\\.)*"|(?<![\w.$/-])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)(?![\w-]|\.\w)(?: = (true|false|-?\d+(?:\.\d+)?|\[[^\]\n]*\]|"(?:[^"\\\n]|\\.)*"))?/g;
+
+/** A line of the API's own words (`API: 422 …`, `field …: …`, as reconcile-error.ts writes them): told as the API said it. */
+const API_LINE = /^\s*(?:API:|field) /;
+
+/** An HCL data source named in prose: the construct that reads it for a construct's reader. */
+const DATA_SOURCE = /\bthe (hosting_[a-z0-9_]+) data source\b/g;
 
 function setting(language: ReaderLanguage, name: string, value: string | undefined): string {
   const spelled = language === 'typescript' ? camelCase(name) : name;
   if (value === undefined) return spelled;
-  if (language === 'typescript') return `${spelled}: ${value}`;
-  return `${spelled}=${value === 'true' ? 'True' : value === 'false' ? 'False' : value}`;
+  const member = enumMember(name, value);
+  if (language === 'typescript') return `${spelled}: ${member ?? value}`;
+  return `${spelled}=${member ?? (value === 'true' ? 'True' : value === 'false' ? 'False' : value)}`;
+}
+
+/** One line of prose in the reader's words. */
+function lineInLanguage(line: string, language: ReaderLanguage, names: ReadonlySet<string>): string {
+  if (API_LINE.test(line)) return line;
+  const told = line.split(PROVIDER_BLOCK.hcl).join(PROVIDER_BLOCK[language]).replace(DATA_SOURCE, (_, type: string) => `the Data${pascalCase(type)} construct`);
+  return told.replace(QUOTED_OR_SETTING, (whole, name: string | undefined, value: string | undefined) => {
+    if (name === undefined || !names.has(name) || (!name.includes('_') && value === undefined)) return whole;
+    return setting(language, name, value);
+  });
 }
 
 /**
@@ -35,11 +74,7 @@ function setting(language: ReaderLanguage, name: string, value: string | undefin
  */
 export function inReaderLanguage(text: string, language: ReaderLanguage, names: ReadonlySet<string>): string {
   if (language === 'hcl') return text;
-  const told = text.split(PROVIDER_BLOCK.hcl).join(PROVIDER_BLOCK[language]);
-  return told.replace(QUOTED_OR_SETTING, (whole, name: string | undefined, value: string | undefined) => {
-    if (name === undefined || !names.has(name) || (!name.includes('_') && value === undefined)) return whole;
-    return setting(language, name, value);
-  });
+  return text.split('\n').map((line) => lineInLanguage(line, language, names)).join('\n');
 }
 
 /** A diagnostic told in the reader's language. */

@@ -235,8 +235,8 @@ async function describeToken(ctx: ReconcileContext, needed: readonly Scope[]): P
     const missing = needed.filter((s) => !data.token.scopes.includes(s));
     const has = data.token.scopes.length ? data.token.scopes.join(', ') : 'none';
     return missing.length
-      ? `token "${data.token.name}" has the scopes ${has} and lacks ${missing.join(', ')};`
-      : `token "${data.token.name}" has the scopes ${has};`;
+      ? `token ${JSON.stringify(data.token.name)} has the scopes ${has} and lacks ${missing.join(', ')};`
+      : `token ${JSON.stringify(data.token.name)} has the scopes ${has};`;
   } catch (err) {
     return err instanceof HostingApiError ? `the token itself was refused (${err.code});` : 'the token could not be checked;';
   }

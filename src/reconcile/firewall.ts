@@ -57,13 +57,13 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
     if (matches.length !== 1) {
       const likely = matches.length ? undefined : likelyName(entry, available.map((r) => r.name));
       problems.push(matches.length
-        ? `rule set name "${entry}" is ambiguous (ids ${matches.map((r) => r.id).join(', ')})`
-        : `rule set name "${entry}" does not exist${likely ? ` (did you mean "${likely}"?)` : ''}`);
+        ? `rule set name ${JSON.stringify(entry)} is ambiguous (ids ${matches.map((r) => r.id).join(', ')})`
+        : `rule set name ${JSON.stringify(entry)} does not exist${likely ? ` (did you mean ${JSON.stringify(likely)}?)` : ''}`);
     }
     return matches[0]?.id ?? -1;
   });
   if (problems.length) {
-    const list = available.map((r) => `${r.id} "${r.name}"`).join(', ') || 'none';
+    const list = available.map((r) => `${r.id} ${JSON.stringify(r.name)}`).join(', ') || 'none';
     throw new ReconcileError(`${label}: ${problems.join('; ')}; nothing was changed`, `use one of the rule sets that exist: ${list}`);
   }
   return ids;

@@ -99,7 +99,7 @@ export async function ensureOffered(ctx: ReconcileContext, target: PowerTarget, 
   const missing = info ? needed.filter((s) => !info.token.scopes.includes(s)) : [];
   if (missing.length) {
     throw new ReconcileError(
-      `${what}: token "${info!.token.name}" lacks the scope ${missing.join(', ')} (it has ${info!.token.scopes.join(', ') || 'none'}); nothing was changed`,
+      `${what}: token ${JSON.stringify(info!.token.name)} lacks the scope ${missing.join(', ')} (it has ${info!.token.scopes.join(', ') || 'none'}); nothing was changed`,
       // Only a token that can start but not stop may usefully keep managing starts.
       `create a token with ${needed.join(' and ')} in the control panel's API section${(action === 'shutdown' || action === 'power_off') && !missing.includes('servers:power') ? ', or manage only starts with this token' : ''}`,
     );

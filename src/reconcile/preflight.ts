@@ -37,7 +37,7 @@ export function writeRefusals(label: string, server: Server, token: TokenScopes 
   const missing = token ? needed.filter((scope) => !token.scopes.includes(scope)) : [];
   if (token && missing.length) {
     refusals.push({
-      summary: `${label}: token "${token.name}" lacks ${missing.join(' and ')}, which ${what} needs (it has ${token.scopes.join(', ') || 'no scope'}); nothing was changed`,
+      summary: `${label}: token ${JSON.stringify(token.name)} lacks ${missing.join(' and ')}, which ${what} needs (it has ${token.scopes.join(', ') || 'no scope'}); nothing was changed`,
       hint: `create a token with ${needed.join(' and ')} in the control panel's API section`,
       missingScopes: missing,
     });

@@ -29,7 +29,7 @@ const dedicatedId = serverId.check(z.startsWith('ded_', 'must be a dedicated ser
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: (issue) => notOneOf(issue.input, values) });
 const notOneOf = (input: unknown, values: readonly string[]): string => {
   const meant = typeof input === 'string' ? likelyName(input, values) : undefined;
-  return `${JSON.stringify(input)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}${meant ? `; did you mean "${meant}"?` : ''}`;
+  return `${JSON.stringify(input)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`;
 };
 const seconds = z.number().check(
   z.positive({ error: (issue) => `is ${String(issue.input)}; it must be a number of seconds greater than 0` }),

@@ -29,7 +29,7 @@ export const serverPowerAction: ProviderAction = {
   ]),
   validate(config) {
     const state = config.state;
-    const wrongState = typeof state === 'string' && state !== 'running' && state !== 'stopped' ? [errorAt('state', `invalid state: "${state}" is neither "running" nor "stopped"`)] : [];
+    const wrongState = typeof state === 'string' && state !== 'running' && state !== 'stopped' ? [errorAt('state', `invalid state: ${JSON.stringify(state)} is neither "running" nor "stopped"`)] : [];
     return [...checkServerIdArgument(config), ...wrongState];
   },
   plan(session, config) {

@@ -57,13 +57,13 @@ export const readContext = (session: ProviderSession): ReconcileContext => sessi
 export function checkServerIdArgument(config: ObjectValue, attribute = 'server_id'): Diagnostic[] {
   const id = config[attribute];
   return typeof id === 'string' && !SERVER_ID_PATTERN.test(id)
-    ? [errorAt(attribute, `invalid ${attribute}: "${id}" is not a server id (vps_<segment>_<number> or ded_<uuid>, as hosting_servers lists them)${didYouMeanServerId(id)}`)]
+    ? [errorAt(attribute, `invalid ${attribute}: ${JSON.stringify(id)} is not a server id (vps_<segment>_<number> or ded_<uuid>, as hosting_servers lists them)${didYouMeanServerId(id)}`)]
     : [];
 }
 
 export function checkIpArgument(config: ObjectValue): Diagnostic[] {
   const ip = config.ip;
-  return typeof ip === 'string' && !IPV4_PATTERN.test(ip) ? [errorAt('ip', `invalid ip: "${ip}" is not an IPv4 address`)] : [];
+  return typeof ip === 'string' && !IPV4_PATTERN.test(ip) ? [errorAt('ip', `invalid ip: ${JSON.stringify(ip)} is not an IPv4 address`)] : [];
 }
 
 export function dataSourceSchema(description: string, attributes: readonly AttributeSpec[]) {

@@ -31,7 +31,7 @@ export const ddosDataSource: ProviderDataSource = {
   ]),
   validate: (config) => [
     ...checkServerIdArgument(config),
-    ...(typeof config.ip === 'string' && !IPV4_PATTERN.test(config.ip) ? [errorAt('ip', `invalid ip: "${config.ip}" is not an IPv4 address`)] : []),
+    ...(typeof config.ip === 'string' && !IPV4_PATTERN.test(config.ip) ? [errorAt('ip', `invalid ip: ${JSON.stringify(config.ip)} is not an IPv4 address`)] : []),
   ],
   async read(session, config) {
     const observed = await observeDdos(readContext(session), String(config.server_id), typeof config.ip === 'string' ? config.ip : undefined);

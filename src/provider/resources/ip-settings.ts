@@ -195,8 +195,8 @@ export const ipSettingsResource: ProviderResource = {
 
   importState(id) {
     const [serverId, ip, ...rest] = id.split('/');
-    const problem = rest.length || ip === undefined ? `"${id}" is not <dedicated server id>/<IPv4 address>`
-      : importIdProblem(serverId, 'ded') ?? (IPV4_PATTERN.test(ip) ? undefined : `"${ip}" is not an IPv4 address`);
+    const problem = rest.length || ip === undefined ? `${JSON.stringify(id)} is not <dedicated server id>/<IPv4 address>`
+      : importIdProblem(serverId, 'ded') ?? (IPV4_PATTERN.test(ip) ? undefined : `${JSON.stringify(ip)} is not an IPv4 address`);
     if (problem) {
       throw new ReconcileError(`cannot import as hosting_ip_settings: ${problem}`, 'the import id is <dedicated server id>/<IPv4 address>, e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }

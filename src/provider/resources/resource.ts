@@ -121,7 +121,7 @@ export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
   const value = config.on_destroy;
   if (value === null || value === undefined || value === UNKNOWN || ON_DESTROY_VALUES.includes(value as string)) return [];
   const meant = typeof value === 'string' ? likelyName(value, ON_DESTROY_VALUES) : undefined;
-  return [errorAt('on_destroy', `invalid on_destroy: "${String(value)}"; expected "retain" or "restore"${meant ? `; did you mean "${meant}"?` : ''}`)];
+  return [errorAt('on_destroy', `invalid on_destroy: ${JSON.stringify(String(value))}; expected "retain" or "restore"${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`)];
 }
 
 /** A `changed_since_plan` the provider does not know, refused with the one likely meant; `where` names it for the reader. */
@@ -129,7 +129,7 @@ export function validateChangedSincePlan(config: ObjectValue, where = 'changed_s
   const value = config.changed_since_plan;
   if (value === null || value === undefined || value === UNKNOWN || (CHANGED_SINCE_PLAN_VALUES as readonly unknown[]).includes(value)) return [];
   const meant = typeof value === 'string' ? likelyName(value, CHANGED_SINCE_PLAN_VALUES) : undefined;
-  return [errorAt('changed_since_plan', `${where} must be "overwrite" or "fail", not ${JSON.stringify(value)}${meant ? `: did you mean "${meant}"?` : ''}`)];
+  return [errorAt('changed_since_plan', `${where} must be "overwrite" or "fail", not ${JSON.stringify(value)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ''}`)];
 }
 
 /**
@@ -155,7 +155,7 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   const servers = (await session.serverList()).data;
   const candidates = closestIds(serverId, servers.map((s) => s.id)).map((id) => `${id} (${JSON.stringify(servers.find((s) => s.id === id)!.name)})`);
   const has = servers.length ? `${offered(servers.length, 'servers', candidates)}; ` : 'the account has no server; ';
-  return [errorAt('server_id', `server "${serverId}" does not exist on ${await session.accountName()}`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
+  return [errorAt('server_id', `server ${JSON.stringify(serverId)} does not exist on ${await session.accountName()}`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
 }
 
 /** A plan-time refusal as Terraform shows it, on the attribute whose value causes it. */
@@ -215,8 +215,8 @@ export function replacing(resource: Pick<ProviderResource, 'replacedBy'>, prior:
  */
 export function importIdProblem(id: string, kind: 'vps' | 'ded' | 'any'): string | undefined {
   const shapes = { vps: 'a VPS id, vps_<name>_<number> (vps_web_1)', ded: 'a dedicated server id, ded_<uuid>', any: 'a server id: vps_<name>_<number> (vps_web_1) or ded_<uuid>' };
-  if (!SERVER_ID_PATTERN.test(id)) return `"${id}" is not a server id; the import id is ${shapes[kind]}${didYouMeanServerId(id)}`;
-  if (kind !== 'any' && !id.startsWith(`${kind}_`)) return `"${id}" is a ${id.startsWith('vps_') ? 'VPS' : 'dedicated server'} id; the import id is ${shapes[kind]}`;
+  if (!SERVER_ID_PATTERN.test(id)) return `${JSON.stringify(id)} is not a server id; the import id is ${shapes[kind]}${didYouMeanServerId(id)}`;
+  if (kind !== 'any' && !id.startsWith(`${kind}_`)) return `${JSON.stringify(id)} is a ${id.startsWith('vps_') ? 'VPS' : 'dedicated server'} id; the import id is ${shapes[kind]}`;
   return undefined;
 }
 

@@ -144,7 +144,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       // An import is never an apply's re-plan: a refusal said by another resource is left to that one.
       const refused = (err: unknown) => said.sayOnce([diagnosticOf(session.reported(err), scrub)], true).diagnostics;
       const missing = await checkServerExists(session, null, state).catch(refused);
-      if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import "${id}" as ${req.type_name}: ${d.summary}` })) };
+      if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import ${JSON.stringify(id)} as ${req.type_name}: ${d.summary}` })) };
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),
       };
