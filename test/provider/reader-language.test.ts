@@ -59,7 +59,11 @@ describe('a provider message in its reader\'s language', () => {
   });
 
   test('the enums the messages name are the constructs\' own, value for value', () => {
-    const enums: Record<string, Record<string, string>> = { ChangedSincePlan, OnDestroy, PowerStateValue, StopMethod, Layer4Protection, Layer7Protection };
-    for (const { type, values } of Object.values(ENUM_SETTINGS)) expect([type, Object.values(enums[type]).sort()]).toEqual([type, [...values].sort()]);
+    const enums: Record<string, Record<string, string>> = {
+      ChangedSincePlan, OnDestroy, PowerStateValue, StopMethod, Layer4Protection, Layer7Protection,
+    };
+    for (const { type, values } of Object.values(ENUM_SETTINGS)) {
+      expect([type, Object.values(enums[type]).sort()]).toEqual([type, [...values].sort()]);
+    }
   });
 });
