@@ -42,8 +42,9 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
   readonly forceStopFallback?: boolean | IResolvable;
   /**
    * Values whose change reboots the server once (e.g. an image version). Only a change of a value
-   * that was already applied reboots: the first creation never does, nor does an apply after a
-   * first apply that failed, nor a change of any other prop. A stopped server is not rebooted.
+   * that was already applied reboots: creating, importing or replacing the construct never does
+   * (the plan says so), nor does an apply after a first apply that failed, nor a change of any
+   * other prop. A stopped server is not rebooted.
    * @default - never reboot
    */
   readonly rebootTriggers?: { [key: string]: string };

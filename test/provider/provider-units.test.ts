@@ -8,15 +8,17 @@ import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
-import { powerStateResource } from '../../src/provider/resources/power-state';
+import { CREATE_DOES_NOT_REBOOT, powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../../src/provider/resources/private-state';
 import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
-import { checkServerExists, takeoverWarning, type ProviderResource } from '../../src/provider/resources/resource';
+import { checkServerExists, takeoverWarning, type ObjectValue, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { accountNamed, stoppableSleep, type ProviderSession } from '../../src/provider/session';
+import { accountNamed, createSession, stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { diffIpSettings } from '../../src/reconcile/ip-settings';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
+import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
+import { useSimulator } from '../helpers/simulator';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
   test('a self-signed P-256 certificate for localhost that node parses and verifies', () => {
@@ -312,4 +314,35 @@ test('hosting_ip_settings: a description past one 10 KB request is refused at pl
   expect(ipSettingsResource.validate({ ...config, description: 'x'.repeat(1_001) })).toEqual([]);
   expect(diffIpSettings({ description: 'y'.repeat(1_001) }, { address: '203.0.113.10', rdns: null, description: 'old', protection: null, editable: { rdns: true, description: true, protection: true } })[0].to)
     .toBe(`"${'y'.repeat(80)}"… (1,001 characters)`);
+});
+
+// Issue 60 §2: a -replace meant as a reboot reboots nothing, and the plan says so.
+describe('creating a power state with reboot_triggers says it does not reboot', () => {
+  const s = useSimulator();
+  const power = (over: ObjectValue = {}): ObjectValue => ({
+    id: null,
+    server_id: IDS.vpsRunning,
+    state: 'running',
+    stop_method: null,
+    force_stop_fallback: null,
+    reboot_triggers: null,
+    hard_reboot: null,
+    ready_timeout_seconds: null,
+    operation_timeout_seconds: null,
+    expect_takeover: true,
+    reboot_generation: null,
+    life_id: null,
+    ...over,
+  });
+  const warningsOf = async (prior: ObjectValue | null, config: ObjectValue) => {
+    const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
+    const change = await powerStateResource.plan(sessions.forCall('plan'), prior, config, {});
+    return (change.diagnostics ?? []).map((d) => d.summary);
+  };
+  test('a create with triggers: once, with how to reboot now; without triggers, or an update: nothing', async () => {
+    expect(await warningsOf(null, power({ reboot_triggers: { image: 'v1' } }))).toEqual([CREATE_DOES_NOT_REBOOT]);
+    expect(await warningsOf(null, power())).toEqual([]);
+    const applied = { ...power({ reboot_triggers: { image: 'v1' } }), id: IDS.vpsRunning, reboot_generation: 0, life_id: 'life-1' };
+    expect(await warningsOf(applied, power({ reboot_triggers: { image: 'v2' } }))).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec,
+  checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec, warningOf,
   type ObjectValue, type ProviderResource,
 } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
@@ -52,7 +52,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'state', type: 'string', required: true, description: '"running" or "stopped"; the refresh reads the actual power.' },
     { name: 'stop_method', type: 'string', optional: true, description: '"shutdown" (default, asks the operating system) or "power_off".' },
     { name: 'force_stop_fallback', type: 'bool', optional: true, description: 'Power off when a graceful shutdown fails (default false).' },
-    { name: 'reboot_triggers', type: ['map', 'string'], optional: true, description: 'Values whose change reboots the server once; creating or importing the resource never reboots, nor does a change of anything else.' },
+    { name: 'reboot_triggers', type: ['map', 'string'], optional: true, description: 'Values whose change reboots the server once; creating, importing or replacing the resource never reboots (the plan says so), nor does a change of anything else. To reboot at once, invoke the hosting_server_reboot action.' },
     { name: 'hard_reboot', type: 'bool', optional: true, description: 'Reboot by reset (hardware) instead of reboot (operating system); default false.' },
     { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'How long to wait for a provisioning server or an operation in progress (default 600).' },
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'How long one power operation may take (default 600).' },
@@ -101,11 +101,12 @@ export const powerStateResource: ProviderResource = {
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
     const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(session, this.typeName, prior, planned, LOCAL_ATTRIBUTES) : [];
     const forecast = refusals.length === 0 ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
+    const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(session, planned)] : [];
     return {
       planned,
       requiresReplace,
       private: priv,
-      diagnostics: [...refusals, ...(takesOver ? await takeover(session, planned) : []), ...untouched, ...forecast],
+      diagnostics: [...refusals, ...created, ...untouched, ...forecast],
     };
   },
 
@@ -220,6 +221,21 @@ async function takeover(session: ProviderSession, planned: ObjectValue): Promise
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
   return takeoverWarning(session, `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
 }
+
+/**
+ * A create (or a replacement's, or an import's plan) with reboot_triggers does not reboot: only a
+ * change of triggers that were applied does. Said at plan, once a run, with how to reboot now, so
+ * a `-replace` meant as a reboot is not mistaken for one (issue 60 §2).
+ */
+function noRebootAtCreate(session: Pick<ProviderSession, 'firstTime'>, planned: ObjectValue): Diagnostic[] {
+  if (planned.reboot_triggers === null || planned.reboot_triggers === undefined) return [];
+  const detail = `The apply creates the power state of ${String(planned.server_id)} and does not reboot it: reboot_triggers reboot only when they change on a power state `
+    + 'that was applied; creating, importing or replacing one never reboots. To reboot now, change a trigger after this apply, or invoke the hosting_server_reboot action.';
+  return session.firstTime(detail) ? [warningOf(CREATE_DOES_NOT_REBOOT, detail)] : [];
+}
+
+/** One summary for every power state created with triggers: Terraform folds them into one warning. */
+export const CREATE_DOES_NOT_REBOOT = 'Creating a power state does not reboot its server';
 
 /** How many power actions the apply of this plan sends, as the run's server list shows the server (no read of its own). */
 async function plannedActionCount(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<number> {
