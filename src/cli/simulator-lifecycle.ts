@@ -87,12 +87,12 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   return [
     `${LISTENING_LINE}${baseUrl}`,
     `Running in the background (pid ${started.pid}); its output, with the tokens: ${log}`,
-    `Status: ${THIS_PACKAGE.command} simulator status --port ${port}`,
+    `Status: ${THIS_PACKAGE.runnable} simulator status --port ${port}`,
     `Stop:   ${stopCommand(port)}`,
   ];
 }
 
-const stopCommand = (port: number) => `${THIS_PACKAGE.command} simulator stop --port ${port}`;
+const stopCommand = (port: number) => `${THIS_PACKAGE.runnable} simulator stop --port ${port}`;
 
 /** The base URL once the log shows the listening line; rejects after START_TIMEOUT_MS. */
 async function listening(log: string): Promise<string> {

@@ -16,11 +16,21 @@ export interface ThisPackage {
   readonly version: string;
   readonly cdk: CdkFlavour;
   readonly command: string;
+  /**
+   * The command as a shell runs it, for lines a user copies (`Stop: … simulator stop --port N`):
+   * the package's command, on PATH once installed, or the standalone executable by its absolute
+   * path, which no PATH names (quoted for the shell when it must be).
+   */
+  readonly runnable: string;
   readonly standalone: boolean;
 }
+
+/** `path` as one word of a POSIX shell: as it is when it is plain, else in single quotes. */
+export const shellWord = (path: string): string => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, '\'\\\'\'')}'`);
 
 export const THIS_PACKAGE: ThisPackage = (() => {
   const { name, version } = packageManifest();
   const standalone = isSea();
-  return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command: standalone ? basename(process.execPath) : name, standalone };
+  const command = standalone ? basename(process.execPath) : name;
+  return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command, runnable: standalone ? shellWord(process.execPath) : name, standalone };
 })();

@@ -147,7 +147,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
   const { log, notes, walk } = environment;
-  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan };
+  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan, baseUrlFrom: typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl };
   const sessions = createSession({ client, tokenEnvVar, log, now, notes, walk, ...policy }, stopped);
   return { token, sessions };
 }

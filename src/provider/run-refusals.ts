@@ -29,13 +29,14 @@ export interface RunRefusals {
 const isRunRefusal = (err: unknown): err is ReconcileError & { apiError: HostingApiError } =>
   err instanceof ReconcileError && refusesEveryRequest(err.apiError);
 
-export function createRunRefusals(tokenEnvVar: string, baseUrl: string): RunRefusals {
+/** `baseUrlFrom` names where the address came from, for the hint of an API nothing answers at. */
+export function createRunRefusals(tokenEnvVar: string, baseUrl: string, baseUrlFrom = 'HOSTING_API_URL'): RunRefusals {
   let first: (ReconcileError & { apiError: HostingApiError }) | undefined;
   const api = printableUrl(baseUrl);
   const told = (err: ReconcileError & { apiError: HostingApiError }): RunRefusal => {
     if (err.apiError.code === 'network_error') {
       const what = `the API at ${api} could not be reached`;
-      return new RunRefusal(`${what}: ${err.apiError.detail}`, err.hint, `${what} (the first error says how)`);
+      return new RunRefusal(`${what}: ${err.apiError.detail}`, err.hint.replace('check HOSTING_API_URL', `check ${baseUrlFrom}`), `${what} (the first error says how)`);
     }
     const what = `the token in ${tokenEnvVar} was refused`;
     return new RunRefusal(tokenRefusedLine(tokenEnvVar, err.apiError, baseUrl), err.hint, `${what} (the first error says how)`);

@@ -159,6 +159,8 @@ export interface SessionOptions {
   readonly changedSincePlan?: ChangedSincePlan;
   /** What this process knows of its walk: one proven to plan takes no earlier process's notes (plan-walk.ts); default unproven. */
   readonly walk?: WalkProof;
+  /** Where the API's address came from, in the reader's words (`base_url in the provider "hosting" block`); default HOSTING_API_URL. */
+  readonly baseUrlFrom?: string;
   /** HOSTING_API_READ_ONLY_PLAN (configure.ts): a scope the apply needs is a warning of the plan; default off. */
   readonly readOnlyPlan?: boolean;
 }
@@ -245,7 +247,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = createRunRefusals(options.tokenEnvVar, options.client.baseUrl);
+  const refusals = createRunRefusals(options.tokenEnvVar, options.client.baseUrl, options.baseUrlFrom);
   const observedList = once(() => observeServers(readContext()), refusals);
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {

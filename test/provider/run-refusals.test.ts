@@ -29,6 +29,12 @@ describe('a run-wide refusal, in the words the run met it first', () => {
     expect(() => refusals.check()).toThrow(ReconcileError);
   });
 
+  test('an API nothing answers at says where its address came from', () => {
+    const unreachable = new ReconcileError('x', 'the API could not be reached; check HOSTING_API_URL and the network, then run the apply again.', apiError('network_error', 0));
+    expect((createRunRefusals('T', URL, 'base_url in the provider "hosting" block').reported(unreachable) as ReconcileError).hint).toBe('the API could not be reached; check base_url in the provider "hosting" block and the network, then run the apply again.');
+    expect((createRunRefusals('T', URL).reported(unreachable) as ReconcileError).hint).toContain('check HOSTING_API_URL and');
+  });
+
   test('an API nothing answers at names its address; a failure of one resource is reported as it is', () => {
     const refusals = createRunRefusals('TOKEN', URL);
     const notFound = failure(apiError('not_found', 404));
