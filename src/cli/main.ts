@@ -7,6 +7,8 @@ import { SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE, si
 import { THIS_PACKAGE } from './this-package';
 
 interface Command {
+  /** What it does, in one line of the top-level help. */
+  readonly summary: string;
   readonly usage: string;
   /** What `<command> --help` prints below the usage: each flag, and what it does. */
   readonly help?: string;
@@ -16,6 +18,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   simulator: {
+    summary: 'Run the API simulator: in the foreground, or start, status and stop it in the background',
     usage: [SIMULATOR_USAGE, SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE].join('\n       '),
     help: SIMULATOR_HELP,
     run: async ([verb, ...rest]) => {
@@ -31,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   provider: {
+    summary: 'Write the Terraform provider as a filesystem mirror, or a registry folder with signed releases',
     usage: PROVIDER_USAGE,
     help: PROVIDER_HELP,
     run: async (args) => {
@@ -39,6 +43,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   adopt: {
+    summary: 'Write a stack that adopts an account\'s servers as they are: the next plan imports them and shows no change',
     usage: ADOPT_USAGE,
     help: ADOPT_HELP,
     run: (args) => runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) }),
@@ -50,6 +55,17 @@ const USAGE = [
   `       ${THIS_PACKAGE.command} --version`,
   // Run by hand, the executable must say why it is not serving Terraform.
   ...(THIS_PACKAGE.standalone ? ['Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.'] : []),
+].join('\n');
+
+/** The top-level help, as git's and terraform's: each command and what it does, then how to see its flags. */
+const HELP = [
+  USAGE,
+  '',
+  'Commands:',
+  ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)}${c.summary}`),
+  `  ${'--version'.padEnd(11)}Print the package and its version`,
+  '',
+  `"${THIS_PACKAGE.command} COMMAND --help" lists a command's flags and what each does.`,
 ].join('\n');
 const isHelp = (arg: string) => arg === 'help' || arg === '--help' || arg === '-h';
 
@@ -69,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (name !== undefined && isHelp(name)) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${HELP}\n`);
     return 0;
   }
   if (!command) {

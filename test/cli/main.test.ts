@@ -16,7 +16,18 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--still\] \[--exit-with-parent\]\n {7}cdktf-server-hosting simulator start \[--port N\] \[the flags of simulator\]\n {7}cdktf-server-hosting simulator status \[--port N\]\n {7}cdktf-server-hosting simulator stop \[--port N\] \[--keep-log\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\] \[--base-url URL\] \[--source ADDRESS\] \[--version CONSTRAINT\]\n {7}cdktf-server-hosting --version\n$/);
+    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--still\] \[--exit-with-parent\]\n {7}cdktf-server-hosting simulator start \[--port N\] \[the flags of simulator\]\n {7}cdktf-server-hosting simulator status \[--port N\]\n {7}cdktf-server-hosting simulator stop \[--port N\] \[--keep-log\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\] \[--base-url URL\] \[--source ADDRESS\] \[--version CONSTRAINT\]\n {7}cdktf-server-hosting --version\n/);
+    // As git and terraform: each command with what it does, then how to see its flags (issue 60 §2).
+    expect(written.out.split('\n').slice(-8)).toEqual([
+      'Commands:',
+      '  simulator  Run the API simulator: in the foreground, or start, status and stop it in the background',
+      '  provider   Write the Terraform provider as a filesystem mirror, or a registry folder with signed releases',
+      '  adopt      Write a stack that adopts an account\'s servers as they are: the next plan imports them and shows no change',
+      '  --version  Print the package and its version',
+      '',
+      '"cdktf-server-hosting COMMAND --help" lists a command\'s flags and what each does.',
+      '',
+    ]);
     expect(written.err).toBe('');
   });
 
