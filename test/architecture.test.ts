@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const SRC = join(__dirname, '..', 'src');
 
@@ -71,4 +71,29 @@ test('the provider keeps each kind family in a folder of its own, with its RPCs;
 test('only the seam imports cdktf (constructs/cdk.ts), so the CDK Terrain flavour changes one module', () => {
   const offending = files.filter((f) => f.file !== 'constructs/cdk.ts').flatMap((f) => f.imports.filter((i) => i === 'cdktf' || i.startsWith('cdktf/') || i.startsWith('@cdktf/')).map((i) => `${f.file} -> ${i}`));
   expect(offending).toEqual([]);
+});
+
+// Issue 61 §2: the layers flow down once; no module reaches back to one that imports it.
+test('no import circle among the sources (type imports included)', () => {
+  const resolve = (from: string, spec: string): string | undefined => {
+    if (!spec.startsWith('.')) return undefined;
+    const base = join(dirname(join(SRC, from)), spec);
+    const found = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => files.some((f) => join(SRC, f.file) === candidate));
+    return found && relative(SRC, found);
+  };
+  const edges = new Map(files.map((f) => [f.file, f.imports.flatMap((i) => resolve(f.file, i) ?? [])]));
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of edges.keys()) visit(file, []);
+  expect(circles).toEqual([]);
 });

@@ -1,5 +1,9 @@
 import type { BudgetClass } from './budget-store';
-import type { HostingApiClient } from './client';
+
+/** What a client (client.ts) waited for: milliseconds per cause. Named here, so this module imports nothing above it. */
+export interface WaitsOf {
+  readonly waited: ReadonlyArray<{ readonly cause: string; readonly ms: number }>;
+}
 
 /** Waits shorter than this together go to the log only. */
 export const WAIT_WARNING_MS = 5_000;
@@ -21,7 +25,7 @@ export function limitWords(budgetClass: BudgetClass, limit: number | undefined):
  * summary a pipeline owner reads, e.g. `waited 35 s for the API's limits: 30 s for the token's limit
  * of 120 requests a minute, 5 s for retries after 429 rate_limited; ...`.
  */
-export function waitSummary(clients: readonly Pick<HostingApiClient, 'waited'>[]): string | undefined {
+export function waitSummary(clients: readonly WaitsOf[]): string | undefined {
   const byCause = new Map<string, number>();
   for (const { cause, ms } of clients.flatMap((c) => c.waited)) byCause.set(cause, (byCause.get(cause) ?? 0) + ms);
   const total = [...byCause.values()].reduce((sum, ms) => sum + ms, 0);

@@ -25,6 +25,9 @@ export class RunRefusal extends ReconcileError {
 
 export const ERROR = 1;
 
+/** A warning diagnostic (severity 2) for an outcome the person running Terraform should see. */
+export const warningOf = (summary: string, detail?: string): Diagnostic => ({ severity: 2, summary, ...(detail !== undefined && { detail }) });
+
 export function errorAt(attribute: string | undefined, summary: string, detail?: string): Diagnostic {
   return { severity: ERROR, summary, detail, attribute: attribute ? { steps: [{ attribute_name: attribute }] } : undefined };
 }

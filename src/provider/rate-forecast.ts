@@ -1,5 +1,4 @@
-import type { Diagnostic } from './diagnostics';
-import { warningOf } from './resources/resource';
+import { warningOf, type Diagnostic } from './diagnostics';
 
 /*
  * What a plan's apply will spend of the token's budget, foretold at plan: a reviewer approving fifty

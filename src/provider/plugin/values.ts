@@ -11,6 +11,9 @@ import { decode, encode, ExtensionCodec } from '@msgpack/msgpack';
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Value = null | boolean | number | string | typeof UNKNOWN | Value[] | { [name: string]: Value };
 
+/** A resource object as Terraform sends it: every schema attribute, null where unset. */
+export type ObjectValue = Record<string, Value>;
+
 const codec = new ExtensionCodec();
 codec.register({
   type: 0,

@@ -6,13 +6,13 @@ import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { closestIds, offered } from '../closest';
-import { errorAt, type Diagnostic } from '../diagnostics';
-import { UNKNOWN, type Value } from '../plugin/values';
+import { errorAt, warningOf, type Diagnostic } from '../diagnostics';
+import { UNKNOWN, type ObjectValue, type Value } from '../plugin/values';
 import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
 import type { ProviderSession } from '../session';
 
-/** A resource object as Terraform sends it: every schema attribute, null where unset. */
-export type ObjectValue = Record<string, Value>;
+export type { ObjectValue } from '../plugin/values';
+export { warningOf } from '../diagnostics';
 
 export interface PlannedChange {
   readonly planned: ObjectValue;
@@ -223,8 +223,6 @@ export function importIdProblem(id: string, kind: 'vps' | 'ded' | 'any'): string
 /** A refusal that means the object is gone (404): the refresh drops it from the state. */
 export const isGone = (err: unknown): boolean => err instanceof ReconcileError && err.apiError?.code === 'not_found';
 
-/** A warning diagnostic (severity 2) for an outcome the person running Terraform should see. */
-export const warningOf = (summary: string, detail?: string): Diagnostic => ({ severity: 2, summary, ...(detail !== undefined && { detail }) });
 
 /** Whether the plan creates the remote object's resource anew: a create, or a replacement. */
 export const creates = (prior: ObjectValue | null, requiresReplace: readonly string[]): boolean => prior === null || requiresReplace.length > 0;
