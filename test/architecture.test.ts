@@ -62,7 +62,7 @@ test('the testing kit starts the simulator through the command line, and imports
 
 test('the provider keeps each kind family in a folder of its own, with its RPCs; the plugin plumbing in plugin/', () => {
   const loose = files.filter((f) => /^provider\/[^/]+\.ts$/.test(f.file)).map((f) => f.file.slice('provider/'.length)).sort();
-  expect(loose).toEqual(['api-members.ts', 'closest.ts', 'configure.ts', 'diagnostics.ts', 'docs.ts', 'documented.ts', 'left-in-place.ts', 'main.ts', 'plan-walk.ts', 'rate-forecast.ts', 'reader-language.ts', 'run-identity.ts', 'run-notes.ts', 'run-refusals.ts', 'schema.ts', 'server-filters.ts', 'session.ts']);
+  expect(loose).toEqual(['api-members.ts', 'closest.ts', 'configure.ts', 'diagnostics.ts', 'docs.ts', 'documented.ts', 'main.ts', 'rate-forecast.ts', 'reader-language.ts', 'run-identity.ts', 'run-notes.ts', 'schema.ts', 'server-filters.ts', 'session.ts']);
   for (const family of ['resources', 'data-sources', 'list-resources', 'actions']) {
     expect(files.filter((f) => f.file.startsWith(`provider/${family}/`)).map((f) => f.file.split('/').pop())).toEqual(expect.arrayContaining(['index.ts', 'rpcs.ts']));
   }

@@ -1,6 +1,6 @@
 import { errorAt, type Diagnostic } from './diagnostics';
-import type { WalkProof } from './plan-walk';
 import { validateChangedSincePlan } from './resources/resource';
+import type { WalkProof } from './run/walk';
 import type { RunNotes } from './run-notes';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
@@ -87,7 +87,7 @@ export interface ProviderEnvironment {
   readonly notes?: RunNotes;
   /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
   readonly log: (line: string) => void;
-  /** What this process knows of the walk it serves (plan-walk.ts); default unproven. */
+  /** What this process knows of the walk it serves (run/walk.ts); default unproven. */
   readonly walk?: WalkProof;
 }
 

@@ -9,7 +9,7 @@ export interface Diagnostic {
   readonly attribute?: { readonly steps: ReadonlyArray<{ readonly attribute_name: string }> };
   /**
    * A refusal every resource of the run would repeat (a refused token, an API nothing answers
-   * at, a scope the token lacks): said in full once, under this key (run-refusals.ts). Never sent.
+   * at, a scope the token lacks): said in full once, under this key (run/refusals.ts). Never sent.
    */
   readonly once?: string;
   /** The summary it is said with again, where it must be (an apply): one short line pointing at the first. Never sent. */

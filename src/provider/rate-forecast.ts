@@ -68,3 +68,27 @@ export function forecastWarning(total: ApplyCost, changes: number, limits: Token
     + 'Each wait is in the provider\'s log (TF_LOG_PROVIDER=INFO).',
   );
 }
+
+/** What a process's plan will spend at apply, counted change by change: the change that crosses a limit gets the one warning. */
+export interface ApplyForecast {
+  forecast(cost: ApplyCost): Diagnostic[];
+}
+
+/**
+ * The forecast of one plan process, measured against the limits `client` has heard the API report;
+ * said once a terraform run (`firstTime`): the apply of a `terraform apply` plans again, and its
+ * plan said it already.
+ */
+export function applyForecast(client: { reportedLimit(budget: 'request' | 'action'): number | undefined }, firstTime: (words: string) => boolean): ApplyForecast {
+  let applyCost = { cost: SHARED_READS, changes: 0 };
+  let said = false;
+  return {
+    forecast(cost) {
+      if (said || (cost.requests === 0 && cost.actions === 0)) return [];
+      applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
+      const warning = forecastWarning(applyCost.cost, applyCost.changes, limitsReported(client.reportedLimit('request'), client.reportedLimit('action')));
+      said = warning !== undefined;
+      return warning && firstTime('the apply will wait') ? [warning] : [];
+    },
+  };
+}

@@ -34,7 +34,7 @@ export interface RunNotes {
   /**
    * The value noted under `key` for `account` by this plan, if at most `maxAgeMs` old: this
    * process's, else its previous planner's; with `ownOnly` (a process proven to plan, which carries
-   * out no earlier plan: plan-walk.ts), this process's alone.
+   * out no earlier plan: run/walk.ts), this process's alone.
    */
   get(account: string, key: string, maxAgeMs: number, ownOnly?: boolean): unknown;
   put(account: string, key: string, value: unknown): void;

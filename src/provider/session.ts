@@ -1,30 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import type { Diagnostic } from './diagnostics';
-import { leftInPlace } from './left-in-place';
-import type { WalkProof } from './plan-walk';
 import type { ObjectValue, Value } from './plugin/values';
-import { addCosts, forecastWarning, limitsReported, SHARED_READS, type ApplyCost } from './rate-forecast';
-import { readWithin, type PrivateState } from './resources/private-state';
+import { applyForecast, type ApplyForecast } from './rate-forecast';
+import { runLedger, type RunLedger } from './run/ledger';
+import { leftInPlace } from './run/left-in-place';
+import { createRunRefusals } from './run/refusals';
+import { saidOnce, type SaidOnce } from './run/said-once';
+import { sharedReads, type SharedReads } from './run/shared-reads';
+import type { WalkProof } from './run/walk';
 import { NO_NOTES, type RunNotes } from './run-notes';
-import { createRunRefusals, type RunRefusals } from './run-refusals';
 import type { ChangedSincePlan } from './schema';
 import type { HostingApiClient } from '../api/client';
-import type { Ruleset, Server, ServerDetail } from '../api/schemas';
 import { waitSummary } from '../api/wait-summary';
 import { printableUrl } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
-import { readRulesets } from '../reconcile/firewall';
-import { observeServers, type Observed } from '../reconcile/observe';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
-import { readServerDetail, readServerList, readTokenScopes } from '../reconcile/servers';
 
 /**
  * What one RPC of the provider works with: contexts for its resource operation, reads that many
  * resources of the process need once, and the warnings it collected for Terraform's output.
  */
-export interface ProviderSession {
+export interface ProviderSession extends SharedReads, RunLedger, SaidOnce, ApplyForecast {
   /**
    * What this RPC warned of, its contexts included, in order; last, when its requests waited more
    * than a few seconds on the API's limits or retries, how long and why.
@@ -40,74 +37,20 @@ export interface ProviderSession {
    * earlier one shares (keys.ts).
    */
   context(budgetSeconds: number): ReconcileContext;
-  /**
-   * A server as listed by GET /servers, or undefined when the account has no such server. A
-   * refresh of N power states costs one list read: a plan process makes no write, so one fresh
-   * list serves every refresh and plan-time check of the run.
-   */
-  listedServer(serverId: string): Promise<Server | undefined>;
-  /** GET /servers as the run read it once, stale or not: for showing (data sources), never for deciding. */
-  serverList(): Promise<Observed<Server[]>>;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
-  /**
-   * What a planned change will spend at apply, counted for the plan: the change that makes the
-   * apply exceed the token's limits gets the one warning of it (rate-forecast.ts).
-   */
-  forecast(cost: ApplyCost): Diagnostic[];
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
   accountName(): Promise<string>;
-  /** GET /firewall/rulesets, fresh, read at most once per process. */
-  rulesets(): Promise<readonly Ruleset[]>;
-  /** GET /connect, at most once per process: what the token may do, for plan-time checks. */
-  token(): Promise<TokenScopes | undefined>;
-  /** GET /servers/{id}, fresh: the actions on offer now (not in the list). */
-  serverDetail(serverId: string): Promise<ServerDetail>;
-  /**
-   * After a power write: the run's server list no longer shows the account (power, an operation),
-   * so the next reader (a data source read during the apply, after what it depends on changed)
-   * reads it again. Settings writes leave the list as it was; the token and rule sets never change.
-   */
-  forgetServerList(): void;
-  /** The plan removes a resource and leaves this in place: noted for the apply's one summary (left-in-place.ts). */
+  /** The plan removes a resource and leaves this in place: noted for the apply's one summary (run/left-in-place.ts). */
   plannedToLeave(line: string): void;
-  /** A resource removed from Terraform and left as it is: warned of once it was left, with the rest of the plan's (left-in-place.ts). */
+  /** A resource removed from Terraform and left as it is: warned of once it was left, with the rest of the plan's (run/left-in-place.ts). */
   retained(line: string): void;
   /** A removal failed: what was left so far is warned of now. */
   removalFailed(): void;
-  /**
-   * A takeover warning's summary: its own for the first TAKEOVERS_IN_FULL of this process, then
-   * one shared text, which Terraform folds into one warning ("and N more similar warnings
-   * elsewhere"; each one's detail still names its change, as `plan -json` shows). Terraform renders
-   * every distinct warning with its source, at a cost that grows with the square of their number:
-   * 300 creates taking over cost it 6 s of CPU.
-   */
-  takeoverSummary(own: string): string;
-  /** Whether this terraform run has not said these words for this account yet (run-notes.ts firstTime). */
-  firstTime(words: string): boolean;
-  /** What to report for a failure: a refused token as the run met it first, the same words for every resource. */
+  /** What to report for a failure: a refusal of the whole run as the run met it first, the same words for every resource (run/refusals.ts). */
   reported(err: unknown): unknown;
   /** A warning for Terraform's output (and the log). */
   warn(line: string): void;
-  /**
-   * Whether the refresh's read behind a prior state was made for the plan this apply carries out
-   * (by this process, or the run's last one that planned for this account: run-notes.ts), for
-   * this account (and, with `plan_read_max_age_seconds` set, is at most that old): the apply then
-   * decides on it without a read of its own. A saved plan applied by another run, or a later plan
-   * of the same terraform process (`terraform test`), reads afresh.
-   */
-  trustsRead(priv: PrivateState): boolean;
-  /** `priv` marked as read now, by this process for this account. */
-  markRead(priv: PrivateState): PrivateState;
-  /**
-   * Whether an earlier process of this terraform run planned for this account: the apply carries
-   * out its own run's plan, not one another run saved.
-   */
-  planOfThisRun(): boolean;
-  /** What this plan noted under `key` for this account (run-notes.ts). */
-  planNote(key: string): unknown;
-  /** Notes what this plan read, for the apply that follows it in the same terraform run. */
-  notePlan(key: string, value: unknown): void;
 }
 
 export interface Handovers {
@@ -133,9 +76,7 @@ const newIntentId = (): string => randomBytes(12).toString('base64url');
 
 /** What Terraform is doing when an RPC comes: a failure's hint says to run that again. */
 export type RunPhase = 'plan' | 'apply' | 'query';
-/** Takeover warnings a plan shows each in full; the rest share MORE_TAKEOVERS. */
-export const TAKEOVERS_IN_FULL = 10;
-export const MORE_TAKEOVERS = `Creating this resource changes settings that exist already (more than ${TAKEOVERS_IN_FULL} in this plan; each one's change is in its detail, as terraform plan -json shows)`;
+export { MORE_TAKEOVERS, TAKEOVERS_IN_FULL } from './run/said-once';
 
 const RERUN: Record<RunPhase, string> = { plan: 'the plan', apply: 'the apply', query: 'the query' };
 
@@ -156,7 +97,7 @@ export interface SessionOptions {
   readonly notes?: RunNotes;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
-  /** What this process knows of its walk: one proven to plan takes no earlier process's notes (plan-walk.ts); default unproven. */
+  /** What this process knows of its walk: one proven to plan takes no earlier process's notes (run/walk.ts); default unproven. */
   readonly walk?: WalkProof;
   /** Where the API's address came from, in the reader's words (`base_url in the provider "hosting" block`); default HOSTING_API_URL. */
   readonly baseUrlFrom?: string;
@@ -197,24 +138,6 @@ export function accountNamed(token: TokenScopes | undefined, baseUrl: string): s
 }
 
 /**
- * A load run once until forgotten; a failed one is not kept, so the next caller asks again, except
- * after the token was refused: the run's every read would be refused the same way.
- */
-function once<T>(load: () => Promise<T>, refusals: RunRefusals): { (): Promise<T>; forget(): void } {
-  let pending: Promise<T> | undefined;
-  const get = async () => {
-    refusals.check();
-    pending ??= load().catch((err) => {
-      pending = undefined;
-      refusals.reported(err);
-      throw err;
-    });
-    return pending;
-  };
-  return Object.assign(get, { forget: () => (pending = undefined) });
-}
-
-/**
  * `stopped` is Terraform's StopProvider (Ctrl-C): every wait then ends at once with a clear error,
  * and the client (made with the same signal) starts no request and cuts off the one in flight.
  */
@@ -247,24 +170,21 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
   const refusals = createRunRefusals(options.tokenEnvVar, options.client.baseUrl, options.baseUrlFrom);
-  const observedList = once(() => observeServers(readContext()), refusals);
-  // Resources decide on the list (existence, power): a stale one is read again until fresh.
-  const servers = once(async () => {
-    const observed = await observedList();
-    return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
-  }, refusals);
-  const rulesets = once(() => readRulesets(readContext(), 'firewall'), refusals);
-  const token = once(() => readTokenScopes(readContext()), refusals);
+  const reads = sharedReads(readContext, refusals);
   const handovers = createHandovers();
   const notes = options.notes ?? NO_NOTES;
   const maxAgeMs = options.planReadMaxAgeSeconds === undefined ? Number.POSITIVE_INFINITY : options.planReadMaxAgeSeconds * 1000;
   // Reads and notes count only for this plan and this account: another alias's token is another account.
   const account = options.client.accountScope;
-  /** What this process's plan will spend at apply so far, and whether it said that the apply waits. */
-  let applyCost = { cost: SHARED_READS, changes: 0 };
-  let forecastSaid = false;
+  // The run's parts, each a module of its own (docs/guides/design.md, "The provider's run").
+  const ledger = runLedger(notes, account, maxAgeMs, options.walk);
+  const said = saidOnce(notes, account);
+  const forecast = applyForecast(options.client, said.firstTime);
   const left = leftInPlace(notes, account, maxAgeMs, options.log);
-  let takeoversSaid = 0;
+  const policy = {
+    readOnlyPlan: options.readOnlyPlan ?? false,
+    refusesChangedSincePlan: (config: ObjectValue) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
+  };
   return {
     forCall(callPhase) {
       phase = callPhase;
@@ -274,45 +194,24 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
       const clients: HostingApiClient[] = [];
       const sayIf = (warning: string | undefined) => warning && warnerFor(warnings)(warning);
       return {
+        ...reads,
+        ...ledger,
+        ...said,
+        ...forecast,
+        ...policy,
         context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
-        listedServer: async (serverId) => (await servers()).get(serverId),
-        serverList: observedList,
-        readOnlyPlan: options.readOnlyPlan ?? false,
-        refusesChangedSincePlan: (config) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
-        forecast: (cost) => {
-          if (forecastSaid || (cost.requests === 0 && cost.actions === 0)) return [];
-          applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
-          const limits = limitsReported(options.client.reportedLimit('request'), options.client.reportedLimit('action'));
-          const warning = forecastWarning(applyCost.cost, applyCost.changes, limits);
-          forecastSaid = warning !== undefined;
-          // Once a run: the apply of a `terraform apply` plans again, and its plan said it already.
-          return warning && notes.firstTime(`${account} the apply will wait`) ? [warning] : [];
-        },
-        accountName: async () => accountNamed(await token(), options.client.baseUrl),
-        rulesets,
-        token,
-        serverDetail: (serverId) => readServerDetail(readContext(), serverId),
-        forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
+        accountName: async () => accountNamed(await reads.token(), options.client.baseUrl),
         reported: refusals.reported,
         plannedToLeave: left.planned,
         retained: (line) => sayIf(left.left(line)),
         removalFailed: () => sayIf(left.removalFailed()),
-        takeoverSummary: (own) => (++takeoversSaid <= TAKEOVERS_IN_FULL ? own : MORE_TAKEOVERS),
-        firstTime: (words) => notes.firstTime(`${account} ${words}`),
         get warnings() {
           const waited = waitSummary(clients);
           return waited ? [...warnings, waited] : warnings;
         },
         handovers,
-        trustsRead: (priv) => notes.ofThisPlan(account, priv.readIn) && readWithin(priv, maxAgeMs, Date.now()),
-        markRead: (priv) => ({ ...priv, readAt: Date.now(), readIn: notes.process }),
-        planOfThisRun: () => notes.plannedEarlier(account),
-        // A plan walk's notes are its own: an earlier plan-only run block's would be stale (`terraform test`).
-        planNote: (key) => notes.get(account, key, maxAgeMs, options.walk?.plansOnly() ?? false),
-        notePlan: (key, value) => notes.put(account, key, value),
       };
     },
   };
 }
-

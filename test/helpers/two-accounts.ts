@@ -59,7 +59,8 @@ export const ipSettings = (over: ObjectValue = {}): ResourceConfig => ({
   type: 'hosting_ip_settings',
   provider: 'a',
   config: {
-    id: null, server_id: DEDICATED, ip: ADDRESS, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: true, changed_since_plan: null, ...over,
+    id: null, server_id: DEDICATED, ip: ADDRESS, rdns: null, description: null, protection: null,
+    on_destroy: null, expect_takeover: true, changed_since_plan: null, ...over,
   },
 });
 

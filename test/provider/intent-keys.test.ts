@@ -1,6 +1,6 @@
-import { walkProof } from '../../src/provider/plan-walk';
 import { decodeValue } from '../../src/provider/plugin/values';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
+import { walkProof } from '../../src/provider/run/walk';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*

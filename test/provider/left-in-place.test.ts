@@ -1,4 +1,4 @@
-import { leftInPlace } from '../../src/provider/left-in-place';
+import { leftInPlace } from '../../src/provider/run/left-in-place';
 import { NO_NOTES, type RunNotes } from '../../src/provider/run-notes';
 
 /** Run notes that one plan and its apply share, in memory. */

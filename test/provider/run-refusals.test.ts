@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HostingApiError } from '../../src/api';
 import { diagnosticOf, ERROR, type Diagnostic } from '../../src/provider/diagnostics';
-import { terraformCommand, walkProof } from '../../src/provider/plan-walk';
 import { UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { plannedWithoutReads } from '../../src/provider/resources/plan-without-reads';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { createRunRefusals, refusalsSaid } from '../../src/provider/run-refusals';
+import { createRunRefusals, refusalsSaid } from '../../src/provider/run/refusals';
+import { terraformCommand, walkProof } from '../../src/provider/run/walk';
 import { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
 

@@ -15,7 +15,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { terraformCommand, walkProof } from '../plan-walk';
+import { terraformCommand, walkProof } from '../run/walk';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
@@ -122,7 +122,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return {};
     },
   };
-  // `once` and `again` are the provider's own bookkeeping (run-refusals.ts), never sent.
+  // `once` and `again` are the provider's own bookkeeping (run/refusals.ts), never sent.
   const told = ({ once: _, again: __, ...diagnostic }: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
   return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }), (res) => inReaderLanguage(res, told));
 }

@@ -1,4 +1,4 @@
-import type { WalkProof } from '../plan-walk';
+import type { WalkProof } from '../run/walk';
 import type { ProviderSession, RunPhase } from '../session';
 
 type Request = Record<string, any>;
@@ -12,6 +12,6 @@ export interface RpcEnvironment {
   readonly session: (phase: RunPhase) => ProviderSession;
   /** Keeps the token out of every line. */
   readonly scrub: (text: string) => string;
-  /** What this process knows of the walk it serves (plan-walk.ts). */
+  /** What this process knows of the walk it serves (run/walk.ts). */
   readonly walk: WalkProof;
 }

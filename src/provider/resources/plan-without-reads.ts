@@ -9,7 +9,7 @@ function same(a: Value, b: Value): boolean {
 
 /**
  * The plan of a resource whose reads were refused by a refusal of the whole run said by another
- * resource: what a plan knows without reading. Only a plan walk gives it (plan-walk.ts), and the
+ * resource: what a plan knows without reading. Only a plan walk gives it (run/walk.ts), and the
  * plan fails on that refusal, so it is never applied; it must still keep Terraform's rules and
  * show no change the configuration did not ask for. Unchanged: the prior state as it is. Changed:
  * the configuration's values, the prior's where an optional, computed one is unset, and what only

@@ -9,7 +9,7 @@ import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, type Value } from '../plugin/values';
-import { refusalsSaid } from '../run-refusals';
+import { refusalsSaid } from '../run/refusals';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -32,7 +32,7 @@ const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) })
 /** The resource RPCs of tfplugin6 over the provider's resource types. */
 export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
   const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
-  // A refusal of the whole run: said in full once a process, then as the walk allows (run-refusals.ts).
+  // A refusal of the whole run: said in full once a process, then as the walk allows (run/refusals.ts).
   const said = refusalsSaid();
   const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === ERROR);
   const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));

@@ -1,8 +1,8 @@
-import { ERROR, RunRefusal, type Diagnostic } from './diagnostics';
-import type { HostingApiError } from '../api/errors';
-import { refusesEveryRequest } from '../api/first-answer-gate';
-import { printableUrl } from '../contract/patterns';
-import { ReconcileError } from '../reconcile/reconcile-error';
+import type { HostingApiError } from '../../api/errors';
+import { refusesEveryRequest } from '../../api/first-answer-gate';
+import { printableUrl } from '../../contract/patterns';
+import { ReconcileError } from '../../reconcile/reconcile-error';
+import { ERROR, RunRefusal, type Diagnostic } from '../diagnostics';
 
 /**
  * A refusal of the whole run: a refused token, an API nothing answers at (a scope the token
@@ -12,7 +12,7 @@ import { ReconcileError } from '../reconcile/reconcile-error';
  *   without asking (api/first-answer-gate.ts);
  * - every resource reports it in the words the run met it first (`reported`), naming the API;
  * - the first resource of a process to meet it says it in full; the others (`sayOnce`):
- *   - where the walk only plans (plan-walk.ts): say nothing, and keep their state (a refresh) or
+ *   - where the walk only plans (walk.ts): say nothing, and keep their state (a refresh) or
  *     give the plan a read cannot improve (resources/plan-without-reads.ts), so the failed plan is
  *     one error, however many resources;
  *   - elsewhere (an apply, or a plan that may be the apply's re-plan): fail, in one short line that

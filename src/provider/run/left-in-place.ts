@@ -1,4 +1,4 @@
-import type { RunNotes } from './run-notes';
+import type { RunNotes } from '../run-notes';
 
 /** The run notes' key of what a plan removes and leaves in place. */
 const LEFT_IN_PLACE = 'left in place';
