@@ -55,13 +55,14 @@ export const firewall = (provider: string, over: ObjectValue = {}): ResourceConf
   config: { ...FIREWALL_UNSET, server_id: SERVER, ...over },
 });
 
+const IP_SETTINGS_UNSET: ObjectValue = Object.fromEntries(
+  ['id', 'server_id', 'ip', 'rdns', 'description', 'protection', 'on_destroy', 'expect_takeover', 'changed_since_plan'].map((name) => [name, null]),
+);
+
 export const ipSettings = (over: ObjectValue = {}): ResourceConfig => ({
   type: 'hosting_ip_settings',
   provider: 'a',
-  config: {
-    id: null, server_id: DEDICATED, ip: ADDRESS, rdns: null, description: null, protection: null,
-    on_destroy: null, expect_takeover: true, changed_since_plan: null, ...over,
-  },
+  config: { ...IP_SETTINGS_UNSET, server_id: DEDICATED, ip: ADDRESS, expect_takeover: true, ...over },
 });
 
 export const power = (over: ObjectValue = {}): ResourceConfig => ({
