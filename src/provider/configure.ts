@@ -43,6 +43,12 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
   },
   CHANGED_SINCE_PLAN_ATTRIBUTE,
   {
+    name: 'expect_takeover',
+    type: 'bool',
+    optional: true,
+    description: 'Every create of this provider takes over what exists as reviewed: no plan warns of a takeover (a resource\'s own `expect_takeover = false` still warns). For a `terraform test` file\'s provider block, whose run blocks plan the same creates again and again.',
+  },
+  {
     name: 'message_language',
     type: 'string',
     optional: true,
@@ -147,7 +153,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
   const { log, notes, walk } = environment;
-  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan, baseUrlFrom: typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl };
+  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan, expectTakeover: config.expect_takeover === true, baseUrlFrom: typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl };
   const sessions = createSession({ client, tokenEnvVar, log, now, notes, walk, ...policy }, stopped);
   return { token, sessions };
 }

@@ -39,6 +39,8 @@ export interface ProviderSession extends SharedReads, RunLedger, SaidOnce, Apply
   context(budgetSeconds: number): ReconcileContext;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
+  /** Whether a create's takeover was reviewed: the resource's `expect_takeover`, else the provider's. */
+  expectsTakeover(config: ObjectValue): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
   accountName(): Promise<string>;
   /** The plan removes a resource and leaves this in place: noted for the apply's one summary (run/left-in-place.ts). */
@@ -101,6 +103,8 @@ export interface SessionOptions {
   readonly walk?: WalkProof;
   /** Where the API's address came from, in the reader's words (`base_url in the provider "hosting" block`); default HOSTING_API_URL. */
   readonly baseUrlFrom?: string;
+  /** The provider's `expect_takeover`: every create's takeover reviewed; default false. */
+  readonly expectTakeover?: boolean;
   /** HOSTING_API_READ_ONLY_PLAN (configure.ts): a scope the apply needs is a warning of the plan; default off. */
   readonly readOnlyPlan?: boolean;
 }
@@ -184,6 +188,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const policy = {
     readOnlyPlan: options.readOnlyPlan ?? false,
     refusesChangedSincePlan: (config: ObjectValue) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
+    expectsTakeover: (config: ObjectValue) => (config.expect_takeover ?? options.expectTakeover ?? false) === true,
   };
   return {
     forCall(callPhase) {

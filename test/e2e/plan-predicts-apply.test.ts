@@ -272,6 +272,34 @@ resource "hosting_server_firewall" "fw" {
     }
   });
 
+  // Issue 60 §2: a test file says "takeovers reviewed" without editing the configuration.
+  test('terraform test: expect_takeover = true in the test file\'s provider block silences every takeover of its run blocks', async () => {
+    writeFileSync(mainTf, `${header}
+resource "hosting_server_firewall" "fw" {
+  server_id = "${IDS.vpsStopped}"
+  rulesets  = [1, 2]
+}
+`);
+    const tests = join(ws.stackDir, 'tests');
+    mkdirSync(tests, { recursive: true });
+    writeFileSync(join(tests, 'reviewed.tftest.hcl'), `provider "hosting" {
+  base_url            = "${sim.baseUrl}"
+  allow_insecure_http = true
+  expect_takeover     = true
+}
+run "plan" {
+  command = plan
+}
+`);
+    try {
+      const tested = await ws.terraform(['test', '-no-color']);
+      expect(tested.output).toContain('1 passed, 0 failed');
+      expect(tested.output).not.toContain('Creating this resource changes');
+    } finally {
+      rmSync(tests, { recursive: true, force: true });
+    }
+  });
+
   test('a data source read during the apply, after the resources it depends on changed things, reads fresh', async () => {
     writeFileSync(mainTf, `${header}
 resource "hosting_power_state" "web2" {

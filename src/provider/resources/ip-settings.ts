@@ -261,7 +261,7 @@ async function checkWrites(
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
-  const says = refusals.length === 0 && taken && !taken.noted && config.expect_takeover !== true;
+  const says = refusals.length === 0 && taken && !taken.noted && !session.expectsTakeover(config);
   const notes = refusals.length === 0 && changes.length > 0
     ? [...await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings'), ...session.forecast(settingsCost(changes.length))]
     : [];

@@ -212,7 +212,7 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
  * it. Said once a run: the apply of the same terraform finds the plan's note of the same power.
  */
 async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
-  if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || planned.expect_takeover === true) return [];
+  if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || session.expectsTakeover(planned)) return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
   const key = takeoverNoteKey('hosting_power_state', planned);

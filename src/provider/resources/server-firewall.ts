@@ -122,7 +122,7 @@ export const serverFirewallResource: ProviderResource = {
       diagnostics: [
         ...refusals,
         ...notes,
-        ...(taken && !taken.noted && config.expect_takeover !== true ? takeoverOf(session, planned, taken.firewall) : []),
+        ...(taken && !taken.noted && !session.expectsTakeover(config) ? takeoverOf(session, planned, taken.firewall) : []),
         ...(refusals.length || requiresReplace.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
     };
