@@ -81,7 +81,8 @@ export function parseControlBody<T>(schema: z.ZodMiniType<T>, input: unknown): {
       const accepted = i.code === 'unrecognized_keys' ? acceptedKeys(schema, i.path) : undefined;
       if (i.code !== 'unrecognized_keys' || !accepted) return `${where}: ${i.message}`;
       const keys = i.keys.map((k) => JSON.stringify(k)).join(', ');
-      return `${where}: unrecognized key${i.keys.length > 1 ? 's' : ''} ${keys}; the accepted keys are ${accepted.join(', ')}`;
+      const hint = i.keys.includes('ipSettings') && accepted.includes('ip') ? ' (the account file\'s ipSettings lists every address; here "ip" is one address\'s change: {"ip": {"address": "…", "rdns": "…"}})' : '';
+      return `${where}: unrecognized key${i.keys.length > 1 ? 's' : ''} ${keys}; the accepted keys are ${accepted.join(', ')}${hint}`;
     }),
   };
 }

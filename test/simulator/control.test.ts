@@ -16,7 +16,7 @@ describe('the simulator\'s control endpoint validates what it is given', () => {
     ['a firewall member of the wrong type', { firewall: { enabled: 'nope' } }, /^invalid change: firewall\.enabled: /],
     ['an unknown member', { colour: 'red' }, /^invalid change: .*colour/],
     // The body other tools name differently: the refusal lists what it takes.
-    ['ipSettings for ip', { ipSettings: { rdns: 'a.example.com' } }, /^invalid change: \(body\): unrecognized key "ipSettings"; the accepted keys are power, status, firewall, ip$/],
+    ['ipSettings for ip', { ipSettings: { rdns: 'a.example.com' } }, /^invalid change: \(body\): unrecognized key "ipSettings"; the accepted keys are power, status, firewall, ip \(the account file's ipSettings lists every address; here "ip" is one address's change: \{"ip": \{"address": "…", "rdns": "…"\}\}\)$/],
     ['a misspelt ip member', { ip: { address: '203.0.113.10', rdnss: 'a.example.com' } }, /^invalid change: ip: unrecognized key "rdnss"; the accepted keys are address, rdns, description, protection, editable$/],
     ['an address that is not IPv4', { ip: { address: 'web', rdns: 'a.example.com' } }, /^invalid change: ip\.address: must be an IPv4 address/],
   ])('%s is a 400 naming the member, and changes nothing', async (_name, body, message) => {
