@@ -80,13 +80,16 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   closeSync(out);
   child.unref();
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const baseUrl = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
+  const ready = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
+  const baseUrl = ready.baseUrl;
   const port = Number(new URL(baseUrl).port);
   const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log, started: processStart(child.pid!), secret, accessKey };
   writeFileSync(stateFile(env, port), JSON.stringify(started), { mode: 0o600 });
   return [
     `${LISTENING_LINE}${baseUrl}`,
     `Running in the background (pid ${started.pid}); its output, with the tokens: ${log}`,
+    // The line a user copies next, with the full token, as the simulator in the foreground prints it.
+    ...(ready.tryLine ? [ready.tryLine] : []),
     `Status: ${THIS_PACKAGE.runnable} simulator status --port ${port}`,
     `Stop:   ${stopCommand(port)}`,
   ];
@@ -94,13 +97,27 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
 
 const stopCommand = (port: number) => `${THIS_PACKAGE.runnable} simulator stop --port ${port}`;
 
-/** The base URL once the log shows the listening line; rejects after START_TIMEOUT_MS. */
-async function listening(log: string): Promise<string> {
+/** The line of the simulator's output that shows how to use it (`Try: HOSTING_API_URL=… HOSTING_API_TOKEN=…`). */
+const TRY_LINE = 'Try: ';
+
+/**
+ * The base URL once the log shows the listening line, and the Try line printed after the tokens
+ * (waited for briefly: it follows at once); rejects after START_TIMEOUT_MS.
+ */
+async function listening(log: string): Promise<{ readonly baseUrl: string; readonly tryLine?: string }> {
   const until = Date.now() + START_TIMEOUT_MS;
+  let baseUrl: string | undefined;
+  let tryUntil = 0;
   while (Date.now() < until) {
-    const line = readFileSync(log, 'utf8').split('\n').find((l) => l.startsWith(LISTENING_LINE));
-    if (line) return line.slice(LISTENING_LINE.length).trim();
-    await sleep(100);
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const line = lines.find((l) => l.startsWith(LISTENING_LINE));
+    const tryLine = lines.find((l) => l.startsWith(TRY_LINE));
+    if (line && baseUrl === undefined) {
+      baseUrl = line.slice(LISTENING_LINE.length).trim();
+      tryUntil = Date.now() + 2_000;
+    }
+    if (baseUrl !== undefined && (tryLine || Date.now() > tryUntil)) return { baseUrl, tryLine };
+    await sleep(baseUrl === undefined ? 100 : 20);
   }
   throw new Error(`the simulator did not answer within ${START_TIMEOUT_MS / 1000} s; its output is in ${log}`);
 }

@@ -24,6 +24,8 @@ test('start returns once the API answers, saying how to stop it; status and stop
   const baseUrl = /listening on (\S+)/.exec(started.stdout)![1];
   const port = new URL(baseUrl).port;
   expect(started.stdout).toContain(`Stop:   cdktf-server-hosting simulator stop --port ${port}`);
+  // The line to copy next, with a token, in the terminal and not only in the log (issue 60 §2).
+  expect(started.stdout).toContain(`Try: HOSTING_API_URL=${baseUrl} HOSTING_API_TOKEN=`);
   expect((await fetch(`${baseUrl}/servers`)).status).toBe(401);
 
   // The lines start prints are run as printed (the command is this package's bin).
