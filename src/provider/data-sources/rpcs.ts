@@ -20,6 +20,7 @@ export function dataSourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): R
   return {
     ValidateDataResourceConfig: (req) => ({ diagnostics: dataSourceOf(req.type_name).validate(configOf(req)) }),
     ReadDataSource: async (req) => {
+      // The run's parts (design guide, "The provider's run"): shared reads (shown, stale or not), refusals.
       const session = sessionOf('plan');
       const warnings = () => session.warnings.map((w) => warningOf(scrub(w)));
       try {

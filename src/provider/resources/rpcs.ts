@@ -61,6 +61,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       return { upgraded_state: dynamic(upgraded) };
     },
     ReadResource: async (req) => {
+      // The run's parts (design guide, "The provider's run"): walk (a refresh proves a plan walk), shared reads, ledger (markRead), refusals.
       walk.refreshed();
       const state = objectOf(req.current_state);
       if (!state) return { new_state: dynamic(null) };
@@ -79,6 +80,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       }
     },
     PlanResourceChange: async (req) => {
+      // Parts: shared reads, ledger (notes), said-once, forecast, policy, refusals with the walk's proof; left-in-place for a removal.
       const proposed = objectOf(req.proposed_new_state);
       if (!proposed) {
         noteLeftInPlace(req);
@@ -107,6 +109,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       }
     },
     ApplyResourceChange: async (req) => {
+      // Parts: ledger (trusted reads, planOfThisRun), policy, refusals, left-in-place; shared reads forgotten after a power write.
       const resource = resourceOf(req.type_name);
       const prior = objectOf(req.prior_state);
       const planned = objectOf(req.planned_state);
@@ -134,6 +137,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       }
     },
     ImportResourceState: async (req) => {
+      // Parts: shared reads (the server list), refusals.
       const resource = resourceOf(req.type_name);
       // An `import` block names the object by `id`, or (Terraform 1.12+) by its identity.
       const identity = identityFrom(resource, req.identity);
