@@ -54,6 +54,7 @@ describe('what each walk says of a refusal said already', () => {
     ['a refresh, a plan walk or an import (plans only)', true, [refusal, warning], [warning], true],
     ['a plan that may be the apply\'s re-plan', false, [refusal], [{ severity: ERROR, summary: refusal.again!, attribute: undefined, once: refusal.once }], false],
     ['an apply', false, [refusal], [{ severity: ERROR, summary: refusal.again!, attribute: undefined, once: refusal.once }], false],
+    ['a destroy (a removal is an apply with no planned state)', false, [refusal], [{ severity: ERROR, summary: refusal.again!, attribute: undefined, once: refusal.once }], false],
     ['a scope the token lacks, at plan', true, [scope], [], true],
     ['a scope the token lacks, where the walk may apply: each says its own', false, [scope], [scope], false],
   ])('%s', (_walk, plansOnly, second, expected, withheld) => {
