@@ -19,6 +19,7 @@ import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { useSimulator } from '../helpers/simulator';
+import { power as modelPower } from '../helpers/two-accounts';
 
 describe('the server certificate for go-plugin mutual TLS', () => {
   test('a self-signed P-256 certificate for localhost that node parses and verifies', () => {
@@ -319,21 +320,8 @@ test('hosting_ip_settings: a description past one 10 KB request is refused at pl
 // Issue 60 §2: a -replace meant as a reboot reboots nothing, and the plan says so.
 describe('creating a power state with reboot_triggers says it does not reboot', () => {
   const s = useSimulator();
-  const power = (over: ObjectValue = {}): ObjectValue => ({
-    id: null,
-    server_id: IDS.vpsRunning,
-    state: 'running',
-    stop_method: null,
-    force_stop_fallback: null,
-    reboot_triggers: null,
-    hard_reboot: null,
-    ready_timeout_seconds: null,
-    operation_timeout_seconds: null,
-    expect_takeover: true,
-    reboot_generation: null,
-    life_id: null,
-    ...over,
-  });
+  // The model's power state (the same server), its takeover reviewed.
+  const power = (over: ObjectValue = {}): ObjectValue => modelPower({ expect_takeover: true, life_id: null, ...over }).config;
   const warningsOf = async (prior: ObjectValue | null, config: ObjectValue) => {
     const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
     const change = await powerStateResource.plan(sessions.forCall('plan'), prior, config, {});
