@@ -95,6 +95,16 @@ export interface ProviderEnvironment {
   readonly log: (line: string) => void;
   /** What this process knows of the walk it serves (run/walk.ts); default unproven. */
   readonly walk?: WalkProof;
+  /** The time the provider keeps and waits by; default the machine's (a test's manual clock, whose waits advance it). */
+  readonly clock?: ProviderClock;
+}
+
+export interface ProviderClock {
+  /** Milliseconds for deadlines and ages. */
+  readonly now: () => number;
+  /** Milliseconds since the epoch, for the API's dated answers (Retry-After, rate-limit resets). */
+  readonly wallClock: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
 }
 
 export type Configured = { readonly sessions: SessionFactory; readonly token: string } | { readonly diagnostics: Diagnostic[] };
@@ -138,7 +148,7 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
   } catch (err) {
     return { diagnostics: [errorAt(undefined, (err as Error).message, 'an environment variable of the terraform process')] };
   }
-  const now = () => performance.now();
+  const now = environment.clock?.now ?? (() => performance.now());
   const client = new HostingApiClient({
     baseUrl,
     token,
@@ -146,9 +156,10 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     tcpKeepAlive,
     userAgent: 'cdktf-server-hosting-provider',
     log: (line) => isTransientLogLine(line) && environment.log(`  ${line}`),
-    sleep: stoppableSleep(stopped),
+    sleep: environment.clock?.sleep ?? stoppableSleep(stopped),
     signal: stopped,
     now,
+    wallClock: environment.clock?.wallClock,
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
   const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;

@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startGrpcProvider, type GrpcProvider } from './grpc-provider';
 import type { ManualClock } from './simulator';
 import { assertTerraformRules, finalPlanProblems, newStateProblems, planProblems, readProblems } from './terraform-rules';
 import { HostingApiClient } from '../../src/api';
+import { PROVIDER_SCHEMA } from '../../src/provider/configure';
+import type { ProviderRpc } from '../../src/provider/plugin/protocol';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
-import { walkProof } from '../../src/provider/run/walk';
-import { createRunNotes } from '../../src/provider/run-notes';
+import { walkProof, type WalkProof } from '../../src/provider/run/walk';
+import { createRunNotes, type RunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
 import type { FaultEffect, RunningSimulator } from '../../src/simulator';
 
@@ -85,6 +88,17 @@ const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
 class ProviderDied extends Error {}
 
 type Rpcs = ReturnType<typeof resourceRpcs>;
+interface ProviderProcess {
+  readonly rpcs: Rpcs;
+  readonly stop: AbortController;
+  readonly notes: RunNotes;
+}
+
+/** The resource RPCs the driver sends, by their names in the protocol. */
+const RESOURCE_RPCS: readonly ProviderRpc[] = ['ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState'];
+
+/** The provider block of every alias: the API's address and token come from the environment, as HCL users set them. */
+const PROVIDER_BLOCK: ObjectValue = Object.fromEntries(PROVIDER_SCHEMA.block.attributes.map((a: { name: string }) => [a.name, null]));
 const dynamic = (value: Value) => ({ msgpack: encodeValue(value) });
 const objectOf = (value: { msgpack: Uint8Array } | undefined) => (value ? (decodeValue(value.msgpack) as ObjectValue | null) : null);
 
@@ -113,6 +127,9 @@ export class ProtocolDriver {
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
   private rpcsToRefusal: { left: number; readonly effect: FaultEffect } | undefined;
   private readonly clients: HostingApiClient[] = [];
+  private readonly grpcProviders: GrpcProvider[] = [];
+  /** How the driver reaches each provider process: its RPC handlers in this process, or its gRPC service as Terraform does. */
+  public transport: 'in-process' | 'grpc' = 'in-process';
 
   constructor(
     private readonly accounts: Readonly<Record<string, ProviderAccount>>,
@@ -120,10 +137,14 @@ export class ProtocolDriver {
   ) {}
 
   /** One provider process of run `run` for a provider configuration; `onWrite` hears each accepted write. */
-  private process(provider: string, run: string, onWrite?: () => void) {
+  private async process(provider: string, run: string, onWrite?: () => void): Promise<ProviderProcess> {
     const account = this.accounts[provider];
     const stop = new AbortController();
     const processId = ++this.processes;
+    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
+    // No command line to read: only a refresh proves a plan walk, as under `terraform apply`.
+    const walk = walkProof(undefined);
+    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, notes, walk, stop, onWrite), stop, notes };
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
       token: account.token,
@@ -136,12 +157,35 @@ export class ProtocolDriver {
       },
     });
     this.clients.push(client);
-    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
-    // No command line to read: only a refresh proves a plan walk, as under `terraform apply`.
-    const walk = walkProof(undefined);
     const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes, walk }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t, walk }), stop);
     return { rpcs, stop, notes };
+  }
+
+  /**
+   * The same process reached as Terraform reaches it: the provider's gRPC service, configured by
+   * its provider block, on the same clock. Its client is its own, so a crash there ends the
+   * process between answers: `onWrite` is heard when an RPC that wrote to the account ends, and
+   * that answer is lost.
+   */
+  private async grpcProcess(account: ProviderAccount, notes: RunNotes, walk: WalkProof, stop: AbortController, onWrite?: () => void) {
+    const clock = { now: this.clock.now, wallClock: this.clock.now, sleep: async (ms: number) => this.clock.advance(ms) };
+    const env = { HOSTING_API_TOKEN: account.token, HOSTING_API_URL: account.sim.baseUrl };
+    const provider = await startGrpcProvider({ env, log: () => undefined, notes, walk, clock }, PROVIDER_BLOCK);
+    this.grpcProviders.push(provider);
+    stop.signal.addEventListener('abort', () => void provider.close(), { once: true });
+    const rpc = (name: ProviderRpc) => async (req: unknown) => {
+      if (stop.signal.aborted) throw new ProviderDied();
+      const writes = account.sim.executed().length;
+      const res = await provider.call(name, req as Record<string, unknown>);
+      if (onWrite && account.sim.executed().length > writes) {
+        onWrite();
+        throw new ProviderDied();
+      }
+      return res;
+    };
+    const wire = Object.fromEntries(RESOURCE_RPCS.map((name) => [name, rpc(name)])) as unknown as Rpcs;
+    return { rpcs: this.mortal(wire, stop) };
   }
 
   /** RPCs that count towards `crashAtRpc`: the one it names runs, then its process dies before answering. */
@@ -188,7 +232,7 @@ export class ProtocolDriver {
 
   /** `terraform import` (or an `import` block): ImportResourceState, then the refresh of the next plan. */
   public async import(address: string, resource: ResourceConfig, id: string): Promise<string[]> {
-    const { rpcs, notes } = this.process(resource.provider, this.testRun ?? `i${++this.runs}`);
+    const { rpcs, notes } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`);
     const res = await rpcs.ImportResourceState({ type_name: resource.type, id }, () => undefined) as any;
     notes.flush();
     const errors = (res.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1)
@@ -232,19 +276,19 @@ export class ProtocolDriver {
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
     const applyRun = options.betweenPlanAndApply && !this.testRun ? `a${++this.runs}` : planRun;
-    const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
+    const processes = new Map<string, ProviderProcess>();
     let crashed = false;
-    const processOf = (provider: string, address: string) => {
+    const processOf = async (provider: string, address: string) => {
       // A provider process serves every resource of its configuration; the crash is armed per address.
       const key = `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`;
       if (!processes.has(key)) {
-        const proc = this.process(provider, applyRun, address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined);
+        const proc = await this.process(provider, applyRun, address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined);
         processes.set(key, proc);
       }
       return processes.get(key)!;
     };
     for (const change of planned) {
-      const proc = processOf(change.provider, change.address);
+      const proc = await processOf(change.provider, change.address);
       await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
       if (crashed) break;
     }
@@ -264,9 +308,9 @@ export class ProtocolDriver {
   }
 
   private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, outcome: RunOutcome) {
-    const processes = new Map<string, ReturnType<ProtocolDriver['process']>>();
-    const processOf = (provider: string) => {
-      if (!processes.has(provider)) processes.set(provider, this.process(provider, run));
+    const processes = new Map<string, ProviderProcess>();
+    const processOf = async (provider: string) => {
+      if (!processes.has(provider)) processes.set(provider, await this.process(provider, run));
       return processes.get(provider)!;
     };
     const planned: PlannedChange[] = [];
@@ -275,7 +319,7 @@ export class ProtocolDriver {
     for (const address of addresses) {
       const stored = this.state.get(address);
       const wanted = configs[address];
-      const { rpcs } = processOf((stored ?? wanted).provider);
+      const { rpcs } = await processOf((stored ?? wanted).provider);
       const type = (stored ?? wanted).type;
       let prior: ObjectValue | null = null;
       let priorPrivate: Uint8Array | undefined;
@@ -397,7 +441,7 @@ export class ProtocolDriver {
   }
 
   public async close(): Promise<void> {
-    await Promise.all(this.clients.splice(0).map((c) => c.close()));
+    await Promise.all([...this.clients.splice(0).map((c) => c.close()), ...this.grpcProviders.splice(0).map((p) => p.close())]);
     rmSync(this.notesDir, { recursive: true, force: true });
   }
 }

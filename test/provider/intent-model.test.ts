@@ -45,12 +45,27 @@ interface Model {
   /** Reboots the account got before it was reset (its log of carried-out actions starts anew). */
   rebootsBeforeReset: number;
   /** Each account's firewall values seen while its resource exists: what a restoring removal may put back. */
-  seen: Record<'a' | 'b', Array<{ enabled: boolean; rulesets: number[] }>>;
+  seen: Record<'a' | 'b', FirewallValues[]>;
+  /**
+   * Each account's firewall resource as its user can know it: its on_destroy, and the value each
+   * of its writes found before the first write of that value in its life, which a restoring
+   * removal puts back. Unknown after an apply that changed it failed or crashed: the write may or
+   * may not have happened, and only the looser `seen` check holds.
+   */
+  life: Record<'a' | 'b', FirewallLife | 'unknown' | undefined>;
   /** The description the configuration's hosting_ip_settings (account a, retained on removal) manages, if it has one. */
   ip: { description: string } | undefined;
 }
 
 type Real = Omit<typeof t, 'reset'>;
+interface FirewallValues {
+  readonly enabled: boolean;
+  readonly rulesets: number[];
+}
+interface FirewallLife {
+  readonly onDestroy: string;
+  readonly restore: Partial<FirewallValues>;
+}
 
 const configs = (m: Model): Record<string, ResourceConfig> => {
   const out: Record<string, ResourceConfig> = {};
@@ -68,6 +83,42 @@ const ipWrites = (real: Real) => real.a.executed({ serverId: DEDICATED, kind: 'i
 
 const sameSet = (a: readonly number[], b: readonly number[] | undefined) =>
   b !== undefined && JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/** The values a write of `wanted` changes on a firewall that holds `found`, at what `found` held. */
+const foundBeforeWrite = (found: FirewallValues, wanted: FirewallValues): Partial<FirewallValues> => ({
+  ...(found.enabled !== wanted.enabled && { enabled: found.enabled }),
+  ...(!sameSet(found.rulesets, wanted.rulesets) && { rulesets: found.rulesets }),
+});
+
+/** What a removal of the resource whose life this is leaves on a firewall that holds `found`. */
+const afterRemoval = (life: FirewallLife, found: FirewallValues): FirewallValues =>
+  (life.onDestroy === 'restore' ? { enabled: life.restore.enabled ?? found.enabled, rulesets: life.restore.rulesets ?? found.rulesets } : found);
+
+/**
+ * Follows account `p`'s firewall resource through one apply that found `found` before its writes;
+ * for a successful removal, what the account must hold now.
+ */
+function followLife(m: Model, p: 'a' | 'b', outcome: RunOutcome, found: FirewallValues): FirewallValues | undefined {
+  const change = outcome.changes[`fw_${p}`];
+  if (!change) return undefined;
+  const life = m.life[p];
+  if (outcome.errors.length || outcome.crashed) {
+    m.life[p] = 'unknown';
+    return undefined;
+  }
+  const known = life !== undefined && life !== 'unknown' ? life : undefined;
+  if (change === 'delete') {
+    m.life[p] = undefined;
+    return known && afterRemoval(known, found);
+  }
+  const wanted = m.fw[p]!;
+  // A replacement's create finds what the removal left; a create finds what is there.
+  const takenOver = change === 'replace' ? known && afterRemoval(known, found) : change === 'create' ? found : undefined;
+  if (takenOver) m.life[p] = { onDestroy: wanted.onDestroy, restore: foundBeforeWrite(takenOver, wanted) };
+  else if (change === 'update' && known) m.life[p] = { onDestroy: wanted.onDestroy, restore: { ...foundBeforeWrite(found, wanted), ...known.restore } };
+  else m.life[p] = 'unknown';
+  return undefined;
+}
 
 const writesTo = (real: Real, p: 'a' | 'b') => real[p].executed({ serverId: SERVER, kind: 'firewall' }).length;
 const rebootsOf = (real: Real, m: Model) => m.rebootsBeforeReset + reboots(real.a);
@@ -111,9 +162,13 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   for (const p of ['a', 'b'] as const) {
     // What a create takes over starts what its removal may put back.
     if (outcome.changes[`fw_${p}`] === 'create') m.seen[p] = [firewalls[p], ...m.seen[p].slice(seenBefore[p])];
+    // The firewall just before this apply's writes: a change between its plan and its writes is the last one noted.
+    const restored = followLife(m, p, outcome, m.seen[p].at(-1) ?? firewalls[p]);
+    const now = real[p].state.server(SERVER).firewall;
+    // A removal in a life the user can follow puts back exactly what its first writes found.
+    if (restored) expect({ account: p, ...now }).toEqual({ account: p, enabled: restored.enabled, rulesets: [...restored.rulesets].sort() });
     if (outcome.changes[`fw_${p}`] !== 'delete' || outcome.errors.length || outcome.crashed) continue;
     // Restored to values its own account had, or left as it was: never another account's.
-    const now = real[p].state.server(SERVER).firewall;
     const seen = [...m.seen[p], firewalls[p]];
     expect([seen.some((v) => v.enabled === now.enabled), seen.some((v) => sameSet(v.rulesets, now.rulesets))]).toEqual([true, true]);
     m.seen[p] = [];
@@ -304,6 +359,14 @@ async function converges(m: Model, r: Real) {
 
 // A share in `npm test` (400 sequences, about 35 s on two cores); `npm run test:model` runs 4,000.
 const RUNS = Number(process.env.INTENT_MODEL_RUNS ?? 400);
+/**
+ * One sequence in ten reaches each provider process through its gRPC service, as Terraform does
+ * (the wire encoding, ConfigureProvider, the service's error wrapping and reader-language pass);
+ * `INTENT_MODEL_TRANSPORT=grpc` sends them all that way.
+ */
+const TRANSPORT = process.env.INTENT_MODEL_TRANSPORT === 'grpc'
+  ? fc.constant('grpc' as const)
+  : fc.oneof({ arbitrary: fc.constant('in-process' as const), weight: 9 }, { arbitrary: fc.constant('grpc' as const), weight: 1 });
 const SEED = process.env.INTENT_MODEL_SEED === undefined ? undefined : Number(process.env.INTENT_MODEL_SEED);
 
 test(`no sequence of applies, crashes, lives, processes, edits or accounts sends an intent twice, loses one, fails for good or writes elsewhere (${RUNS} sequences)`, async () => {
@@ -313,13 +376,14 @@ test(`no sequence of applies, crashes, lives, processes, edits or accounts sends
     t.b.drift(SERVER, { firewall: { enabled: true, rulesets: [2, 3] } });
     const user = { fw: { a: undefined, b: undefined }, pw: 'pw' as const, triggers: '1', timeout: 60, slow: false };
     const oracle = { owed: 0, allowed: 0, allowance: 0, applied: {}, unsettled: false, rebootsBeforeReset: 0 };
-    const model: Model = { ...user, ...oracle, seen: { a: [], b: [] }, ip: undefined };
+    const model: Model = { ...user, ...oracle, seen: { a: [], b: [] }, life: { a: undefined, b: undefined }, ip: undefined };
     return { model, real: t };
   };
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), async (sequence) => {
+    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), TRANSPORT, async (sequence, transport) => {
       // A fresh pair of accounts per sequence: the hooks of useTwoAccounts run once per test, so reset by hand.
       await t.reset();
+      t.driver.transport = transport;
       const setup = await initial();
       await applyAndCheck(setup.real, setup.model);
       await fc.asyncModelRun(() => setup, sequence);

@@ -106,7 +106,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
         refused = tokenInNameRefusals();
         return { diagnostics: [] };
       }
-      const configured = configureProvider(configOf(req), { env: environment.env, log, notes: environment.notes, walk }, stopping.signal);
+      const configured = configureProvider(configOf(req), { ...environment, log, walk }, stopping.signal);
       if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
       secret = configured.token;
       sessions = configured.sessions;
