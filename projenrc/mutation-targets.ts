@@ -27,7 +27,7 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/provider/run/ledger.ts', functions: ['runLedger'] },
   { file: 'src/provider/run/shared-reads.ts', functions: ['once'] },
   { file: 'src/provider/run/refusals.ts', functions: ['createRunRefusals', 'refusalsSaid'] },
-  { file: 'src/provider/run/walk.ts', functions: ['walkProof', 'terraformCommand'] },
+  { file: 'src/provider/run/walk.ts', functions: ['walkProof', 'terraformInvocation', 'appliesSavedPlan'] },
   { file: 'src/provider/run/left-in-place.ts', functions: ['leftInPlace'] },
   { file: 'src/provider/resources/plan-without-reads.ts', functions: ['same', 'plannedWithoutReads'] },
   { file: 'src/api/first-answer-gate.ts' },

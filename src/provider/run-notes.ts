@@ -29,6 +29,8 @@ export interface RunNotes {
   planning(account: string): void;
   /** Whether an earlier process of this run planned for `account` (an apply of a plan another run saved has none). */
   plannedEarlier(account: string): boolean;
+  /** Whether an earlier process of this run planned, for any account; true where it cannot be told (notes off). */
+  mayFollowAPlan(): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
   ofThisPlan(account: string, maker: string | undefined): boolean;
   /**
@@ -52,6 +54,7 @@ export const NO_NOTES: RunNotes = {
   process: 'none',
   planning: () => undefined,
   plannedEarlier: () => false,
+  mayFollowAPlan: () => true,
   ofThisPlan: () => false,
   get: () => undefined,
   put: () => undefined,
@@ -143,6 +146,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       later();
     },
     plannedEarlier: (account) => previousPlanner(account) !== undefined,
+    mayFollowAPlan: () => otherFiles().some((f) => f.planned.length > 0 && f.startedAt < own.startedAt),
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
       const note = own.notes[noteKey(account, key)] ?? (ownOnly ? undefined : previousPlanner(account)?.notes[noteKey(account, key)]);

@@ -104,4 +104,15 @@ describeWithTerraform('a refused token or a silent API: one error at plan, each 
     expect(errorsOf(run)).toHaveLength(1);
     expect(sim.requests.length - before).toBe(1);
   });
+
+  test('four creates and a wrong token through terraform apply (a first deploy): one error, one request', async () => {
+    configure(fourCreates);
+    const before = sim.requests.length;
+    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: WRONG });
+    expect(run.code).toBe(1);
+    noProviderBug(run);
+    // No resource is read, so no refresh proves the plan walk: the first process of the run that plans does.
+    expect(errorsOf(run)).toEqual([expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by /)]);
+    expect(sim.requests.length - before).toBe(1);
+  });
 });

@@ -20,6 +20,18 @@ describe('run notes', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+  test('a process knows whether an earlier one of its run planned, for any account; with notes off it cannot tell', () => {
+    const plan = notes({ startedAt: 1, processId: 1 });
+    expect(plan.mayFollowAPlan()).toBe(false);
+    plan.planning('acct');
+    plan.flush();
+    expect(notes({ startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(true);
+    // Another run's plan, or a process of this run that started earlier, is no earlier plan of this one.
+    expect(notes({ run: 'a4243', startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(false);
+    expect(notes({ startedAt: 0, processId: 3 }).mayFollowAPlan()).toBe(false);
+    expect(notes({ run: undefined }).mayFollowAPlan()).toBe(true);
+  });
+
   test('a note of the plan reaches the apply of the same terraform, while recent; another terraform\'s never', () => {
     const plan = notes({ startedAt: 1 });
     plan.planning('acct');

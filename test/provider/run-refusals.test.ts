@@ -10,7 +10,7 @@ import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { createRunRefusals, refusalsSaid } from '../../src/provider/run/refusals';
-import { terraformCommand, walkProof } from '../../src/provider/run/walk';
+import { terraformInvocation, walkProof, type TerraformInvocation } from '../../src/provider/run/walk';
 import { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
 
@@ -67,24 +67,37 @@ describe('what each walk says of a refusal said already', () => {
 describe('which walk a process serves', () => {
   const proc = mkdtempSync(join(tmpdir(), 'proc-'));
   afterAll(() => rmSync(proc, { recursive: true, force: true }));
-  const commandOf = (args: string[]) => {
+  const invocationOf = (args: string[]) => {
     mkdirSync(join(proc, '42'), { recursive: true });
     writeFileSync(join(proc, '42', 'cmdline'), `${args.join('\0')}\0`);
-    return terraformCommand(42, proc);
+    return terraformInvocation(42, proc);
   };
-  test.each<[string[], string | undefined, boolean]>([
-    [['terraform', 'plan', '-out=tfplan'], 'plan', true],
-    [['terraform', '-chdir=stacks/web', 'plan'], 'plan', true],
-    [['terraform', 'apply', '-auto-approve'], 'apply', false],
-    [['terraform', 'apply', 'tfplan'], 'apply', false],
-    [['terraform', 'test'], 'test', false],
-    [['terraform', 'import', 'hosting_power_state.p', 'vps_web_1'], 'import', true],
-  ])('%j: %s, plans only: %s', (args, command, plansOnly) => {
-    expect(commandOf(args)).toBe(command);
-    expect(walkProof(command).plansOnly()).toBe(plansOnly);
+  test.each<[string[], TerraformInvocation | undefined, boolean]>([
+    [['terraform', 'plan', '-out=tfplan'], { command: 'plan' }, true],
+    [['terraform', '-chdir=stacks/web', 'plan'], { command: 'plan' }, true],
+    [['terraform', 'apply', '-auto-approve'], { command: 'apply', savedPlan: false }, false],
+    [['terraform', 'apply', 'tfplan'], { command: 'apply', savedPlan: true }, false],
+    [['terraform', 'apply', '-var', 'name=web', '-target=hosting_power_state.p', '-refresh=false'], { command: 'apply', savedPlan: false }, false],
+    [['terraform', 'apply', '-var', 'name=web', '--parallelism', '4', 'tfplan'], { command: 'apply', savedPlan: true }, false],
+    [['terraform', 'apply', '-input=false', '--', 'tfplan'], { command: 'apply', savedPlan: true }, false],
+    // An option not known here may take the next argument: whether a plan file follows is not told.
+    [['terraform', 'apply', '-some-new-option', 'value'], { command: 'apply', savedPlan: undefined }, false],
+    [['terraform', 'test'], { command: 'test' }, false],
+    [['terraform', 'import', 'hosting_power_state.p', 'vps_web_1'], { command: 'import' }, true],
+  ])('%j: %j, plans only: %s', (args, invocation, plansOnly) => {
+    expect(invocationOf(args)).toEqual(invocation);
+    expect(walkProof(invocation).plansOnly()).toBe(plansOnly);
+  });
+  test('a terraform apply without a saved plan: the process no earlier one of its run planned before serves the plan walk', () => {
+    const apply = { command: 'apply', savedPlan: false };
+    expect(walkProof(apply, () => true).plansOnly()).toBe(true);
+    // The apply walk comes after the plan walk's processes; notes that cannot be read tell nothing.
+    expect(walkProof(apply, () => false).plansOnly()).toBe(false);
+    expect(walkProof({ command: 'apply', savedPlan: true }, () => true).plansOnly()).toBe(false);
+    expect(walkProof({ command: 'apply' }, () => true).plansOnly()).toBe(false);
   });
   test('a refresh proves a plan walk; no command line proves nothing', () => {
-    expect(terraformCommand(43, proc)).toBeUndefined();
+    expect(terraformInvocation(43, proc)).toBeUndefined();
     const walk = walkProof(undefined);
     expect(walk.plansOnly()).toBe(false);
     walk.refreshed();

@@ -15,7 +15,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { terraformCommand, walkProof } from '../run/walk';
+import { terraformInvocation, walkProof } from '../run/walk';
 import { terraformRun } from '../run-identity';
 import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
@@ -47,7 +47,7 @@ export type ProviderProgram = { readonly startProvider: (start: ProviderStart) =
  */
 export function startProvider({ env, log }: ProviderStart): LoadedProvider {
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
-  const walk = walkProof(terraformCommand(process.ppid));
+  const walk = walkProof(terraformInvocation(process.ppid), () => !notes.mayFollowAPlan());
   const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes, walk })]]);
   return { route, close: () => notes.flush() };
 }
