@@ -3,7 +3,7 @@ import { accountScope } from './account-scope';
 import { normalizeBaseUrl } from './base-url';
 import type { BudgetStore } from './budget-store';
 import { HostingApiError, type HostingErrorCode } from './errors';
-import { FirstAnswerGate } from './first-answer-gate';
+import { FirstAnswerGate, isUnavailable } from './first-answer-gate';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
 import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
 import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
@@ -69,6 +69,14 @@ export function isTransientLogLine(line: string): boolean {
  * would only hide it. A reset or a timeout is still retried to the end: the API may be busy.
  */
 export const MAX_REFUSED_CONNECTIONS = 4;
+
+/**
+ * An API that has answered nothing but "unavailable" this many times, before any other answer,
+ * fails at once (some 15 s of backoff): it is down or in maintenance, and waiting out the whole
+ * deadline, silently under Terraform, would only hide it. Once it has answered, an unavailable
+ * answer is retried to the end: the API is up and briefly busy.
+ */
+export const MAX_UNAVAILABLE_BEFORE_AN_ANSWER = 6;
 
 const refusedFor = (error: HostingApiError, attempt: number) =>
   error.code === 'network_error' && /\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\)/.test(error.detail) && attempt >= MAX_REFUSED_CONNECTIONS;
@@ -404,10 +412,11 @@ export class HostingApiClient {
 
   /** Every request, through the gate: a token the API refuses is met once, however many ask at once. */
   private call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
-    return this.#gate.through(() => this.send(spec));
+    return this.#gate.through((probe) => this.send(spec, probe));
   }
 
-  private async send<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
+  /** `probe`: no answer has come to this client yet (first-answer-gate.ts). */
+  private async send<T>(spec: CallSpec<T>, probe = false): Promise<ApiResponse<T>> {
     const method = spec.method;
     const pathWithQuery = spec.query ? `${spec.path}?${new URLSearchParams(spec.query).toString()}` : spec.path;
     const fail: Fail = (code, status, detail, extra = {}) =>
@@ -494,8 +503,13 @@ export class HostingApiClient {
       if (!isRetryable({ method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
         throw error;
       }
+      const during = `${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s`;
       if (refusedFor(error, attempt)) {
-        throw fail('network_error', 0, `${error.detail}, ${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s: nothing answers at that address`, { attempt });
+        throw fail('network_error', 0, `${error.detail}, ${during}: nothing answers at that address`, { attempt });
+      }
+      if (probe && isUnavailable(error) && attempt >= MAX_UNAVAILABLE_BEFORE_AN_ANSWER) {
+        const said = `${error.status} ${error.code}${error.requestId ? `, request id ${error.requestId}` : ''}`;
+        throw fail(error.code, error.status, `${error.detail} (${said}), ${during}, and no other answer yet: the API is down or in maintenance`, { attempt, requestId: error.requestId, apiDown: true });
       }
       const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
       if (this.#now() + delay > deadline) {

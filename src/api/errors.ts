@@ -66,6 +66,8 @@ export interface HostingApiErrorDetails {
   readonly replayed?: boolean;
   /** Which attempt of the client's call got this answer (1 for the first send); 0 when none was sent. */
   readonly attempt?: number;
+  /** The API answered nothing but "unavailable" before any other answer: it is down, for every request. */
+  readonly apiDown?: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export class HostingApiError extends Error {
   public readonly idempotencyKey?: string;
   public readonly replayed: boolean;
   public readonly attempt: number;
+  public readonly apiDown: boolean;
 
   constructor(details: HostingApiErrorDetails) {
     super(formatMessage(details));
@@ -100,6 +103,7 @@ export class HostingApiError extends Error {
     this.idempotencyKey = details.idempotencyKey;
     this.replayed = details.replayed ?? false;
     this.attempt = details.attempt ?? 0;
+    this.apiDown = details.apiDown ?? false;
   }
 
   public toJSON(): Record<string, unknown> {

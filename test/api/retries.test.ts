@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  limitWords, sharedBudgetFile, STALE_LOCK_MS, waitSummary,
+  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, sharedBudgetFile, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -185,6 +185,26 @@ describe('retries through the client', () => {
     m.fail('GET', FW, 'UND_ERR_HEADERS_TIMEOUT');
     m.reply('GET', FW, 200, { data: fx.firewall });
     await expect(m.client.getFirewall(fx.VPS_ID)).resolves.toMatchObject({ data: fx.firewall });
+  });
+
+  test('an API that answers only "unavailable" before any other answer fails in some 15 s, and every later request gets that error without asking', async () => {
+    const m = mockClient();
+    for (let i = 0; i < MAX_UNAVAILABLE_BEFORE_AN_ANSWER; i++) m.reply('GET', FW, 503, apiError('temporarily_unavailable'));
+    const err = await m.client.getFirewall(fx.VPS_ID).catch((e: HostingApiError) => e);
+    expect(err).toMatchObject({ code: 'temporarily_unavailable', status: 503, attempt: MAX_UNAVAILABLE_BEFORE_AN_ANSWER, apiDown: true });
+    expect((err as HostingApiError).detail).toMatch(/ \(503 temporarily_unavailable, request id \w+\), 6 times in \d+\.\d s, and no other answer yet: the API is down or in maintenance$/);
+    expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
+    await expect(m.client.listServers()).rejects.toBe(err);
+    expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
+  });
+
+  test('once the API has answered, "unavailable" is retried to the last attempt: it is up and briefly busy', async () => {
+    const m = mockClient();
+    m.reply('GET', FW, 200, { data: fx.firewall });
+    await m.client.getFirewall(fx.VPS_ID);
+    for (let i = 0; i < 7; i++) m.reply('GET', FW, 503, apiError('temporarily_unavailable'));
+    m.reply('GET', FW, 200, { data: fx.firewall });
+    await expect(m.client.getFirewall(fx.VPS_ID)).resolves.toMatchObject({ data: fx.firewall, attempt: 8 });
   });
 
   test('attempts are bounded and the last error surfaces', async () => {

@@ -147,4 +147,14 @@ describe('through the resource RPCs, with Terraform\'s rules checked on every an
     expect(run.errors).toEqual([expect.stringMatching(/^the token in HOSTING_API_TOKEN was refused by /)]);
     expect(t.a.requests.length - before).toBe(1);
   });
+
+  test('an API answering only "unavailable" at plan: one error in some 15 s naming it, asked by one request at a time', async () => {
+    expect((await t.driver.apply(stack)).errors).toEqual([]);
+    t.a.addFault({ effect: { type: 'error', status: 503, code: 'temporarily_unavailable' } });
+    const [before, started] = [t.a.requests.length, t.clock.now()];
+    const run = await t.driver.plan(stack);
+    expect(run.errors).toEqual([expect.stringMatching(/^the API at http:\/\/127\.0\.0\.1:\d+\/api\/v1 is unavailable: .* 6 times in \d+\.\d s, and no other answer yet: the API is down or in maintenance$/)]);
+    expect(t.a.requests.length - before).toBe(6);
+    expect(t.clock.now() - started).toBeLessThan(20_000);
+  });
 });

@@ -5,8 +5,8 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { ERROR, RunRefusal, type Diagnostic } from '../diagnostics';
 
 /**
- * A refusal of the whole run: a refused token, an API nothing answers at (a scope the token
- * lacks is one too, at plan). Its one home, from the API's answer to each walk's (issue 61):
+ * A refusal of the whole run: a refused token, an API nothing answers at or one answering only
+ * that it is unavailable (a scope the token lacks is one too, at plan). Its one home, from the API's answer to each walk's (issue 61):
  *
  * - the client meets it with one request, and every request after it fails with that same error
  *   without asking (api/first-answer-gate.ts);
@@ -37,6 +37,10 @@ export function createRunRefusals(tokenEnvVar: string, baseUrl: string, baseUrlF
     if (err.apiError.code === 'network_error') {
       const what = `the API at ${api} could not be reached`;
       return new RunRefusal(`${what}: ${err.apiError.detail}`, err.hint.replace('check HOSTING_API_URL', `check ${baseUrlFrom}`), `${what} (the first error says how)`);
+    }
+    if (err.apiError.apiDown) {
+      const what = `the API at ${api} is unavailable`;
+      return new RunRefusal(`${what}: ${err.apiError.detail}`, 'nothing was changed; run again once the API answers (its status page, or the provider\'s log with TF_LOG=INFO, shows each try)', `${what} (the first error says how)`);
     }
     const what = `the token in ${tokenEnvVar} was refused`;
     return new RunRefusal(tokenRefusedLine(tokenEnvVar, err.apiError, baseUrl), err.hint, `${what} (the first error says how)`);
