@@ -111,7 +111,7 @@ export interface SessionOptions {
 
 const stoppedError = () =>
   new ReconcileError(
-    'stopped: Terraform asked the provider to stop (Ctrl-C) while it was waiting; no further request was started',
+    'stopped: Terraform asked the provider to stop (Ctrl-C, or a stop signal to terraform) while it was waiting; no further request was started',
     'run the apply again: the provider reads the servers first, so completed actions are not repeated',
   );
 

@@ -157,7 +157,12 @@ describe.each(BRIDGES)('bridge %s', (bridge) => {
       ws?.dispose();
     });
 
-    test.each<[string, NodeJS.Signals]>([['cut off by Ctrl-C', 'SIGINT'], ['killed', 'SIGKILL']])('an apply %s mid-action is re-run and converges with no action run twice', async (_how, signal) => {
+    test.each<[string, NodeJS.Signals, boolean]>([
+      ['cut off by Ctrl-C', 'SIGINT', false],
+      ['killed', 'SIGKILL', false],
+      // Issue 60 §2: a provider the signal ended mid-RPC made Terraform's graceful stop "Plugin did not respond".
+      ['sent SIGTERM with its process group (a cancelled CI job)', 'SIGTERM', true],
+    ])('an apply %s mid-action is re-run and converges with no action run twice', async (_how, signal, signalGroup) => {
     // Long enough that an interrupt which did not end the provider's wait would show.
       sim = await simulatorWithSentinel({ operationDelays: { queuedMs: 200, runningMs: 8_000 } });
       ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
@@ -172,12 +177,14 @@ describe.each(BRIDGES)('bridge %s', (bridge) => {
       const interrupted = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], {
         until: () => s.executed({ kind: 'action' }).length > 0 && (interruptedAt ||= performance.now()) > 0,
         signal,
+        signalGroup,
       });
       expect(interrupted.code).not.toBe(0);
-      if (isProvider(bridge) && signal === 'SIGINT') {
-      // StopProvider ends the wait at once, or cuts off the poll in flight; Terraform reports it and stops.
+      if (isProvider(bridge) && signal !== 'SIGKILL') {
+        expect(interrupted.output).not.toMatch(/Plugin did not respond|handshake|plugin exited/);
+        // StopProvider ends the wait at once, or cuts off the poll in flight; Terraform reports it and stops.
         expect(performance.now() - interruptedAt).toBeLessThan(4_000);
-        expect(interrupted.output).toMatch(/stopped: Terraform asked the provider to stop \(Ctrl-C\)|stopped while the request was in flight/);
+        expect(interrupted.output).toMatch(/stopped: Terraform asked the provider to stop \(Ctrl-C, or a stop signal to terraform\)|stopped while the request was in flight/);
       }
       const retried = await ws.apply();
       expect(retried.code).toBe(0);

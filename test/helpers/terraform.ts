@@ -64,6 +64,8 @@ export function pathWithTerraformOnly(root: string): string {
 export interface TerraformRunOptions {
   readonly until?: (output: string) => boolean;
   readonly signal?: NodeJS.Signals;
+  /** `signal` goes to terraform's whole process group (its providers too), as a cancelled CI job sends it; implies `ownGroup`. */
+  readonly signalGroup?: boolean;
   readonly env?: Record<string, string>;
   /** Hears terraform's process id as it starts. */
   readonly onStart?: (pid: number) => void;
@@ -120,7 +122,7 @@ export class TerraformWorkspace {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,
         env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env, ...options.env },
-        detached: options.ownGroup ?? false,
+        detached: (options.ownGroup || options.signalGroup) ?? false,
       });
       if (child.pid !== undefined) options.onStart?.(child.pid);
       let output = '';
@@ -128,7 +130,8 @@ export class TerraformWorkspace {
       const check = () => {
         if (!interrupted && options.until?.(output)) {
           interrupted = true;
-          child.kill(options.signal ?? 'SIGINT');
+          if (options.signalGroup) process.kill(-child.pid!, options.signal ?? 'SIGINT');
+          else child.kill(options.signal ?? 'SIGINT');
         }
       };
       const poll = options.until ? setInterval(check, 100) : undefined;

@@ -222,7 +222,7 @@ test('a stoppable sleep ends at once, rejecting, when Terraform asks the provide
   const started = performance.now();
   const waiting = sleep(60_000);
   stopping.abort();
-  await expect(waiting).rejects.toThrow('stopped: Terraform asked the provider to stop (Ctrl-C)');
+  await expect(waiting).rejects.toThrow('stopped: Terraform asked the provider to stop (Ctrl-C, or a stop signal to terraform)');
   await expect(sleep(1)).rejects.toThrow('stopped');
   expect(performance.now() - started).toBeLessThan(1_000);
   await expect(stoppableSleep(new AbortController().signal)(1)).resolves.toBeUndefined();

@@ -25,8 +25,12 @@ export function serveTerraform(loadProvider: (start: ProviderStart) => LoadedPro
     process.stderr.write('PLUGIN_CLIENT_CERT is not set: this provider only serves Terraform over mutual TLS.\n');
     process.exit(1);
   }
-  // SIGINT reaches the whole process group on Ctrl-C; Terraform asks for a stop through StopProvider.
+  // SIGINT reaches the whole process group on Ctrl-C, and a CI job cancelled sends SIGTERM to the
+  // group: Terraform stops gracefully on either, asking through StopProvider, then ends each
+  // provider with Shutdown (and goes on to a `terraform test`'s teardown). A provider the signal
+  // ended mid-RPC would defeat that ("Plugin did not respond"); one gone with its Terraform ends anyway.
   process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => undefined);
 
   const certificate = createServerCertificate();
   // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
