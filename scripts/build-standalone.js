@@ -4,7 +4,8 @@
 // npm once and cached; the executables are built by every run, and a cached one that differs is named).
 const { statSync } = require('node:fs');
 const { resolve } = require('node:path');
-const { defaultCacheDir, standaloneExecutables, NODE_RELEASE } = require('../lib/cli/standalone-executable');
+const { standaloneExecutables, NODE_RELEASE } = require('../lib/cli/standalone-executable');
+const { defaultCacheDir } = require('../lib/cli/user-cache');
 const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage, writePackedProviderMirror } = require('../lib/contract/provider-mirror');
 
 const out = resolve(process.argv[2] ?? 'dist/standalone');

@@ -7,7 +7,8 @@
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { defaultCacheDir, executableNotices, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
+const { executableNotices, nodeBinaryPackage, standaloneExecutables } = require('../lib/cli/standalone-executable');
+const { defaultCacheDir } = require('../lib/cli/user-cache');
 const { PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, standalonePackage } = require('../lib/contract/provider-mirror');
 const { providerRelease } = require('../lib/contract/provider-release');
 const { providerSbom } = require('./provider-sbom');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { NOTICES_ASSET } from './standalone-assets';
-import { defaultCacheDir, executableNotices, hostPlatform, standaloneExecutables } from './standalone-executable';
+import { executableNotices, hostPlatform, standaloneExecutables } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
+import { defaultCacheDir } from './user-cache';
 import {
   PLATFORMS, providerVersion, readProviderBundle, readStandaloneProgram, scriptPackage, standalonePackage,
   type Platform, type ProviderPackage,
@@ -42,7 +43,7 @@ function packagedBundles(): ProviderBuilds {
     // Each executable comes with the licences of what it holds, Node's among them.
     standalone: (platforms, log) => {
       // Built by this run, for a mirror as for a registry: a file planted in the cache is never written out.
-      const build = { cacheDir: defaultCacheDir(), log };
+      const build = { cacheDir: defaultCacheDir(process.env, log), log };
       return standalonePackage(version, standaloneExecutables(readStandaloneProgram(), platforms, build), executableNotices(build));
     },
   };

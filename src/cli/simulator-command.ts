@@ -92,6 +92,8 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
   const { port, host, allowedHosts, requestLogSize } = options;
   const [identitySecret, accessKey] = [takeHandedOver(SIMULATOR_SECRET_VARIABLE), takeHandedOver(SIMULATOR_ACCESS_KEY_VARIABLE)];
+  // Listened for before the listening line: a script that signals as soon as it reads it reaches a clean stop.
+  const stopped = untilStopped(options.exitWithParent);
   const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still, identitySecret, accessKey });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
@@ -109,7 +111,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
   print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);
   print('Press Ctrl-C to stop.');
-  await untilStopped(options.exitWithParent);
+  await stopped;
   await sim.close();
 }
 

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { parseCommandLine } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
 import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
-import { defaultCacheDir } from './standalone-executable';
 import { THIS_PACKAGE } from './this-package';
+import { defaultCacheDir } from './user-cache';
 import { processStart, processState } from '../contract/process-start';
 import { identityProof } from '../simulator/control-surface';
 import { LISTENING_LINE } from '../simulator/listening-line';
@@ -37,7 +37,15 @@ const START_TIMEOUT_MS = 30_000;
 /** How long `stop` waits for a clean end before SIGKILL. */
 const STOP_TIMEOUT_MS = 5_000;
 
-const stateDir = (env: NodeJS.ProcessEnv) => join(env.CDKTF_SERVER_HOSTING_STATE_DIR || defaultCacheDir(env), 'simulators');
+/** Where the state files are: asked of every file a command touches, said (a fallback folder) once a process. */
+let stateDirOf: { env: NodeJS.ProcessEnv; dir: string } | undefined;
+const stateDir = (env: NodeJS.ProcessEnv) => {
+  if (stateDirOf?.env !== env) {
+    const say = (line: string) => process.stderr.write(`${THIS_PACKAGE.command}: ${line}\n`);
+    stateDirOf = { env, dir: join(env.CDKTF_SERVER_HOSTING_STATE_DIR || defaultCacheDir(env, say), 'simulators') };
+  }
+  return stateDirOf.dir;
+};
 const stateFile = (env: NodeJS.ProcessEnv, port: number) => join(stateDir(env), `${port}.json`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

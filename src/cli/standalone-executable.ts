@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { unsign } from 'macho-unsign';
 import { CLI_ASSET, NOTICES_ASSET } from './standalone-assets';
@@ -55,11 +55,6 @@ export interface StandaloneBuild {
  * user's rights may write and whose key is computable from the public package.
  */
 const builtByThisRun = new Map<string, Buffer>();
-
-/** `$CDKTF_SERVER_HOSTING_CACHE_DIR`, else `$XDG_CACHE_HOME/cdktf-server-hosting`, else `~/.cache/cdktf-server-hosting`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CDKTF_SERVER_HOSTING_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cdktf-server-hosting');
-}
 
 /** The platform this machine runs, in Terraform's names, if it is one a standalone executable is built for. */
 export function hostPlatform(): Platform | undefined {

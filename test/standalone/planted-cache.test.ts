@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cachedExecutable, defaultCacheDir, executableNotices, standaloneExecutables } from '../../src/cli/standalone-executable';
+import { cachedExecutable, executableNotices, standaloneExecutables } from '../../src/cli/standalone-executable';
+import { defaultCacheDir } from '../../src/cli/user-cache';
 import { readStandaloneProgram } from '../../src/contract/provider-mirror';
 
 /*

@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
-import { defaultCacheDir, NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
+import { NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
+import { defaultCacheDir } from '../../src/cli/user-cache';
 import { executableName, readStandaloneProgram } from '../../src/contract/provider-mirror';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
 import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
