@@ -61,6 +61,9 @@ export function pathWithTerraformOnly(root: string): string {
   return bin;
 }
 
+/** What Terraform says when an answer of the provider breaks its rules (plan vs configuration, final plan vs plan, new state vs plan). */
+const TERRAFORM_RULE_BROKEN = /Provider produced (inconsistent|invalid) [a-z ]+|This is a bug in the provider|produced an unexpected new value/;
+
 export interface TerraformRunOptions {
   readonly until?: (output: string) => boolean;
   readonly signal?: NodeJS.Signals;
@@ -118,7 +121,7 @@ export class TerraformWorkspace {
    * SIGINT as Ctrl-C does, or `signal` (SIGKILL for a killed run). `env` adds to the workspace's.
    */
   public terraform(args: string[], options: TerraformRunOptions = {}): Promise<TerraformRun> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const child = spawn('terraform', args, {
         cwd: this.stackDir,
         env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? this.root, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: TERRAFORM_RC, ...this.env, ...options.env },
@@ -143,7 +146,10 @@ export class TerraformWorkspace {
       child.stderr.on('data', collect);
       child.on('close', (code, signal) => {
         clearInterval(poll);
-        resolve({ code: code ?? (signal ? 128 : -1), output });
+        // Terraform checks every answer of the provider: a rule it found broken fails the test, whatever the test expects.
+        const broken = TERRAFORM_RULE_BROKEN.exec(output);
+        if (broken) reject(new Error(`terraform ${args.join(' ')}: Terraform found an answer of the provider against its rules: ${broken[0]}\n${output}`));
+        else resolve({ code: code ?? (signal ? 128 : -1), output });
       });
     });
   }
