@@ -56,9 +56,10 @@ export interface ApplyOptions {
   readonly crashAtRpc?: number;
   /**
    * From the run's Nth resource RPC on (counted from 1 across both walks), every account answers
-   * every request with `effect` (a token refused, an API that stops answering) until the run ends.
+   * every request (or those of `endpoints`, e.g. `PUT *`) with `effect` (a token refused, an API
+   * that stops answering, a scope revoked) until the run ends.
    */
-  readonly refuseFromRpc?: { readonly rpc: number; readonly effect: FaultEffect };
+  readonly refuseFromRpc?: { readonly rpc: number; readonly effect: FaultEffect; readonly endpoints?: readonly string[] };
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
@@ -125,7 +126,7 @@ export class ProtocolDriver {
   /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
   private rpcsToDeath: number | undefined;
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
-  private rpcsToRefusal: { left: number; readonly effect: FaultEffect } | undefined;
+  private rpcsToRefusal: { left: number; readonly effect: FaultEffect; readonly endpoints?: readonly string[] } | undefined;
   private readonly clients: HostingApiClient[] = [];
   private readonly grpcProviders: GrpcProvider[] = [];
   /** How the driver reaches each provider process: its RPC handlers in this process, or its gRPC service as Terraform does. */
@@ -192,7 +193,8 @@ export class ProtocolDriver {
   private mortal(rpcs: Rpcs, stop: AbortController): Rpcs {
     const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: unknown, cb: unknown) => {
       if (this.rpcsToRefusal && --this.rpcsToRefusal.left === 0) {
-        for (const account of Object.values(this.accounts)) account.sim.addFault({ effect: this.rpcsToRefusal.effect });
+        const { effect, endpoints = ['* *'] } = this.rpcsToRefusal;
+        for (const account of Object.values(this.accounts)) endpoints.forEach((endpoint) => account.sim.addFault({ endpoint, effect }));
       }
       const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb);
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
@@ -249,7 +251,7 @@ export class ProtocolDriver {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
     const planRun = this.testRun ?? `a${++this.runs}`;
     this.rpcsToDeath = options.crashAtRpc;
-    this.rpcsToRefusal = options.refuseFromRpc && { left: options.refuseFromRpc.rpc, effect: options.refuseFromRpc.effect };
+    this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
     try {
       return await this.planAndApply(configs, options, planRun, outcome);
     } finally {

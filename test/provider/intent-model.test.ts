@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { SEED_TOKEN_NAMES, type FaultEffect } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
 import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
@@ -240,11 +241,12 @@ async function runBlock(block: RunBlock, m: Model, r: Real): Promise<void> {
   expect(r.a.executed().length + r.b.executed().length).toBe(writes);
 }
 
-/** What every request gets once a refusal of the whole run begins. */
-const REFUSALS = {
-  'the token refused': { type: 'error', status: 401, code: 'unauthorized' },
-  'the API stops answering': { type: 'error', status: 503, code: 'unavailable' },
-} as const;
+/** What every request (or every write) gets once a refusal of the whole run begins. */
+const REFUSALS: Record<string, { readonly effect: FaultEffect; readonly endpoints?: readonly string[] }> = {
+  'the token refused': { effect: { type: 'error', status: 401, code: 'unauthorized' } },
+  'the API stops answering': { effect: { type: 'error', status: 503, code: 'unavailable' } },
+  'a scope revoked (every write refused)': { effect: { type: 'error', status: 403, code: 'insufficient_scope' }, endpoints: ['PUT *', 'POST *', 'PATCH *'] },
+};
 
 /** Notes each account's firewall as it is now. */
 const remember = (m: Model, r: Real) => {
@@ -343,8 +345,13 @@ const FAMILIES = {
     fc.constantFrom('pw', 'pw_b', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, { crashOn: address })))),
     fc.integer({ min: 1, max: 8 }).map((n) => cmd(`apply, the provider killed while it answers the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { crashAtRpc: n })))),
     // Issue 59 §3: refusals as faults, at any RPC of either walk; the driver checks Terraform's rules on every answer.
-    fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom<keyof typeof REFUSALS>('the token refused', 'the API stops answering')).map(([n, refusal]) =>
-      cmd(`apply, ${refusal} from the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { refuseFromRpc: { rpc: n, effect: REFUSALS[refusal] } })))),
+    fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom(...Object.keys(REFUSALS))).map(([n, refusal]) =>
+      cmd(`apply, ${refusal} from the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { refuseFromRpc: { rpc: n, ...REFUSALS[refusal] } })))),
+    fc.constant(cmd('plan -out, account a\'s token swapped for a read-only one (a scope revoked), apply the saved plan', async (m, r) => {
+      const token = r.accounts.a.token;
+      await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = r.a.tokens[SEED_TOKEN_NAMES.readOnly]) });
+      r.accounts.a.token = token;
+    })),
     fc.constant(cmd('plan -out, account a\'s token rotated away, apply the saved plan with the old one', async (m, r) => {
       const token = r.accounts.a.token;
       await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
