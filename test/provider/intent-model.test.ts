@@ -121,6 +121,9 @@ function followLife(m: Model, p: 'a' | 'b', outcome: RunOutcome, found: Firewall
   return undefined;
 }
 
+/** Account `p`'s firewall as the simulator holds it (every member set). */
+const firewallOf = (real: Real, p: 'a' | 'b') => real[p].state.server(SERVER).firewall as FirewallValues;
+
 const writesTo = (real: Real, p: 'a' | 'b') => real[p].executed({ serverId: SERVER, kind: 'firewall' }).length;
 const rebootsOf = (real: Real, m: Model) => m.rebootsBeforeReset + reboots(real.a);
 
@@ -154,7 +157,7 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   const before = { b: writesTo(real, 'b'), ip: ipWrites(real), description: descriptionOf(real), reboots: rebootsOf(real, m) };
   // A reboot is possible only where the user changed the triggers since the last attempt, or one is still to settle.
   const mayReboot = m.pw !== undefined && (m.lastAttempt !== m.triggers || m.unsettled);
-  const firewalls = { a: { ...real.a.state.server(SERVER).firewall }, b: { ...real.b.state.server(SERVER).firewall } };
+  const firewalls = { a: { ...firewallOf(real, 'a') }, b: { ...firewallOf(real, 'b') } };
   const seenBefore = { a: m.seen.a.length, b: m.seen.b.length };
   const outcome = await real.driver.apply(configs(m), options);
   judge(real, m, outcome, options.replace ?? []);
@@ -165,7 +168,7 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
     if (outcome.changes[`fw_${p}`] === 'create') m.seen[p] = [firewalls[p], ...m.seen[p].slice(seenBefore[p])];
     // The firewall just before this apply's writes: a change between its plan and its writes is the last one noted.
     const restored = followLife(m, p, outcome, m.seen[p].at(-1) ?? firewalls[p]);
-    const now = real[p].state.server(SERVER).firewall;
+    const now = firewallOf(real, p);
     // A removal in a life the user can follow puts back exactly what its first writes found.
     if (restored) expect({ account: p, ...now }).toEqual({ account: p, enabled: restored.enabled, rulesets: [...restored.rulesets].sort() });
     if (outcome.changes[`fw_${p}`] !== 'delete' || outcome.errors.length || outcome.crashed) continue;
@@ -250,7 +253,7 @@ const REFUSALS: Record<string, { readonly effect: FaultEffect; readonly endpoint
 
 /** Notes each account's firewall as it is now. */
 const remember = (m: Model, r: Real) => {
-  for (const p of ['a', 'b'] as const) m.seen[p].push({ ...r[p].state.server(SERVER).firewall });
+  for (const p of ['a', 'b'] as const) m.seen[p].push({ ...firewallOf(r, p) });
 };
 
 const cmd = (name: string, run: (m: Model, r: Real) => Promise<void> | void, check: (m: Model) => boolean = () => true): Command => ({
