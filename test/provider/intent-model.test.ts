@@ -154,7 +154,7 @@ function judge(real: Real, m: Model, outcome: RunOutcome, replaced: readonly str
 async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, movedAfterPlan?: 'a' | 'b') {
   // Without a refresh the plan starts from the state: a hand change it does not see stays until a later plan sees it.
   const seesHandChanges = options.refresh !== false;
-  const before = { b: writesTo(real, 'b'), ip: ipWrites(real), description: descriptionOf(real), reboots: rebootsOf(real, m) };
+  const before = { a: writesTo(real, 'a'), b: writesTo(real, 'b'), ip: ipWrites(real), description: descriptionOf(real), reboots: rebootsOf(real, m) };
   // A reboot is possible only where the user changed the triggers since the last attempt, or one is still to settle.
   const mayReboot = m.pw !== undefined && (m.lastAttempt !== m.triggers || m.unsettled);
   const firewalls = { a: { ...firewallOf(real, 'a') }, b: { ...firewallOf(real, 'b') } };
@@ -184,8 +184,14 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   // IP settings: written only when the run changed them; a retaining removal leaves the description.
   if (!outcome.changes.ip) expect(ipWrites(real)).toBe(before.ip);
   if (outcome.changes.ip === 'delete' && !outcome.errors.length && !outcome.crashed) expect(descriptionOf(real)).toBe(before.description);
-  // Nothing written to an account the run did not change.
-  if (!outcome.changes.fw_b) expect(writesTo(real, 'b')).toBe(before.b);
+  // Each server's firewall written only for a change of its resource, and at most twice a step (the
+  // PUT, and once more for a member changed by hand meanwhile; a replacement is a removal and a create):
+  // nothing written to an account the run did not change.
+  for (const p of ['a', 'b'] as const) {
+    const change = outcome.changes[`fw_${p}`];
+    expect({ account: p, writes: writesTo(real, p) - before[p] }).toEqual({ account: p, writes: change ? expect.any(Number) : 0 });
+    expect(writesTo(real, p) - before[p]).toBeLessThanOrEqual(change === 'replace' ? 4 : 2);
+  }
   if (outcome.errors.length || outcome.crashed) return outcome;
   // No intended write lost: after a successful apply the accounts are what the configuration says.
   if (m.pw) expect(real.driver.state.get(m.pw)?.value).toMatchObject({ reboot_triggers: { v: m.triggers } });
