@@ -1,7 +1,7 @@
 // The mutation score as the design guide keeps it (issue 59 §3), from Stryker's JSON report: killed
 // and surviving mutants apart from time-outs, which on a loaded two-core machine say nothing about
 // the tests. A time-out is no kill: this prints the command that runs the time-outs again alone,
-// one at a time with a longer limit, and `--timeouts-rerun` reads that run's report.
+// one at a time with a longer limit; this script then reads that run's report when given its path.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -9,6 +9,8 @@ const file = process.argv.find((a) => a.endsWith('.json')) ?? join(__dirname, '.
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const mutants = Object.entries(report.files).flatMap(([path, f]) => f.mutants.map((m) => ({ ...m, path })));
 const count = (status) => mutants.filter((m) => m.status === status).length;
+// Stryker takes one --mutate, a comma-separated list, and its ranges by lines: a range with columns matched no mutant.
+const linesOf = (m) => `${m.path}:${m.location.start.line}-${m.location.end.line}`;
 const where = (m) => `${m.path}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}`;
 
 const killed = count('Killed');
@@ -22,6 +24,6 @@ process.stdout.write([
   ...survived.map((m) => `survived: ${where(m)} ${m.mutatorName}${m.replacement ? ` -> ${JSON.stringify(m.replacement)}` : ''}`),
   ...(timedOut.length ? [
     'timed out (not counted as killed); run them again alone:',
-    `  INTENT_MODEL_RUNS=25 npx stryker run --concurrency 1 --timeoutMS 120000 --mutate ${timedOut.map(where).map((w) => JSON.stringify(w)).join(' --mutate ')}`,
+    `  INTENT_MODEL_RUNS=25 npx stryker run --concurrency 1 --timeoutMS 120000 --mutate ${JSON.stringify([...new Set(timedOut.map(linesOf))].join(','))}`,
   ] : []),
 ].join('\n') + '\n');

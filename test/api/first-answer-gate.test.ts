@@ -3,6 +3,8 @@ import { FirstAnswerGate } from '../../src/api/first-answer-gate';
 
 const refused = () => new HostingApiError({ status: 401, code: 'unauthorized', method: 'GET', path: '/servers', detail: 'revoked', requestId: 'req_1' });
 const unreachable = () => new HostingApiError({ status: 0, code: 'network_error', method: 'GET', path: '/servers', detail: 'nothing answers' });
+const notAllowedFrom = () => new HostingApiError({ status: 403, code: 'ip_not_allowed', method: 'GET', path: '/servers', detail: 'not from 203.0.113.9' });
+const apiDown = () => new HostingApiError({ status: 503, code: 'temporarily_unavailable', method: 'GET', path: '/servers', detail: 'maintenance', apiDown: true });
 const notFound = () => new HostingApiError({ status: 404, code: 'not_found', method: 'GET', path: '/servers/x', detail: 'no such server' });
 
 /** Sends that each wait for the test to answer them, counting how many were in flight at once. */
@@ -19,7 +21,7 @@ function sender() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the first answer gate: a refusal of every request is met once', () => {
-  test.each([['a refused token', refused], ['an API nothing answers at', unreachable]])('%s: one request is sent, and every caller waiting gets the same error', async (_name, error) => {
+  test.each([['a refused token', refused], ['a token not allowed from this address', notAllowedFrom], ['an API nothing answers at', unreachable], ['an API down before any answer', apiDown]])('%s: one request is sent, and every caller waiting gets the same error', async (_name, error) => {
     const gate = new FirstAnswerGate();
     const api = sender();
     const calls = Array.from({ length: 5 }, () => gate.through(api.send));

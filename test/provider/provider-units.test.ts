@@ -334,3 +334,17 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
     expect(await warningsOf(applied, power({ reboot_triggers: { image: 'v2' } }))).toEqual([]);
   });
 });
+
+// The shared reads (run/shared-reads.ts): one GET /servers for every caller, until a power write makes it old.
+describe('the server list a process shares', () => {
+  const s = useSimulator();
+  test('concurrent callers share one read; after forgetServerList the next caller reads again', async () => {
+    const session = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal).forCall('plan');
+    const lists = () => s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/servers').length;
+    await Promise.all([session.listedServer(IDS.vpsRunning), session.listedServer(IDS.vdsRunning), session.serverList()]);
+    expect(lists()).toBe(1);
+    session.forgetServerList();
+    expect((await session.listedServer(IDS.vpsRunning))?.id).toBe(IDS.vpsRunning);
+    expect(lists()).toBe(2);
+  });
+});

@@ -45,6 +45,21 @@ describe('a run-wide refusal, in the words the run met it first', () => {
   });
 });
 
+describe('the refusals and the walk\'s other parts, one rule each', () => {
+  test('a refusal of another kind than the first is told in its own words', () => {
+    const refusals = createRunRefusals('HOSTING_API_TOKEN', URL);
+    refusals.reported(failure(apiError('unauthorized', 401, 'req_1')));
+    expect(told(refusals.reported(failure(apiError('network_error', 0)))).summary).toBe(`the API at ${URL} could not be reached: connection refused, 4 times in 3.1 s`);
+  });
+
+  test('a warning said once stays a warning when said again: only an error becomes the short line', () => {
+    const said = refusalsSaid();
+    const warning: Diagnostic = { severity: 2, summary: 'the apply needs a token with network:write', once: 'scopes network:write', again: 'short' };
+    said.sayOnce([warning], false);
+    expect(said.sayOnce([warning], false).diagnostics).toEqual([warning]);
+  });
+});
+
 describe('what each walk says of a refusal said already', () => {
   const refusal = told(createRunRefusals('HOSTING_API_TOKEN', URL).reported(failure(apiError('unauthorized', 401, 'req_1'))));
   const scope: Diagnostic = { severity: ERROR, summary: 'firewall vps_web_2: token "ci" lacks network:write', once: 'token lacks network:write' };
@@ -112,6 +127,7 @@ describe('the plan a refusal said elsewhere stands in for: no change the configu
     ['unchanged (a set in another order): the prior state', prior, fw({ enabled: true, rulesets: [1, 2] }), prior, []],
     ['unchanged, an optional computed value unset: the prior state', prior, fw({ rulesets: [1, 2] }), prior, []],
     ['changed: the configuration, what the server decides unknown', prior, fw({ enabled: false, rulesets: [1, 2] }), { ...prior, enabled: false, rulesets: [1, 2], applied_rulesets: UNKNOWN }, []],
+    ['changed rule sets of the same size: the configuration', prior, fw({ enabled: true, rulesets: [1, 3] }), { ...prior, rulesets: [1, 3], applied_rulesets: UNKNOWN }, []],
     ['a create: computed values unknown', null, fw({ enabled: true }), fw({ id: UNKNOWN, enabled: true, rulesets: UNKNOWN, applied_rulesets: UNKNOWN }), []],
     ['another server: replaced, the id unknown', prior, fw({ server_id: 'vps_web_2', enabled: true }), fw({ id: UNKNOWN, server_id: 'vps_web_2', enabled: true, rulesets: [2, 1], applied_rulesets: UNKNOWN }), ['server_id']],
   ])('hosting_server_firewall, %s', (_name, before, config, planned, requiresReplace) => {

@@ -62,6 +62,16 @@ describe('trusted reads', () => {
     expect(process('run-1', 'apply').session.trustsRead({ readAt: Date.now(), readIn: 'aGFzaCBvZiBydW4gYW5kIGFj' })).toBe(false);
   });
 
+  test('the apply after a plan of its run knows that plan, and takes what it noted; another run knows neither', () => {
+    const plan = process('run-1', 'plan');
+    plan.session.notePlan('fw', { enabled: false });
+    plan.shutdown();
+    const apply = process('run-1', 'apply').session;
+    expect([apply.planOfThisRun(), apply.planNote('fw')]).toEqual([true, { enabled: false }]);
+    const other = process('run-2', 'apply').session;
+    expect([other.planOfThisRun(), other.planNote('fw')]).toEqual([false, undefined]);
+  });
+
   test('plan_read_max_age_seconds bounds the age within the plan; 0 reads at every apply', () => {
     const read = planned('run-1');
     expect(process('run-1', 'apply', 'hsim_token_a', 60).session.trustsRead(read)).toBe(true);
