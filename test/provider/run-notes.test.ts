@@ -20,6 +20,13 @@ describe('run notes', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+  test('a notes file of an earlier version, which kept no said warnings, leaves every warning new', () => {
+    mkdirSync(join(root, 'notes'), { recursive: true, mode: 0o700 });
+    planWrote('{"process": "p", "startedAt": 1, "planned": ["acct"], "notes": {}}', 1);
+    const apply = notes({ startedAt: 2 });
+    expect([apply.firstTime('a takeover'), apply.firstTime('a takeover')]).toEqual([true, false]);
+  });
+
   test('a process knows whether an earlier one of its run planned, for any account; with notes off it cannot tell', () => {
     const plan = notes({ startedAt: 1, processId: 1 });
     expect(plan.mayFollowAPlan()).toBe(false);
