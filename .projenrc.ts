@@ -413,7 +413,7 @@ new JsonFile(project, 'stryker.config.json', {
 });
 // The model-based test in full (issue 59 §3): npm test runs a share of its sequences.
 project.addTask('test:model', {
-  description: 'The model-based test of every kind, refusals and run blocks included, at 4,000 sequences (npm test runs 400)',
+  description: 'The model-based test of every kind, refusals and run blocks included, at 4,000 sequences (npm test runs 300)',
   env: { INTENT_MODEL_RUNS: '4000' },
   exec: 'jest --coverage=false test/provider/intent-model.test.ts',
 });

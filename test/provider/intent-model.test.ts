@@ -18,7 +18,7 @@ import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTw
  * outcome whose triggers differ from the last apply's may cause one. `INTENT_MODEL_RUNS` sets the
  * number of sequences (default 1000), `INTENT_MODEL_SEED` replays one, `INTENT_MODEL_ONLY` draws
  * one family of edits, `INTENT_MODEL_COMMANDS` the longest sequence (default 16). `npm test` runs a
- * share (400); `npm run test:model` the full run (4,000).
+ * share (300); `npm run test:model` the full run (4,000).
  */
 const t = useTwoAccounts();
 
@@ -392,8 +392,8 @@ async function converges(m: Model, r: Real) {
   expect(rebootsOf(r, m)).toBeGreaterThanOrEqual(m.owed);
 }
 
-// A share in `npm test` (400 sequences, about 35 s on two cores); `npm run test:model` runs 4,000.
-const RUNS = Number(process.env.INTENT_MODEL_RUNS ?? 400);
+// A share in `npm test` (300 sequences, about 45 s on two cores); `npm run test:model` runs 4,000.
+const RUNS = Number(process.env.INTENT_MODEL_RUNS ?? 300);
 /**
  * One sequence in ten reaches each provider process through its gRPC service, as Terraform does
  * (the wire encoding, ConfigureProvider, the service's error wrapping and reader-language pass);
