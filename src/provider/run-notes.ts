@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { terraformRun } from './run-identity';
 import { privateFolderProblem, userFolder } from '../contract/private-folder';
 
 /**
@@ -25,11 +26,18 @@ export interface RunNotes {
   readonly run?: string;
   /** This provider process, drawn at random: it names the reads it marks. */
   readonly process: string;
-  /** This process plans for `account`: a read or note of an earlier process of the run serves no apply after it. */
+  /**
+   * This process plans for `account`: a read or note of an earlier process of the run serves no
+   * apply after it. Its first call writes the file at once: the apply after this plan must find it.
+   */
   planning(account: string): void;
   /** Whether an earlier process of this run planned for `account` (an apply of a plan another run saved has none). */
   plannedEarlier(account: string): boolean;
-  /** Whether an earlier process of this run planned, for any account; true where it cannot be told (notes off). */
+  /**
+   * Whether an earlier process of this run planned, for any account; true where it cannot be told:
+   * notes off, or this process's own file not written (a folder that refused this write may have
+   * refused the earlier plan's, which then left no trace).
+   */
   mayFollowAPlan(): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
   ofThisPlan(account: string, maker: string | undefined): boolean;
@@ -64,7 +72,7 @@ export const NO_NOTES: RunNotes = {
 
 /** A notes file larger than this is not read (a run of 10,000 resources writes about 2 MB). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
-/** Notes files of runs this old are removed by the next run that writes. */
+/** Notes files this old are removed by the next run that writes, unless their terraform still runs. */
 const STALE_FILE_MS = 60 * 60 * 1000;
 
 const notesSchema = z.record(z.string(), z.object({ at: z.number(), value: z.unknown() }));
@@ -74,6 +82,8 @@ const fileSchema = z.object({
   startedAt: z.number(),
   /** The accounts it planned for. */
   planned: z.array(z.string()),
+  /** The terraform process of the run: while it runs (an approval prompt may wait for hours), the file stays. */
+  terraform: z.optional(z.number()),
   notes: notesSchema,
   /** Digests of the warnings it said (firstTime). */
   said: z.optional(z.array(z.string())),
@@ -91,6 +101,9 @@ export interface RunNotesOptions {
   readonly processId?: number;
   /** When this process started, epoch milliseconds; default performance.timeOrigin (tests run several in one). */
   readonly startedAt?: number;
+  /** The run's terraform process, default this process's parent; with `runOf` it tells a run still going (terraformRun). */
+  readonly terraformPid?: number;
+  readonly runOf?: (pid: number) => string | undefined;
 }
 
 /** The notes of this provider process, kept in a folder only this user may use; NO_NOTES when it cannot be had safely. */
@@ -109,7 +122,16 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const run = options.run;
   const prefix = `run-${run}-`;
   const ownName = `${prefix}${options.processId ?? process.pid}.json`;
-  const own: NotesFile = { process: randomBytes(12).toString('base64url'), startedAt: options.startedAt ?? performance.timeOrigin, planned: [], notes: {}, said: [] };
+  const own: NotesFile = {
+    process: randomBytes(12).toString('base64url'),
+    startedAt: options.startedAt ?? performance.timeOrigin,
+    planned: [],
+    terraform: options.terraformPid ?? process.ppid,
+    notes: {},
+    said: [],
+  };
+  const runOf = options.runOf ?? terraformRun;
+  let written = false;
   let others: NotesFile[] | undefined;
   const otherFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
   const previous = new Map<string, NotesFile | undefined>();
@@ -131,7 +153,8 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0) return;
     try {
       writeAtomically(dir, ownName, JSON.stringify(own));
-      removeStaleFiles(dir);
+      written = true;
+      removeStaleFiles(dir, runOf);
     } catch (err) {
       options.log(`run notes not written: ${(err as Error).message}`);
     }
@@ -143,10 +166,11 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     planning(account) {
       if (own.planned.includes(account)) return;
       own.planned.push(account);
-      later();
+      if (own.planned.length === 1) flush();
+      else later();
     },
     plannedEarlier: (account) => previousPlanner(account) !== undefined,
-    mayFollowAPlan: () => otherFiles().some((f) => f.planned.length > 0 && f.startedAt < own.startedAt),
+    mayFollowAPlan: () => !written || otherFiles().some((f) => f.planned.length > 0 && f.startedAt < own.startedAt),
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
       const note = own.notes[noteKey(account, key)] ?? (ownOnly ? undefined : previousPlanner(account)?.notes[noteKey(account, key)]);
@@ -175,17 +199,26 @@ function writeAtomically(dir: string, name: string, text: string): void {
   renameSync(temporary, join(dir, name));
 }
 
-/** By the files' times, which are the file system's clock. */
-function removeStaleFiles(dir: string): void {
+/** By the files' times, which are the file system's clock; a run's file stays while its terraform runs. */
+function removeStaleFiles(dir: string, runOf: (pid: number) => string | undefined): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
-    if (!/^\.?run-[0-9a-f]+-\d+\.json/.test(name)) continue;
+    const named = /^(\.)?run-([0-9a-f]+)-\d+\.json/.exec(name);
+    if (!named) continue;
     try {
-      if (now - statSync(join(dir, name)).mtimeMs > STALE_FILE_MS) rmSync(join(dir, name), { force: true });
+      if (now - statSync(join(dir, name)).mtimeMs <= STALE_FILE_MS) continue;
+      if (!named[1] && runGoesOn(join(dir, name), named[2], runOf)) continue;
+      rmSync(join(dir, name), { force: true });
     } catch {
       // Gone already: another run cleaned it.
     }
   }
+}
+
+/** Whether the terraform process a notes file names is still the run of its name (a pid reused since is another run). */
+function runGoesOn(file: string, run: string, runOf: (pid: number) => string | undefined): boolean {
+  const terraform = fileSchema.safeParse(readSmallFile(file)).data?.terraform;
+  return terraform !== undefined && runOf(terraform) === run;
 }
 
 /** Every other process's file of this terraform run, each checked: a regular file of this user, bounded, of the right shape. */

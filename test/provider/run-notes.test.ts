@@ -28,15 +28,34 @@ describe('run notes', () => {
   });
 
   test('a process knows whether an earlier one of its run planned, for any account; with notes off it cannot tell', () => {
-    const plan = notes({ startedAt: 1, processId: 1 });
-    expect(plan.mayFollowAPlan()).toBe(false);
-    plan.planning('acct');
-    plan.flush();
-    expect(notes({ startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(true);
+    const planner = (over: Partial<RunNotesOptions>) => {
+      const process = notes(over);
+      process.planning('acct');
+      return process;
+    };
+    // Before it has written that it plans, a process cannot tell.
+    expect(notes({ startedAt: 1, processId: 1 }).mayFollowAPlan()).toBe(true);
+    expect(planner({ startedAt: 1, processId: 1 }).mayFollowAPlan()).toBe(false);
+    expect(planner({ startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(true);
     // Another run's plan, or a process of this run that started earlier, is no earlier plan of this one.
-    expect(notes({ run: 'a4243', startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(false);
-    expect(notes({ startedAt: 0, processId: 3 }).mayFollowAPlan()).toBe(false);
-    expect(notes({ run: undefined }).mayFollowAPlan()).toBe(true);
+    expect(planner({ run: 'a4243', startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(false);
+    expect(planner({ startedAt: 0, processId: 3 }).mayFollowAPlan()).toBe(false);
+    expect(planner({ run: undefined }).mayFollowAPlan()).toBe(true);
+  });
+
+  test('a plan writes its file when it first plans, and a process whose own file cannot be written cannot tell it is the first to plan', () => {
+    const plan = notes({ startedAt: 1, processId: 1 });
+    plan.planning('acct');
+    // No flush: the apply after this plan, a process started right after it ends, must find it.
+    expect(readdirSync(join(root, 'notes'))).toEqual(['run-a4242-1.json']);
+    // A folder that refuses this process's write (here its file's name is taken by a folder) may have refused the plan's.
+    mkdirSync(join(root, 'notes', 'run-a4242-2.json'));
+    rmSync(join(root, 'notes', 'run-a4242-1.json'));
+    const refused = notes({ startedAt: 2, processId: 2 });
+    refused.planning('acct');
+    expect(lines.some((l) => l.startsWith('run notes not written'))).toBe(true);
+    expect(refused.mayFollowAPlan()).toBe(true);
+    expect(notes({ startedAt: 3, processId: 3 }).mayFollowAPlan()).toBe(true);
   });
 
   test('a note of the plan reaches the apply of the same terraform, while recent; another terraform\'s never', () => {
@@ -126,6 +145,23 @@ describe('run notes', () => {
     const plan = notes();
     plan.put('acct', 'x', 1);
     plan.flush();
+    expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
+  });
+
+  test('an hour-old file stays while its terraform still runs (an approval prompt can wait that long); a pid reused by another run does not keep it', () => {
+    const oldFile = (pid: number) => {
+      planWrote(JSON.stringify({ process: 'p', startedAt: 1, planned: ['acct'], notes: {}, terraform: 77 }), pid);
+      const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      utimesSync(join(root, 'notes', `run-a4242-${pid}.json`), old, old);
+    };
+    notes();
+    oldFile(9);
+    const plan = notes({ runOf: (pid) => (pid === 77 ? 'a4242' : undefined) });
+    plan.planning('acct');
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json'].sort());
+    const reused = notes({ runOf: () => 'b7777' });
+    reused.put('acct', 'x', 1);
+    reused.flush();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
   });
 

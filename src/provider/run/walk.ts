@@ -10,6 +10,9 @@ const NEVER_APPLIES = new Set(['plan', 'import', 'refresh', 'validate', 'console
  * walk is proven to be one. Proofs: a refresh (ReadResource, which the apply walk never asks), a
  * terraform command that never applies, or a `terraform apply` without a saved plan whose run no
  * process planned in before this one (its plan walk: the apply walk's processes come after it).
+ * That last proof rests on the run notes: each planning process writes its file when it first
+ * plans, files of a run stay while its terraform runs, and a process whose own file could not be
+ * written claims nothing (run-notes.ts, `mayFollowAPlan`).
  */
 export interface WalkProof {
   /** A ReadResource came: this process refreshes, so it serves a plan (or an import). */
