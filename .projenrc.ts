@@ -70,10 +70,11 @@ const project = new cdk.JsiiProject({
       // default (a worker fewer than the cores) runs them one at a time on a 2-core machine:
       // `npm test` took 523 s that way and 252 s with a worker per core.
       maxWorkers: '100%',
-      // Six suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard, test:windows).
+      // Six suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard, test:windows);
+      // the soak (test/soak, `soak:provider`) runs for minutes, by hand.
       testPathIgnorePatterns: [
         '/node_modules/', '<rootDir>/test/python/', '<rootDir>/test/standalone/', '<rootDir>/test/newer-terraform/', '<rootDir>/test/release/', '<rootDir>/test/dashboard/',
-        '<rootDir>/test/windows/',
+        '<rootDir>/test/windows/', '<rootDir>/test/soak/',
       ],
     },
   },
@@ -417,6 +418,12 @@ project.addTask('test:model', {
   env: { INTENT_MODEL_RUNS: '4000' },
   exec: 'jest --coverage=false test/provider/intent-model.test.ts',
 });
+// The provider's chaos soak (issue 59 §3): real terraform, faults and refusals at any walk, for a while.
+const soakProvider = project.addTask('soak:provider', {
+  description: 'The provider\'s chaos soak: real terraform against the simulator with faults and refusals at any walk, for CHAOS_SECONDS (default 300; CHAOS_SEED replays)',
+  exec: 'jest test/soak/provider-chaos.test.ts --coverage=false --testPathIgnorePatterns=/node_modules/',
+});
+soakProvider.prependSpawn(bundleProvider);
 project.addTask('mutation', {
   description: 'Mutation testing of the identities\' guarantee modules (Stryker; not part of npm test)',
   env: { INTENT_MODEL_RUNS: '25' },
