@@ -388,6 +388,8 @@ const MUTATION_TESTS = [
   'test/provider/intent-model.test.ts', 'test/provider/resource-lives.test.ts', 'test/provider/resource-life.test.ts', 'test/provider/run-notes.test.ts',
   'test/provider/trusted-reads.test.ts', 'test/provider/takeover-warnings.test.ts', 'test/provider/plan-apply-invariant.test.ts', 'test/handler/outcomes.test.ts',
   'test/provider/run-refusals.test.ts', 'test/provider/left-in-place.test.ts', 'test/api/first-answer-gate.test.ts',
+  // The client's retries: the gate tells a request whether it is the probe, and only the probe may call the API down.
+  'test/api/retries.test.ts',
 ];
 new JsonFile(project, 'stryker.config.json', {
   obj: {

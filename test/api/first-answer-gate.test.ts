@@ -29,6 +29,10 @@ describe('the first answer gate: a refusal of every request is met once', () => 
     expect(api.sent()).toBe(1);
     const first = error();
     api.pending[0].reject(first);
+    // Before awaiting the callers: a gate that forgot the refusal has sent their requests by now, and fails here, not on the test's time limit.
+    await tick();
+    await tick();
+    expect(api.sent()).toBe(1);
     const outcomes = await Promise.allSettled(calls);
     expect(outcomes.map((o) => (o as PromiseRejectedResult).reason)).toEqual(Array(5).fill(first));
     expect(api.sent()).toBe(1);
