@@ -25,6 +25,7 @@ describe('the first answer gate: a refusal of every request is met once', () => 
     const gate = new FirstAnswerGate();
     const api = sender();
     const calls = Array.from({ length: 5 }, () => gate.through(api.send));
+    const settled = Promise.allSettled(calls);
     await tick();
     expect(api.sent()).toBe(1);
     const first = error();
@@ -33,7 +34,7 @@ describe('the first answer gate: a refusal of every request is met once', () => 
     await tick();
     await tick();
     expect(api.sent()).toBe(1);
-    const outcomes = await Promise.allSettled(calls);
+    const outcomes = await settled;
     expect(outcomes.map((o) => (o as PromiseRejectedResult).reason)).toEqual(Array(5).fill(first));
     expect(api.sent()).toBe(1);
     // Later callers do not ask either.
