@@ -39,6 +39,9 @@ describe('run notes', () => {
     expect(planner({ startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(true);
     // Another run's plan, or a process of this run that started earlier, is no earlier plan of this one.
     expect(planner({ run: 'a4243', startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(false);
+    // Nor is an earlier process of the run that planned nothing (it only noted or said).
+    planWrote('{"process": "q", "startedAt": 0.2, "planned": [], "notes": {}, "said": ["x"]}', 8);
+    expect(planner({ startedAt: 0.5, processId: 4 }).mayFollowAPlan()).toBe(false);
     expect(planner({ startedAt: 0, processId: 3 }).mayFollowAPlan()).toBe(false);
     expect(planner({ run: undefined }).mayFollowAPlan()).toBe(true);
   });
@@ -159,10 +162,13 @@ describe('run notes', () => {
     const plan = notes({ runOf: (pid) => (pid === 77 ? 'a4242' : undefined) });
     plan.planning('acct');
     expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json'].sort());
+    // A file whose name only contains a notes file's is not one: it stays, however old.
+    writeFileSync(join(root, 'notes', 'copy-of-run-a4242-9.json'), '{}');
+    utimesSync(join(root, 'notes', 'copy-of-run-a4242-9.json'), new Date(0), new Date(0));
     const reused = notes({ runOf: () => 'b7777' });
     reused.put('acct', 'x', 1);
     reused.flush();
-    expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual(['copy-of-run-a4242-9.json', `run-a4242-${process.pid}.json`]);
   });
 
   test('a note is used while its age is within the bound, never one from the future; a read names the process that made it', () => {
