@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import type { Value } from './plugin/values';
 import { terraformRun } from './run-identity';
 import { privateFolderProblem, userFolder } from '../contract/private-folder';
 
@@ -33,12 +34,16 @@ export interface RunNotes {
   planning(account: string): void;
   /** Whether an earlier process of this run planned for `account` (an apply of a plan another run saved has none). */
   plannedEarlier(account: string): boolean;
+  /** This process planned `change` (`changeOf`) without an error: an apply of this run may plan it again. */
+  plannedChange(change: string): void;
   /**
-   * Whether an earlier process of this run planned, for any account; true where it cannot be told:
-   * notes off, or this process's own file not written (a folder that refused this write may have
-   * refused the earlier plan's, which then left no trace).
+   * Whether an earlier process of this run may have planned `change` without an error, so that this
+   * process may be the apply carrying out that plan. True where it cannot be told: notes off, this
+   * process's own file not written (a folder that refused this write may have refused the earlier
+   * plan's, which then left no trace), or an earlier planning process that has not closed its file
+   * (its list may be incomplete: it still runs, or it died before Terraform's Shutdown).
    */
-  mayFollowAPlan(): boolean;
+  mayHavePlanned(change: string): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
   ofThisPlan(account: string, maker: string | undefined): boolean;
   /**
@@ -53,8 +58,8 @@ export interface RunNotes {
    * every run block of a `terraform test` would repeat word for word is said by the first.
    */
   firstTime(words: string): boolean;
-  /** Writes this process's notes now (Terraform's Shutdown). */
-  flush(): void;
+  /** Writes this process's notes now, marked complete (Terraform's Shutdown). */
+  close(): void;
 }
 
 /** Notes that keep nothing and trust nothing: every create and every apply reads. */
@@ -62,12 +67,13 @@ export const NO_NOTES: RunNotes = {
   process: 'none',
   planning: () => undefined,
   plannedEarlier: () => false,
-  mayFollowAPlan: () => true,
+  plannedChange: () => undefined,
+  mayHavePlanned: () => true,
   ofThisPlan: () => false,
   get: () => undefined,
   put: () => undefined,
   firstTime: () => true,
-  flush: () => undefined,
+  close: () => undefined,
 };
 
 /** A notes file larger than this is not read (a run of 10,000 resources writes about 2 MB). */
@@ -82,6 +88,10 @@ const fileSchema = z.object({
   startedAt: z.number(),
   /** The accounts it planned for. */
   planned: z.array(z.string()),
+  /** The changes it planned without an error (`changeOf`); complete once `closed`. */
+  changes: z.optional(z.array(z.string())),
+  /** Written at the process's end (Terraform's Shutdown): its lists are complete. */
+  closed: z.optional(z.boolean()),
   /** The terraform process of the run: while it runs (an approval prompt may wait for hours), the file stays. */
   terraform: z.optional(z.number()),
   notes: notesSchema,
@@ -126,6 +136,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     process: randomBytes(12).toString('base64url'),
     startedAt: options.startedAt ?? performance.timeOrigin,
     planned: [],
+    changes: [],
     terraform: options.terraformPid ?? process.ppid,
     notes: {},
     said: [],
@@ -150,7 +161,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0) return;
+    if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0 && own.changes?.length === 0) return;
     try {
       writeAtomically(dir, ownName, JSON.stringify(own));
       written = true;
@@ -170,7 +181,15 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       else later();
     },
     plannedEarlier: (account) => previousPlanner(account) !== undefined,
-    mayFollowAPlan: () => !written || otherFiles().some((f) => f.planned.length > 0 && f.startedAt < own.startedAt),
+    plannedChange(change) {
+      if (own.changes?.includes(change)) return;
+      own.changes?.push(change);
+      later();
+    },
+    mayHavePlanned(change) {
+      const earlierPlanners = otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt);
+      return !written || earlierPlanners.some((f) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change)));
+    },
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
       const note = own.notes[noteKey(account, key)] ?? (ownOnly ? undefined : previousPlanner(account)?.notes[noteKey(account, key)]);
@@ -188,8 +207,31 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       later();
       return true;
     },
-    flush,
+    close() {
+      own.closed = true;
+      flush();
+    },
   };
+}
+
+/** A file of an earlier version lists no changes: it may have planned any. */
+const ANY_CHANGE = '* *';
+
+/**
+ * What a PlanResourceChange plans, as the run notes record it: the resource type and its identity
+ * in the configuration (`*` where it is not known yet: the apply plans it again once it is).
+ */
+export function changeOf(typeName: string, identity: readonly Value[]): string {
+  return `${typeName} ${identity.map((v) => (typeof v === 'string' ? encodeURIComponent(v) : '*')).join('/')}`;
+}
+
+/** Whether two recorded changes may be the same resource: the same type, and identities equal where both are known. */
+function sameChange(a: string, b: string): boolean {
+  const [typeA, idA] = a.split(' ');
+  const [typeB, idB] = b.split(' ');
+  if (typeA !== typeB && typeA !== '*' && typeB !== '*') return false;
+  const [partsA, partsB] = [idA.split('/'), idB.split('/')];
+  return partsA.length !== partsB.length || partsA.every((part, i) => part === '*' || partsB[i] === '*' || part === partsB[i]);
 }
 
 /** Through a new file of an unpredictable name (never an existing one, nor a planted link), then renamed into place. */

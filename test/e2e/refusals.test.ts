@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
@@ -65,6 +65,23 @@ describeWithTerraform('a refused token or a silent API: one error at plan, each 
     expect(sim.executed()).toHaveLength(writes);
   });
 
+  test('a terraform apply of four creates whose token is revoked while its approval prompt waits: each resource fails, nothing is written', async () => {
+    configure(fourCreates);
+    const writes = sim.executed().length;
+    const revoke = () => void sim.addFault({ effect: { type: 'error', status: 401, code: 'unauthorized' } });
+    try {
+      const run = await ws.terraform(['apply', '-no-color'], { approve: { meanwhile: revoke } });
+      expect(run.code).toBe(1);
+      noProviderBug(run);
+      // The apply's re-plans follow this run's own plan of each create: none may stand in with a plan of its own.
+      expect(errorsOf(run).filter((e) => e.startsWith('Error: the token in HOSTING_API_TOKEN was refused by '))).toHaveLength(1);
+      expect(errorsOf(run).filter((e) => e === 'Error: the token in HOSTING_API_TOKEN was refused (the first error says how)')).toHaveLength(3);
+      expect(sim.executed()).toHaveLength(writes);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
   test('a saved plan applied while the API answers nowhere: each resource fails naming the API, nothing is written', async () => {
     // The address from HOSTING_API_URL, so that the saved plan's provider block does not hold it.
     writeFileSync(mainTf, `${header.replace(/ *base_url = .*\n/, '')}\n${fourCreates}`);
@@ -103,6 +120,25 @@ describeWithTerraform('a refused token or a silent API: one error at plan, each 
     noProviderBug(run);
     expect(errorsOf(run)).toHaveLength(1);
     expect(sim.requests.length - before).toBe(1);
+  });
+
+  test('terraform test, a first run block of four creates and a wrong token: one error, one request', async () => {
+    configure(fourCreates);
+    const tests = join(ws.stackDir, 'tests');
+    mkdirSync(tests, { recursive: true });
+    writeFileSync(join(tests, 'deploy.tftest.hcl'), 'run "deploy" {}\n');
+    try {
+      const before = sim.requests.length;
+      const run = await ws.terraform(['test', '-no-color'], { env: WRONG });
+      expect(run.code).toBe(1);
+      noProviderBug(run);
+      // Every run block is one terraform process: no earlier process of it planned these creates, so none is an apply's re-plan.
+      expect(run.output.match(/Error: /g)).toHaveLength(1);
+      expect(run.output).toContain('Error: the token in HOSTING_API_TOKEN was refused by ');
+      expect(sim.requests.length - before).toBe(1);
+    } finally {
+      rmSync(tests, { recursive: true, force: true });
+    }
   });
 
   test('four creates and a wrong token through terraform apply (a first deploy): one error, one request', async () => {

@@ -10,7 +10,7 @@ import type { ProviderRpc } from '../../src/provider/plugin/protocol';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
-import { walkProof, type WalkProof } from '../../src/provider/run/walk';
+import { walkProof, type TerraformInvocation, type WalkProof } from '../../src/provider/run/walk';
 import { createRunNotes, type RunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
 import type { FaultEffect, RunningSimulator } from '../../src/simulator';
@@ -55,11 +55,12 @@ export interface ApplyOptions {
    */
   readonly crashAtRpc?: number;
   /**
-   * From the run's Nth resource RPC on (counted from 1 across both walks), every account answers
+   * From the run's Nth resource RPC on (counted from 1 across both walks, or with `walk: 'apply'`
+   * from the apply walk's first: a token revoked at the approval prompt), every account answers
    * every request (or those of `endpoints`, e.g. `PUT *`) with `effect` (a token refused, an API
    * that stops answering, a scope revoked) until the run ends.
    */
-  readonly refuseFromRpc?: { readonly rpc: number; readonly effect: FaultEffect; readonly endpoints?: readonly string[] };
+  readonly refuseFromRpc?: { readonly rpc: number; readonly walk?: 'apply'; readonly effect: FaultEffect; readonly endpoints?: readonly string[] };
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
@@ -137,14 +138,14 @@ export class ProtocolDriver {
     private readonly clock: ManualClock,
   ) {}
 
-  /** One provider process of run `run` for a provider configuration; `onWrite` hears each accepted write. */
-  private async process(provider: string, run: string, onWrite?: () => void): Promise<ProviderProcess> {
+  /** One provider process of run `run`, started by `invocation`, for a provider configuration; `onWrite` hears each accepted write. */
+  private async process(provider: string, run: string, invocation: TerraformInvocation, onWrite?: () => void): Promise<ProviderProcess> {
     const account = this.accounts[provider];
     const stop = new AbortController();
     const processId = ++this.processes;
     const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
-    // No command line to read: only a refresh proves a plan walk, as under `terraform apply`.
-    const walk = walkProof(undefined);
+    // The command line the provider would read; in `terraform test` every run block is one terraform process.
+    const walk = walkProof(this.testRun ? { command: 'test' } : invocation, notes);
     if (this.transport === 'grpc') return { ...await this.grpcProcess(account, notes, walk, stop, onWrite), stop, notes };
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
@@ -234,9 +235,9 @@ export class ProtocolDriver {
 
   /** `terraform import` (or an `import` block): ImportResourceState, then the refresh of the next plan. */
   public async import(address: string, resource: ResourceConfig, id: string): Promise<string[]> {
-    const { rpcs, notes } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`);
+    const { rpcs, notes } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`, { command: 'import' });
     const res = await rpcs.ImportResourceState({ type_name: resource.type, id }, () => undefined) as any;
-    notes.flush();
+    notes.close();
     const errors = (res.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1)
       .map((d: { summary: string }) => d.summary);
     const [imported] = res.imported_resources ?? [];
@@ -251,9 +252,12 @@ export class ProtocolDriver {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
     const planRun = this.testRun ?? `a${++this.runs}`;
     this.rpcsToDeath = options.crashAtRpc;
-    this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
+    const armRefusal = () => {
+      this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
+    };
+    if (options.refuseFromRpc?.walk !== 'apply') armRefusal();
     try {
-      return await this.planAndApply(configs, options, planRun, outcome);
+      return await this.planAndApply(configs, options, planRun, outcome, armRefusal);
     } finally {
       this.rpcsToDeath = undefined;
       if (this.rpcsToRefusal && this.rpcsToRefusal.left <= 0) Object.values(this.accounts).forEach((account) => account.sim.clearFaults());
@@ -262,12 +266,14 @@ export class ProtocolDriver {
   }
 
   private async planAndApply(
-    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, planRun: string, outcome: RunOutcome,
+    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, planRun: string, outcome: RunOutcome, applyWalkBegins: () => void,
   ): Promise<RunOutcome> {
     const saved = new Map(this.state);
     let planned;
     try {
-      planned = await this.planWalk(configs, options, planRun, outcome);
+      // A saved plan applied by another run was made by `terraform plan -out`.
+      const command = options.betweenPlanAndApply ? { command: 'plan' } : { command: 'apply', savedPlan: false };
+      planned = await this.planWalk(configs, options, planRun, command, outcome);
     } catch (err) {
       if (!(err instanceof ProviderDied)) throw err;
       // The plan failed: nothing of its refresh is kept.
@@ -277,6 +283,7 @@ export class ProtocolDriver {
     }
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
+    if (options.refuseFromRpc?.walk === 'apply') applyWalkBegins();
     const applyRun = options.betweenPlanAndApply && !this.testRun ? `a${++this.runs}` : planRun;
     const processes = new Map<string, ProviderProcess>();
     let crashed = false;
@@ -284,7 +291,9 @@ export class ProtocolDriver {
       // A provider process serves every resource of its configuration; the crash is armed per address.
       const key = `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`;
       if (!processes.has(key)) {
-        const proc = await this.process(provider, applyRun, address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined);
+        const command = { command: 'apply', savedPlan: options.betweenPlanAndApply !== undefined };
+        const dies = address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined;
+        const proc = await this.process(provider, applyRun, command, dies);
         processes.set(key, proc);
       }
       return processes.get(key)!;
@@ -294,7 +303,8 @@ export class ProtocolDriver {
       await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
       if (crashed) break;
     }
-    for (const proc of processes.values()) proc.notes.flush();
+    // A process that died never reached Terraform's Shutdown: its file stays open.
+    for (const proc of processes.values()) if (!proc.stop.signal.aborted) proc.notes.close();
     return { ...outcome, crashed };
   }
 
@@ -302,17 +312,19 @@ export class ProtocolDriver {
   public async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
     const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
     const saved = new Map(this.state);
-    await this.planWalk(configs, options, this.testRun ?? `p${++this.runs}`, outcome);
+    await this.planWalk(configs, options, this.testRun ?? `p${++this.runs}`, { command: 'plan' }, outcome);
     // A plan writes no state: the refresh's values are kept only by an apply.
     this.state.clear();
     for (const [address, stored] of saved) this.state.set(address, stored);
     return outcome;
   }
 
-  private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, outcome: RunOutcome) {
+  private async planWalk(
+    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, invocation: TerraformInvocation, outcome: RunOutcome,
+  ) {
     const processes = new Map<string, ProviderProcess>();
     const processOf = async (provider: string) => {
-      if (!processes.has(provider)) processes.set(provider, await this.process(provider, run));
+      if (!processes.has(provider)) processes.set(provider, await this.process(provider, run, invocation));
       return processes.get(provider)!;
     };
     const planned: PlannedChange[] = [];
@@ -359,7 +371,7 @@ export class ProtocolDriver {
       else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
       else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
     }
-    for (const proc of processes.values()) proc.notes.flush();
+    for (const proc of processes.values()) proc.notes.close();
     if (failed) return [];
     for (const p of planned) outcome.changes[p.address] = p.kind;
     return planned;

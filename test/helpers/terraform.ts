@@ -74,6 +74,8 @@ export interface TerraformRunOptions {
   readonly onStart?: (pid: number) => void;
   /** Runs terraform as the leader of a process group of its own, which a test may then kill whole (`process.kill(-pid)`). */
   readonly ownGroup?: boolean;
+  /** Answers terraform's approval prompt ("Enter a value:") with `yes`, once `meanwhile` (what happens while it waits) is done. */
+  readonly approve?: { readonly meanwhile: () => Promise<void> | void };
 }
 
 export interface TerraformRun {
@@ -138,9 +140,14 @@ export class TerraformWorkspace {
         }
       };
       const poll = options.until ? setInterval(check, 100) : undefined;
+      let asked = false;
       const collect = (d: Buffer) => {
         output += d;
         check();
+        if (options.approve && !asked && output.includes('Enter a value:')) {
+          asked = true;
+          void Promise.resolve(options.approve.meanwhile()).then(() => child.stdin.end('yes\n'));
+        }
       };
       child.stdout.on('data', collect);
       child.stderr.on('data', collect);

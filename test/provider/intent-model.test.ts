@@ -354,8 +354,9 @@ const FAMILIES = {
     fc.constantFrom('pw', 'pw_b', 'fw_a', 'fw_b').map((address) => cmd(`apply, the provider killed after ${address}'s first accepted write`, async (m, r) => void (await applyAndCheck(r, m, { crashOn: address })))),
     fc.integer({ min: 1, max: 8 }).map((n) => cmd(`apply, the provider killed while it answers the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { crashAtRpc: n })))),
     // Issue 59 §3: refusals as faults, at any RPC of either walk; the driver checks Terraform's rules on every answer.
-    fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom(...Object.keys(REFUSALS))).map(([n, refusal]) =>
-      cmd(`apply, ${refusal} from the run's RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { refuseFromRpc: { rpc: n, ...REFUSALS[refusal] } })))),
+    // Counted from the run's start, or from the apply walk's (a token revoked at the approval prompt of a plain apply).
+    fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom(undefined, 'apply' as const), fc.constantFrom(...Object.keys(REFUSALS))).map(([n, walk, refusal]) =>
+      cmd(`apply, ${refusal} from the ${walk ? 'apply walk\'s' : 'run\'s'} RPC #${n}`, async (m, r) => void (await applyAndCheck(r, m, { refuseFromRpc: { rpc: n, walk, ...REFUSALS[refusal] } })))),
     fc.constant(cmd('plan -out, account a\'s token swapped for a read-only one (a scope revoked), apply the saved plan', async (m, r) => {
       const token = r.accounts.a.token;
       await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = r.a.tokens[SEED_TOKEN_NAMES.readOnly]) });

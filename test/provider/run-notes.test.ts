@@ -2,7 +2,8 @@
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRunNotes, type RunNotesOptions } from '../../src/provider/run-notes';
+import { UNKNOWN } from '../../src/provider/plugin/values';
+import { changeOf, createRunNotes, type RunNotesOptions } from '../../src/provider/run-notes';
 
 /** The notes a plan leaves for the apply of the same terraform process: a cache that is refused when it cannot be trusted. */
 describe('run notes', () => {
@@ -27,26 +28,58 @@ describe('run notes', () => {
     expect([apply.firstTime('a takeover'), apply.firstTime('a takeover')]).toEqual([true, false]);
   });
 
-  test('a process knows whether an earlier one of its run planned, for any account; with notes off it cannot tell', () => {
+  test('a process knows whether an earlier one of its run planned a change; with notes off it cannot tell', () => {
+    const FW = changeOf('hosting_server_firewall', ['vps_web_1']);
     const planner = (over: Partial<RunNotesOptions>) => {
       const process = notes(over);
       process.planning('acct');
       return process;
     };
     // Before it has written that it plans, a process cannot tell.
-    expect(notes({ startedAt: 1, processId: 1 }).mayFollowAPlan()).toBe(true);
-    expect(planner({ startedAt: 1, processId: 1 }).mayFollowAPlan()).toBe(false);
-    expect(planner({ startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(true);
+    expect(notes({ startedAt: 1, processId: 1 }).mayHavePlanned(FW)).toBe(true);
+    const first = planner({ startedAt: 1, processId: 1 });
+    expect(first.mayHavePlanned(FW)).toBe(false);
+    first.plannedChange(FW);
+    first.plannedChange(changeOf('hosting_ip_settings', ['ded_x', UNKNOWN]));
+    // While the earlier planner runs (or if it died before Shutdown), its list may be incomplete.
+    expect(planner({ startedAt: 2, processId: 2 }).mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(true);
+    first.close();
+    const apply = planner({ startedAt: 2, processId: 2 });
+    expect(apply.mayHavePlanned(FW)).toBe(true);
+    // Another type, or another server, was not planned; an identity not known at plan may have been any.
+    expect(apply.mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(false);
+    expect(apply.mayHavePlanned(changeOf('hosting_server_firewall', ['vps_web_2']))).toBe(false);
+    expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded_x', '203.0.113.10']))).toBe(true);
+    expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded_y', '203.0.113.10']))).toBe(false);
+    expect(apply.mayHavePlanned(changeOf('hosting_server_firewall', [UNKNOWN]))).toBe(true);
     // Another run's plan, or a process of this run that started earlier, is no earlier plan of this one.
-    expect(planner({ run: 'a4243', startedAt: 2, processId: 2 }).mayFollowAPlan()).toBe(false);
+    expect(planner({ run: 'a4243', startedAt: 2, processId: 3 }).mayHavePlanned(FW)).toBe(false);
+    const earlier = planner({ startedAt: 0.5, processId: 4 });
+    expect(earlier.mayHavePlanned(FW)).toBe(false);
+    earlier.close();
     // Nor is an earlier process of the run that planned nothing (it only noted or said).
     planWrote('{"process": "q", "startedAt": 0.2, "planned": [], "notes": {}, "said": ["x"]}', 8);
-    expect(planner({ startedAt: 0.5, processId: 4 }).mayFollowAPlan()).toBe(false);
-    expect(planner({ startedAt: 0, processId: 3 }).mayFollowAPlan()).toBe(false);
-    expect(planner({ run: undefined }).mayFollowAPlan()).toBe(true);
+    expect(planner({ startedAt: 0.6, processId: 5 }).mayHavePlanned(FW)).toBe(false);
+    // A file of an earlier version lists no changes: it may have planned any.
+    planWrote('{"process": "v", "startedAt": 0.3, "planned": ["acct"], "notes": {}, "closed": true}', 9);
+    expect(planner({ startedAt: 0.7, processId: 6 }).mayHavePlanned(FW)).toBe(true);
+    expect(planner({ run: undefined }).mayHavePlanned(FW)).toBe(true);
   });
 
-  test('a plan writes its file when it first plans, and a process whose own file cannot be written cannot tell it is the first to plan', () => {
+  test('a recorded identity is text: a server id with a slash or a space names one server', () => {
+    const plan = notes({ startedAt: 1, processId: 1 });
+    plan.planning('acct');
+    plan.plannedChange(changeOf('hosting_ip_settings', ['ded/x y', '1']));
+    plan.close();
+    const apply = notes({ startedAt: 2, processId: 2 });
+    apply.planning('acct');
+    expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded/x y', '1']))).toBe(true);
+    expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded', 'x y/1']))).toBe(false);
+    expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded/x', 'y 1']))).toBe(false);
+  });
+
+  test('a plan writes its file when it first plans, and a process whose own file cannot be written cannot tell what was planned', () => {
+    const FW = changeOf('hosting_server_firewall', ['vps_web_1']);
     const plan = notes({ startedAt: 1, processId: 1 });
     plan.planning('acct');
     // No flush: the apply after this plan, a process started right after it ends, must find it.
@@ -57,15 +90,15 @@ describe('run notes', () => {
     const refused = notes({ startedAt: 2, processId: 2 });
     refused.planning('acct');
     expect(lines.some((l) => l.startsWith('run notes not written'))).toBe(true);
-    expect(refused.mayFollowAPlan()).toBe(true);
-    expect(notes({ startedAt: 3, processId: 3 }).mayFollowAPlan()).toBe(true);
+    expect(refused.mayHavePlanned(FW)).toBe(true);
+    expect(notes({ startedAt: 3, processId: 3 }).mayHavePlanned(FW)).toBe(true);
   });
 
   test('a note of the plan reaches the apply of the same terraform, while recent; another terraform\'s never', () => {
     const plan = notes({ startedAt: 1 });
     plan.planning('acct');
     plan.put('acct', 'fw', { enabled: false, rulesets: [2] });
-    plan.flush();
+    plan.close();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
     expect(statSync(join(root, 'notes')).mode & 0o777).toBe(0o700);
     expect(statSync(join(root, 'notes', `run-a4242-${process.pid}.json`)).mode & 0o777).toBe(0o600);
@@ -85,7 +118,7 @@ describe('run notes', () => {
       const n = notes({ processId: pid, startedAt });
       n.planning('acct');
       if (put) n.put('acct', 'fw', startedAt);
-      n.flush();
+      n.close();
       return n;
     };
     wrote(1, 1, true);
@@ -96,7 +129,7 @@ describe('run notes', () => {
     // Another account's plan in between is no plan of this account.
     const other = notes({ processId: 3, startedAt: 3 });
     other.planning('other');
-    other.flush();
+    other.close();
     wrote(4, 4, true);
     expect(notes({ startedAt: 5 }).get('acct', 'fw', 60_000)).toBe(4);
     expect(notes({ startedAt: 5 }).ofThisPlan('acct', wrote(5, 5, false).process)).toBe(false);
@@ -108,7 +141,7 @@ describe('run notes', () => {
   test('words a run said once are new to no later process of that run, and new to every other run; a process says each once', () => {
     const first = notes({ processId: 1, startedAt: 1 });
     expect([first.firstTime('takeover of vps_web_1'), first.firstTime('takeover of vps_web_1'), first.firstTime('takeover of vps_web_2')]).toEqual([true, false, true]);
-    first.flush();
+    first.close();
     const later = notes({ processId: 2, startedAt: 2 });
     expect([later.firstTime('takeover of vps_web_1'), later.firstTime('takeover of vps_web_3')]).toEqual([false, true]);
     expect(notes({ run: 'a4243', processId: 3, startedAt: 3 }).firstTime('takeover of vps_web_1')).toBe(true);
@@ -131,7 +164,7 @@ describe('run notes', () => {
     chmodSync(join(root, 'open'), 0o777);
     const open = notes({ dir: join(root, 'open') });
     open.put('acct', 'fw', 1);
-    open.flush();
+    open.close();
     expect(readdirSync(join(root, 'open'))).toEqual([]);
     expect(lines.some((l) => l.startsWith('run notes off') && l.includes('is not this user\'s alone'))).toBe(true);
     mkdirSync(join(root, 'real'), { mode: 0o700 });
@@ -147,7 +180,7 @@ describe('run notes', () => {
     utimesSync(join(root, 'notes', 'run-a4242-9.json'), old, old);
     const plan = notes();
     plan.put('acct', 'x', 1);
-    plan.flush();
+    plan.close();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
   });
 
@@ -167,7 +200,7 @@ describe('run notes', () => {
     utimesSync(join(root, 'notes', 'copy-of-run-a4242-9.json'), new Date(0), new Date(0));
     const reused = notes({ runOf: () => 'b7777' });
     reused.put('acct', 'x', 1);
-    reused.flush();
+    reused.close();
     expect(readdirSync(join(root, 'notes')).sort()).toEqual(['copy-of-run-a4242-9.json', `run-a4242-${process.pid}.json`]);
   });
 
@@ -175,7 +208,7 @@ describe('run notes', () => {
     const plan = notes({ startedAt: 1, processId: 1 });
     plan.planning('acct');
     plan.put('acct', 'fw', 'noted');
-    plan.flush();
+    plan.close();
     const apply = notes({ startedAt: 2 });
     expect(apply.get('acct', 'fw', 0)).toBe('noted');
     clock += 1_000;
@@ -197,7 +230,7 @@ describe('run notes', () => {
       const n = notes({ processId: pid, startedAt });
       n.planning('acct');
       n.put('acct', 'fw', startedAt);
-      n.flush();
+      n.close();
     }
     expect(notes({ startedAt: 40 }).get('acct', 'fw', 60_000)).toBe(30);
     expect(notes({ startedAt: 25 }).get('acct', 'fw', 60_000)).toBe(20);
@@ -207,7 +240,7 @@ describe('run notes', () => {
     const first = notes({ run: undefined });
     first.planning('acct');
     first.put('acct', 'fw', 1);
-    first.flush();
+    first.close();
     expect(notes({ run: undefined }).get('acct', 'fw', 60_000)).toBeUndefined();
     expect(first.ofThisPlan('acct', first.process)).toBe(false);
     expect(lines).toContain('run notes off (the terraform run cannot be told on this system): a create reads at apply what its plan read');
@@ -215,14 +248,14 @@ describe('run notes', () => {
   });
 
   test('a process that neither planned nor noted writes no file; files younger than an hour stay', () => {
-    notes().flush();
+    notes().close();
     expect(readdirSync(join(root, 'notes'))).toEqual([]);
     planWrote('{}', 9);
     const recent = new Date(Date.now() - 30 * 60 * 1000);
     utimesSync(join(root, 'notes', 'run-a4242-9.json'), recent, recent);
     const plan = notes();
     plan.planning('acct');
-    plan.flush();
+    plan.close();
     expect(readdirSync(join(root, 'notes')).sort()).toEqual([`run-a4242-${process.pid}.json`, 'run-a4242-9.json'].sort());
   });
 
@@ -230,12 +263,12 @@ describe('run notes', () => {
     const plan = notes({ processId: 1, startedAt: 1 });
     plan.planning('acct');
     plan.put('acct', 'fw', 'x'.repeat(9 * 1024 * 1024));
-    plan.flush();
+    plan.close();
     expect(notes({ startedAt: 2 }).get('acct', 'fw', 60_000)).toBeUndefined();
     const other = notes({ processId: 3, startedAt: 3 });
     other.planning('acct');
     other.put('acct', 'fw', 'planted by another user');
-    other.flush();
+    other.close();
     chownSync(join(root, 'notes', 'run-a4242-3.json'), 12345, 12345);
     expect(notes({ startedAt: 4 }).get('acct', 'fw', 60_000)).toBeUndefined();
   });

@@ -12,6 +12,7 @@ import { serverFirewallResource } from '../../src/provider/resources/server-fire
 import { createRunRefusals, refusalsSaid } from '../../src/provider/run/refusals';
 import { terraformInvocation, walkProof, type TerraformInvocation } from '../../src/provider/run/walk';
 import { ReconcileError } from '../../src/reconcile/reconcile-error';
+import { SEED_SERVER_IDS } from '../../src/simulator';
 import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
 
 const URL = 'https://api.example.com/api/v1';
@@ -103,13 +104,22 @@ describe('which walk a process serves', () => {
     expect(invocationOf(args)).toEqual(invocation);
     expect(walkProof(invocation).plansOnly()).toBe(plansOnly);
   });
-  test('a terraform apply without a saved plan: the process no earlier one of its run planned before serves the plan walk', () => {
-    const apply = { command: 'apply', savedPlan: false };
-    expect(walkProof(apply, () => true).plansOnly()).toBe(true);
-    // The apply walk comes after the plan walk's processes; notes that cannot be read tell nothing.
-    expect(walkProof(apply, () => false).plansOnly()).toBe(false);
-    expect(walkProof({ command: 'apply', savedPlan: true }, () => true).plansOnly()).toBe(false);
-    expect(walkProof({ command: 'apply' }, () => true).plansOnly()).toBe(false);
+  test('where plan and apply are one terraform run, a change no earlier process planned is no re-plan; a saved plan\'s apply proves nothing', () => {
+    const planned = new Set<string>(['hosting_server_firewall vps_web_1']);
+    const changes = { plannedChange: (c: string) => void planned.add(c), mayHavePlanned: (c: string) => planned.has(c) };
+    const proves = (invocation: TerraformInvocation | undefined, change: string) => walkProof(invocation, changes).plansAnew(change);
+    for (const invocation of [{ command: 'apply', savedPlan: false }, { command: 'test' }]) {
+      expect(proves(invocation, 'hosting_power_state vps_web_1')).toBe(true);
+      expect(proves(invocation, 'hosting_server_firewall vps_web_1')).toBe(false);
+      expect(walkProof(invocation, changes).plansOnly()).toBe(false);
+    }
+    // A saved plan was made by another run, an option not known here may have named one, and no command line tells nothing.
+    for (const invocation of [{ command: 'apply', savedPlan: true }, { command: 'apply' }, { command: 'destroy' }, undefined]) {
+      expect(proves(invocation, 'hosting_power_state vps_web_1')).toBe(false);
+    }
+    // What a process planned without an error is recorded for the processes after it.
+    walkProof({ command: 'test' }, changes).planned('hosting_power_state vps_web_2');
+    expect(planned.has('hosting_power_state vps_web_2')).toBe(true);
   });
   test('a refresh proves a plan walk; no command line proves nothing', () => {
     expect(terraformInvocation(43, proc)).toBeUndefined();
@@ -153,6 +163,21 @@ describe('through the resource RPCs, with Terraform\'s rules checked on every an
     expect(t.a.executed()).toHaveLength(writes);
     // Account b's token still works: its firewall is created.
     expect(t.driver.state.has('fw_b')).toBe(true);
+  });
+
+  test('a terraform apply whose token is refused from its apply walk on (revoked at the approval prompt): each create fails, none is planned without reads', async () => {
+    const writes = t.a.executed().length;
+    const run = await t.driver.apply(stack, { refuseFromRpc: { rpc: 1, walk: 'apply', effect: { type: 'error', status: 401, code: 'unauthorized' } } });
+    // The driver checks every answer against Terraform's rules: a create planned without reads would be "a bug in the provider".
+    expect(run.errors.filter((e) => e.startsWith('the token in HOSTING_API_TOKEN was refused by'))).toHaveLength(2);
+    expect(run.errors.filter((e) => e === 'the token in HOSTING_API_TOKEN was refused (the first error says how)')).toHaveLength(1);
+    expect(t.a.executed()).toHaveLength(writes);
+  });
+
+  test('terraform test, a first run block of creates with a refused token: one error for the account, whatever the number of creates', async () => {
+    t.accounts.a.token = 'hsim_rotated_away';
+    const run = await t.driver.terraformTest(() => t.driver.apply({ ...stack, fw_c: firewall('a', { server_id: SEED_SERVER_IDS.vdsRunning, enabled: true, expect_takeover: true }) }));
+    expect(run.errors).toEqual([expect.stringMatching(/^the token in HOSTING_API_TOKEN was refused by /)]);
   });
 
   test('a refused token at plan, resources in state: one error, and the failed plan changes nothing', async () => {

@@ -23,14 +23,14 @@ describe('trusted reads', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   afterAll(async () => Promise.all(clients.map((c) => c.close())));
 
-  /** A provider process of `run`: the session of one of its RPCs in `phase`, and its notes to flush at Shutdown. */
+  /** A provider process of `run`: the session of one of its RPCs in `phase`, and its notes to close at Shutdown. */
   const process = (run: string | undefined, phase: 'plan' | 'apply', token = 'hsim_token_a', planReadMaxAgeSeconds?: number) => {
     const client = new HostingApiClient({ baseUrl: 'http://127.0.0.1:9/api/v1', token });
     clients.push(client);
     started += 1;
     const notes = createRunNotes({ run, dir, log: () => undefined, processId: started, startedAt: started });
     const session = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: () => 0, notes, planReadMaxAgeSeconds }, new AbortController().signal).forCall(phase);
-    return { session, shutdown: () => notes.flush() };
+    return { session, shutdown: () => notes.close() };
   };
   /** A plan walk that refreshes: the read it marks, its process ended. */
   const planned = (run: string | undefined, token?: string) => {

@@ -47,9 +47,9 @@ export type ProviderProgram = { readonly startProvider: (start: ProviderStart) =
  */
 export function startProvider({ env, log }: ProviderStart): LoadedProvider {
   const notes = createRunNotes({ run: terraformRun(process.ppid), log });
-  const walk = walkProof(terraformInvocation(process.ppid), () => !notes.mayFollowAPlan());
+  const walk = walkProof(terraformInvocation(process.ppid), notes);
   const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes, walk })]]);
-  return { route, close: () => notes.flush() };
+  return { route, close: () => notes.close() };
 }
 
 /**

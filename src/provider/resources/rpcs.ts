@@ -10,6 +10,7 @@ import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, type Value } from '../plugin/values';
 import { refusalsSaid } from '../run/refusals';
+import { changeOf } from '../run-notes';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -87,23 +88,29 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
         return { planned_state: dynamic(null), planned_private: req.prior_private };
       }
       const session = sessionOf('plan');
+      const resource = resourceOf(req.type_name);
+      const config = objectOf(req.config) ?? {};
+      const planning = changeOf(req.type_name, resource.identity.attributes.map((a) => config[a.name]));
       try {
         const prior = objectOf(req.prior_state);
-        const resource = resourceOf(req.type_name);
-        const change = await resource.plan(session, prior, objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
+        const change = await resource.plan(session, prior, config, decodePrivate(req.prior_private));
+        const told = said.sayOnce([...warningsOf(session.warnings), ...(change.diagnostics ?? [])], walk.plansAnew(planning));
+        const diagnostics = told.diagnostics.map(atPlan);
+        // An apply of this run may plan it again (run/walk.ts).
+        if (!hasError(diagnostics)) walk.planned(planning);
         return {
           planned_state: dynamic(change.planned),
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics: said.sayOnce([...warningsOf(session.warnings), ...(change.diagnostics ?? [])], walk.plansOnly()).diagnostics.map(atPlan),
+          diagnostics,
         };
       } catch (err) {
-        const told = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansOnly());
+        const told = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansAnew(planning));
         const diagnostics = told.diagnostics.map(atPlan);
         if (!told.withheld || hasError(diagnostics)) return { diagnostics };
         // Said by another resource in a plan walk: this one plans what it can without reading, and the plan fails on that error.
-        const { planned, requiresReplace } = plannedWithoutReads(resourceOf(req.type_name), objectOf(req.prior_state), objectOf(req.config) ?? {});
+        const { planned, requiresReplace } = plannedWithoutReads(resource, objectOf(req.prior_state), config);
         const replaces = requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] }));
         return { planned_state: dynamic(planned), requires_replace: replaces, planned_private: req.prior_private, diagnostics };
       }

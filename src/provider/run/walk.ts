@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { NO_NOTES, type RunNotes } from '../run-notes';
 
 /** Terraform commands that plan and never apply: a PlanResourceChange of theirs is never an apply's re-plan. */
 const NEVER_APPLIES = new Set(['plan', 'import', 'refresh', 'validate', 'console']);
@@ -7,33 +8,47 @@ const NEVER_APPLIES = new Set(['plan', 'import', 'refresh', 'validate', 'console
  * What this provider process knows of the walk it serves. Terraform asks PlanResourceChange both in
  * the plan walk and in the apply's re-plan, and says nothing of which: an answer that only a plan
  * walk could take (a plan that a refusal said elsewhere stands in for) is given only where the
- * walk is proven to be one. Proofs: a refresh (ReadResource, which the apply walk never asks), a
- * terraform command that never applies, or a `terraform apply` without a saved plan whose run no
- * process planned in before this one (its plan walk: the apply walk's processes come after it).
- * That last proof rests on the run notes: each planning process writes its file when it first
- * plans, files of a run stay while its terraform runs, and a process whose own file could not be
- * written claims nothing (run-notes.ts, `mayFollowAPlan`).
+ * call is proven to be no re-plan. Proofs:
+ *
+ * - for the process: a refresh (ReadResource, which the apply walk never asks), or a terraform
+ *   command that never applies;
+ * - for one change, where the plan walk and the apply walk are one terraform run (`terraform apply`
+ *   without a saved plan, `terraform test`): no earlier process of the run planned that change
+ *   without an error. The apply walk re-plans only changes its plan walk planned, and its processes
+ *   start after the plan walk's have ended. The proof reads an absence, so what makes it true is
+ *   kept: every planning process writes its notes file when it first plans and records each change
+ *   it planned; its list counts only once it closed the file at its end; a file stays while its
+ *   terraform runs; and a process whose own file could not be written claims nothing
+ *   (run-notes.ts, `mayHavePlanned`).
  */
 export interface WalkProof {
   /** A ReadResource came: this process refreshes, so it serves a plan (or an import). */
   refreshed(): void;
   /** Whether no PlanResourceChange of this process can be an apply's re-plan. */
   plansOnly(): boolean;
+  /** Whether this PlanResourceChange of `change` (run-notes.ts, `changeOf`) cannot be an apply's re-plan. */
+  plansAnew(change: string): boolean;
+  /** This process planned `change` without an error: an apply walk of the run may plan it again. */
+  planned(change: string): void;
 }
 
-/**
- * `firstPlanOfRun`: whether no earlier process of this terraform run planned (run-notes.ts), false
- * where that cannot be told; asked only of a `terraform apply` without a saved plan.
- */
-export function walkProof(invocation: TerraformInvocation | undefined, firstPlanOfRun: () => boolean = () => false): WalkProof {
+/** What the walk's proof asks of the run notes (run-notes.ts). */
+export type ChangesOfTheRun = Pick<RunNotes, 'plannedChange' | 'mayHavePlanned'>;
+
+/** `changes`: what the run's processes planned; without them, no change is proven on its own. */
+export function walkProof(invocation: TerraformInvocation | undefined, changes: ChangesOfTheRun = NO_NOTES): WalkProof {
   let refreshed = false;
   const command = invocation?.command;
-  const planOfAnApply = () => command === 'apply' && invocation?.savedPlan === false && firstPlanOfRun();
+  const plansOnly = () => refreshed || (command !== undefined && NEVER_APPLIES.has(command));
+  // A saved plan was made by another run, whose notes this one does not see.
+  const oneRun = command === 'test' || (command === 'apply' && invocation?.savedPlan === false);
   return {
     refreshed: () => {
       refreshed = true;
     },
-    plansOnly: () => refreshed || (command !== undefined && NEVER_APPLIES.has(command)) || planOfAnApply(),
+    plansOnly,
+    plansAnew: (change) => plansOnly() || (oneRun && !changes.mayHavePlanned(change)),
+    planned: (change) => changes.plannedChange(change),
   };
 }
 
