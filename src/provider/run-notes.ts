@@ -94,6 +94,11 @@ const fileSchema = z.object({
   closed: z.optional(z.boolean()),
   /** The terraform process of the run: while it runs (an approval prompt may wait for hours), the file stays. */
   terraform: z.optional(z.number()),
+  /**
+   * This provider process, as `terraformRun` names a process: while it runs, its walk goes on, so it
+   * is no plan that an apply of this run carries out (Terraform ends a walk's providers before the next).
+   */
+  self: z.optional(z.object({ pid: z.number(), identity: z.string() })),
   notes: notesSchema,
   /** Digests of the warnings it said (firstTime). */
   said: z.optional(z.array(z.string())),
@@ -113,6 +118,7 @@ export interface RunNotesOptions {
   readonly startedAt?: number;
   /** The run's terraform process, default this process's parent; with `runOf` it tells a run still going (terraformRun). */
   readonly terraformPid?: number;
+  /** What names a running process (`terraformRun`): a terraform still running, a provider process still serving its walk. */
   readonly runOf?: (pid: number) => string | undefined;
 }
 
@@ -138,6 +144,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     planned: [],
     changes: [],
     terraform: options.terraformPid ?? process.ppid,
+    ...selfOf(options.processId ?? process.pid, options.runOf ?? terraformRun),
     notes: {},
     said: [],
   };
@@ -146,6 +153,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   let others: NotesFile[] | undefined;
   const otherFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
   const previous = new Map<string, NotesFile | undefined>();
+  let endedPlanners: NotesFile[] | undefined;
   /** The run's last process before this one that planned for `account`: its plan is the one this process may apply. */
   const previousPlanner = (account: string): NotesFile | undefined => {
     if (!previous.has(account)) {
@@ -187,8 +195,9 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       later();
     },
     mayHavePlanned(change) {
-      const earlierPlanners = otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt);
-      return !written || earlierPlanners.some((f) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change)));
+      // A planner seen running serves this walk (another provider configuration, a parallel run block), not an ended one.
+      endedPlanners ??= otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt && !stillRuns(f, runOf));
+      return !written || endedPlanners.some((f) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change)));
     },
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
@@ -212,6 +221,17 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
       flush();
     },
   };
+}
+
+/** This process as its file names it, where the system tells what names it. */
+function selfOf(pid: number, runOf: (pid: number) => string | undefined): Pick<NotesFile, 'self'> {
+  const identity = runOf(pid);
+  return identity === undefined ? {} : { self: { pid, identity } };
+}
+
+/** Whether the provider process of a file still runs: the same process, not another that took its id since. */
+function stillRuns(file: NotesFile, runOf: (pid: number) => string | undefined): boolean {
+  return file.self !== undefined && runOf(file.self.pid) === file.self.identity;
 }
 
 /** A file of an earlier version lists no changes: it may have planned any. */

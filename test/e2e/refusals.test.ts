@@ -141,6 +141,23 @@ describeWithTerraform('a refused token or a silent API: one error at plan, each 
     }
   });
 
+  test('six creates under two provider configurations and a wrong token through terraform apply: one error for each, two requests', async () => {
+    const second = ['vpsRunning', 'vdsRunning'].map((server, i) => `resource "hosting_server_firewall" "second${i}" {
+  provider        = hosting.second
+  server_id       = "${IDS[server as 'vpsRunning']}"
+  enabled         = true
+  expect_takeover = true
+}`);
+    configure(`provider "hosting" {\n  alias               = "second"\n  base_url            = "${sim.baseUrl}"\n  allow_insecure_http = true\n}\n${fourCreates}\n${second.join('\n')}`);
+    const before = sim.requests.length;
+    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: WRONG });
+    expect(run.code).toBe(1);
+    noProviderBug(run);
+    // Each configuration's provider process says it once; neither takes the other, running beside it, for a plan it applies.
+    expect(errorsOf(run)).toEqual([expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by /), expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by /)]);
+    expect(sim.requests.length - before).toBe(2);
+  });
+
   test('four creates and a wrong token through terraform apply (a first deploy): one error, one request', async () => {
     configure(fourCreates);
     const before = sim.requests.length;

@@ -94,6 +94,8 @@ interface ProviderProcess {
   readonly rpcs: Rpcs;
   readonly stop: AbortController;
   readonly notes: RunNotes;
+  /** Its walk ended: Terraform's Shutdown closes its notes, unless it died before; then it runs no more. */
+  readonly end: () => void;
 }
 
 /** The resource RPCs the driver sends, by their names in the protocol. */
@@ -120,6 +122,8 @@ function same(a: Value, b: Value): boolean {
 export class ProtocolDriver {
   public readonly state = new Map<string, StoredResource>();
   private readonly notesDir = mkdtempSync(join(tmpdir(), 'driver-notes-'));
+  /** The provider processes that run, by their ids: what the run notes see of the system's processes. */
+  private readonly running = new Set<number>();
   private runs = 0;
   private processes = 0;
   /** The run of the `terraform test` in progress, if any. */
@@ -143,10 +147,16 @@ export class ProtocolDriver {
     const account = this.accounts[provider];
     const stop = new AbortController();
     const processId = ++this.processes;
-    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId });
+    this.running.add(processId);
+    const runOf = (pid: number) => (this.running.has(pid) ? `provider process ${pid}` : undefined);
+    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId, runOf });
+    const end = () => {
+      if (!stop.signal.aborted) notes.close();
+      this.running.delete(processId);
+    };
     // The command line the provider would read; in `terraform test` every run block is one terraform process.
     const walk = walkProof(this.testRun ? { command: 'test' } : invocation, notes);
-    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, notes, walk, stop, onWrite), stop, notes };
+    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, notes, walk, stop, onWrite), stop, notes, end };
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
       token: account.token,
@@ -161,7 +171,7 @@ export class ProtocolDriver {
     this.clients.push(client);
     const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes, walk }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t, walk }), stop);
-    return { rpcs, stop, notes };
+    return { rpcs, stop, notes, end };
   }
 
   /**
@@ -235,9 +245,9 @@ export class ProtocolDriver {
 
   /** `terraform import` (or an `import` block): ImportResourceState, then the refresh of the next plan. */
   public async import(address: string, resource: ResourceConfig, id: string): Promise<string[]> {
-    const { rpcs, notes } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`, { command: 'import' });
+    const { rpcs, end } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`, { command: 'import' });
     const res = await rpcs.ImportResourceState({ type_name: resource.type, id }, () => undefined) as any;
-    notes.close();
+    end();
     const errors = (res.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1)
       .map((d: { summary: string }) => d.summary);
     const [imported] = res.imported_resources ?? [];
@@ -303,8 +313,7 @@ export class ProtocolDriver {
       await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
       if (crashed) break;
     }
-    // A process that died never reached Terraform's Shutdown: its file stays open.
-    for (const proc of processes.values()) if (!proc.stop.signal.aborted) proc.notes.close();
+    for (const proc of processes.values()) proc.end();
     return { ...outcome, crashed };
   }
 
@@ -330,48 +339,52 @@ export class ProtocolDriver {
     const planned: PlannedChange[] = [];
     let failed = false;
     const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])];
-    for (const address of addresses) {
-      const stored = this.state.get(address);
-      const wanted = configs[address];
-      const { rpcs } = await processOf((stored ?? wanted).provider);
-      const type = (stored ?? wanted).type;
-      let prior: ObjectValue | null = null;
-      let priorPrivate: Uint8Array | undefined;
-      if (stored && options.refresh === false) {
-        prior = stored.value;
-        priorPrivate = stored.private;
-      } else if (stored) {
-        const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
-        const read = await rpcs.ReadResource(request, () => undefined) as any;
-        // Terraform plans the other resources still; this one's plan is not made.
-        if (this.collect(read.diagnostics, outcome)) {
+    try {
+      for (const address of addresses) {
+        const stored = this.state.get(address);
+        const wanted = configs[address];
+        const { rpcs } = await processOf((stored ?? wanted).provider);
+        const type = (stored ?? wanted).type;
+        let prior: ObjectValue | null = null;
+        let priorPrivate: Uint8Array | undefined;
+        if (stored && options.refresh === false) {
+          prior = stored.value;
+          priorPrivate = stored.private;
+        } else if (stored) {
+          const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
+          const read = await rpcs.ReadResource(request, () => undefined) as any;
+          // Terraform plans the other resources still; this one's plan is not made.
+          if (this.collect(read.diagnostics, outcome)) {
+            failed = true;
+            continue;
+          }
+          prior = objectOf(read.new_state);
+          assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
+          priorPrivate = read.private;
+          if (prior === null) this.state.delete(address);
+          else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
+        }
+        if (!wanted) {
+          if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
+          continue;
+        }
+        const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
+        if (this.collect(plan.diagnostics, outcome)) {
           failed = true;
           continue;
         }
-        prior = objectOf(read.new_state);
-        assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
-        priorPrivate = read.private;
-        if (prior === null) this.state.delete(address);
-        else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
+        const value = objectOf(plan.planned_state)!;
+        assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
+        const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
+        const change = { address, provider: wanted.provider, type, value };
+        if (prior === null) planned.push({ ...change, kind: 'create' });
+        else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
+        else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
       }
-      if (!wanted) {
-        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
-        continue;
-      }
-      const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
-      if (this.collect(plan.diagnostics, outcome)) {
-        failed = true;
-        continue;
-      }
-      const value = objectOf(plan.planned_state)!;
-      assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
-      const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
-      const change = { address, provider: wanted.provider, type, value };
-      if (prior === null) planned.push({ ...change, kind: 'create' });
-      else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
-      else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
+    } finally {
+      // The walk ends: Terraform stops each of its providers (a crash ends the plan too).
+      for (const proc of processes.values()) proc.end();
     }
-    for (const proc of processes.values()) proc.notes.close();
     if (failed) return [];
     for (const p of planned) outcome.changes[p.address] = p.kind;
     return planned;

@@ -10,7 +10,10 @@ describe('run notes', () => {
   let root: string;
   let clock: number;
   const lines: string[] = [];
-  const notes = (over: Partial<RunNotesOptions> = {}) => createRunNotes({ run: 'a4242', dir: join(root, 'notes'), log: (l) => lines.push(l), now: () => clock, ...over });
+  /** The provider processes that run, by pid (each test's processes share this jest process). */
+  const running = new Set<number>();
+  const runOf = (pid: number) => (running.has(pid) ? `provider ${pid}` : undefined);
+  const notes = (over: Partial<RunNotesOptions> = {}) => createRunNotes({ run: 'a4242', dir: join(root, 'notes'), log: (l) => lines.push(l), now: () => clock, runOf, ...over });
   /** What a plan process wrote, as a file of another process of terraform 4242. */
   const planWrote = (text: string, pid = 1) => writeFileSync(join(root, 'notes', `run-a4242-${pid}.json`), text, { mode: 0o600 });
 
@@ -18,6 +21,7 @@ describe('run notes', () => {
     root = mkdtempSync(join(tmpdir(), 'run-notes-'));
     clock = 1_000_000;
     lines.length = 0;
+    running.clear();
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -64,6 +68,31 @@ describe('run notes', () => {
     planWrote('{"process": "v", "startedAt": 0.3, "planned": ["acct"], "notes": {}, "closed": true}', 9);
     expect(planner({ startedAt: 0.7, processId: 6 }).mayHavePlanned(FW)).toBe(true);
     expect(planner({ run: undefined }).mayHavePlanned(FW)).toBe(true);
+  });
+
+  test('an earlier planner seen running serves this walk, not one that ended: its unclosed list proves nothing either way', () => {
+    const FW = changeOf('hosting_server_firewall', ['vps_web_1']);
+    const planner = (processId: number) => {
+      running.add(processId);
+      const process = notes({ startedAt: processId, processId });
+      process.planning('acct');
+      return process;
+    };
+    // Two provider configurations of one plan walk: the second sees the first still running.
+    const first = planner(1);
+    first.plannedChange(FW);
+    expect(planner(2).mayHavePlanned(FW)).toBe(false);
+    // Once it ended without closing its file (it died before Shutdown), its list may be incomplete.
+    running.delete(1);
+    expect(planner(3).mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(true);
+    // A process that took its id since is another process.
+    const reused = notes({ startedAt: 4, processId: 4, runOf: (pid) => (pid === 1 ? 'another process' : runOf(pid)) });
+    reused.planning('acct');
+    expect(reused.mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(true);
+    // Where the system cannot tell a process (outside Linux), none is seen running.
+    const untold = notes({ startedAt: 5, processId: 5, runOf: () => undefined });
+    untold.planning('acct');
+    expect(untold.mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(true);
   });
 
   test('a recorded identity is text: a server id with a slash or a space names one server', () => {

@@ -174,6 +174,14 @@ describe('through the resource RPCs, with Terraform\'s rules checked on every an
     expect(t.a.executed()).toHaveLength(writes);
   });
 
+  test('a first deploy through terraform apply with two provider configurations, both tokens refused: one error each, whatever the number of creates', async () => {
+    t.accounts.a.token = 'hsim_rotated_away';
+    t.accounts.b.token = 'hsim_rotated_away';
+    const run = await t.driver.apply({ ...stack, pw_b: { ...power(), provider: 'b' } });
+    // The second configuration's process sees the first one running: it serves the same plan walk, so proves nothing against it.
+    expect(run.errors).toEqual([expect.stringMatching(/^the token in HOSTING_API_TOKEN was refused by /), expect.stringMatching(/^the token in HOSTING_API_TOKEN was refused by /)]);
+  });
+
   test('terraform test, a first run block of creates with a refused token: one error for the account, whatever the number of creates', async () => {
     t.accounts.a.token = 'hsim_rotated_away';
     const run = await t.driver.terraformTest(() => t.driver.apply({ ...stack, fw_c: firewall('a', { server_id: SEED_SERVER_IDS.vdsRunning, enabled: true, expect_takeover: true }) }));

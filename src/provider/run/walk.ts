@@ -17,9 +17,9 @@ const NEVER_APPLIES = new Set(['plan', 'import', 'refresh', 'validate', 'console
  *   without an error. The apply walk re-plans only changes its plan walk planned, and its processes
  *   start after the plan walk's have ended. The proof reads an absence, so what makes it true is
  *   kept: every planning process writes its notes file when it first plans and records each change
- *   it planned; its list counts only once it closed the file at its end; a file stays while its
- *   terraform runs; and a process whose own file could not be written claims nothing
- *   (run-notes.ts, `mayHavePlanned`).
+ *   it planned; its list counts only once it closed the file at its end, and a planner still
+ *   running serves the walk under way; a file stays while its terraform runs; and a process whose
+ *   own file could not be written claims nothing (run-notes.ts, `mayHavePlanned`).
  */
 export interface WalkProof {
   /** A ReadResource came: this process refreshes, so it serves a plan (or an import). */
