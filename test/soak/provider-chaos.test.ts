@@ -18,7 +18,8 @@ import { describeWithTerraform, TerraformWorkspace, type TerraformRun } from '..
  * every inconsistency Terraform reports). The oracle counts what the user did: a plan refused for
  * the whole run has one error, an apply with a refused token writes nothing, and once the faults
  * end an apply converges, the next plan is empty, and each server rebooted exactly as often as the
- * user changed its triggers (a create never reboots). CHAOS_SEED replays a run.
+ * user changed its triggers (a create never reboots), and the account holds the user's text exactly
+ * (quotes, template openers, line ends, tabs, backslashes, non-ASCII). CHAOS_SEED replays a run.
  */
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 300);
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -46,11 +47,14 @@ interface Step {
   readonly savedPlan: boolean;
 }
 
+/** Text is data: quotes, template openers, line ends, tabs, backslashes and non-ASCII arrive exactly. */
+const DESCRIPTIONS = ['one', 'two "quoted" ${x} %{y}', 'line one\nline two\r\nthree', 'tab\there \\ back\\slash \\n', 'grüße ✓ 服务器 🙂'];
+
 const firewallArb = fc.record({ enabled: fc.boolean(), rulesets: fc.subarray([1, 2, 3]) });
 const intentArb: fc.Arbitrary<Intent> = fc.record({
   firewalls: fc.tuple(...FIREWALL_SERVERS.map(() => fc.option(firewallArb, { nil: null }))),
   triggers: fc.tuple(...POWER_SERVERS.map(() => fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }))),
-  ip: fc.option(fc.record({ rdns: fc.constantFrom('a.example.com', 'b.example.com'), description: fc.constantFrom('one', 'two "quoted" ${x} %{y}') }), { nil: null }),
+  ip: fc.option(fc.record({ rdns: fc.constantFrom('a.example.com', 'b.example.com'), description: fc.constantFrom(...DESCRIPTIONS) }), { nil: null }),
 });
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
@@ -60,7 +64,10 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
   savedPlan: fc.boolean(),
 });
 
-/** HCL of an intent; user text goes through JSON, whose strings HCL reads alike, with `${` and `%{` escaped. */
+/**
+ * HCL of an intent; user text goes through JSON, whose strings HCL reads alike (its escapes `\n`,
+ * `\r`, `\t`, `\"`, `\\` are HCL's too), with `${` and `%{` escaped.
+ */
 function hclOf(intent: Intent): string {
   const text = (value: string) => JSON.stringify(value).replace(/([$%])\{/g, (_, sign: string) => `${sign}${sign}{`);
   const blocks: string[] = [];
@@ -193,6 +200,9 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
     POWER_SERVERS.forEach((server, i) => {
       expect({ server, reboots: rebootsOf(server) - bootsBefore[i] }).toEqual({ server, reboots: intendedReboots(before, after, i) });
     });
+    // The account holds the user's text exactly, whatever it quotes.
+    const ip = sim.state.server(IDS.dedicated).ipSettings.get(IPS.secondary);
+    if (after.ip) expect({ rdns: ip?.rdns, description: ip?.description }).toEqual(after.ip);
   };
 
   test(`steps drawn for ${SECONDS} s (seed ${SEED})`, async () => {
