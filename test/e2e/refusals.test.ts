@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { processesPlanning } from '../helpers/run-notes-files';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TerraformWorkspace, type TerraformRun } from '../helpers/terraform';
 
@@ -156,6 +157,26 @@ describeWithTerraform('a refused token or a silent API: one error at plan, each 
     // Each configuration's provider process says it once; neither takes the other, running beside it, for a plan it applies.
     expect(errorsOf(run)).toEqual([expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by /), expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by /)]);
     expect(sim.requests.length - before).toBe(2);
+  });
+
+  test('terraform test: a run block plans and applies in provider processes of their own, which the walk proof rests on', async () => {
+    configure(fourCreates);
+    const tests = join(ws.stackDir, 'tests');
+    const tmp = join(ws.root, 'tmp');
+    mkdirSync(tests, { recursive: true });
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tests, 'deploy.tftest.hcl'), 'run "deploy" {}\n');
+    try {
+      const run = await ws.terraform(['test', '-no-color'], { env: { TMPDIR: tmp } });
+      expect(run.output).toContain('1 passed, 0 failed');
+      // Each create is planned by the plan walk's process, the apply walk's, and the cleanup's refresh plan before it destroys
+      // (Terraform 1.11); one process serving two walks would record it once for both.
+      const planned = processesPlanning(tmp);
+      expect(Object.keys(planned)).toContain(`hosting_server_firewall ${IDS.vpsStopped}`);
+      expect(Object.values(planned)).toEqual([3, 3, 3, 3]);
+    } finally {
+      rmSync(tests, { recursive: true, force: true });
+    }
   });
 
   test('four creates and a wrong token through terraform apply (a first deploy): one error, one request', async () => {

@@ -1,10 +1,11 @@
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { filesBelow } from '../helpers/files';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
+import { processesPlanning } from '../helpers/run-notes-files';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { DOCS_REGISTRY_SOURCE, firewallHcl, TerraformWorkspace } from '../helpers/terraform';
 
@@ -99,6 +100,57 @@ resource "hosting_server_firewall" "db" {
       expect(plan.output).toMatch(/hosting_server_firewall\.db: Preparing import/);
       expect(plan.output).toMatch(/Plan: 1 to import, 0 to add, 1 to change, 0 to destroy\./);
       expect(sim.executed()).toHaveLength(writes);
+    });
+  });
+}
+
+/** Two run blocks, run in parallel on their own states, each creating a power state on a server of its own. */
+const WALKS_TEST = `run "a" {
+  parallel = true
+  variables {
+    server = "${IDS.vpsRunning}"
+  }
+}
+run "b" {
+  parallel  = true
+  state_key = "b"
+  variables {
+    server = "${IDS.vdsRunning}"
+  }
+}
+`;
+
+/** Whether a release's `terraform test` cleanup plans the configuration again before it destroys (a refresh plan): 1.11 and 1.12 do. */
+const CLEANUP_REFRESH_PLANS: Record<NewerTerraform, number> = { 1.12: 1, 1.14: 0, 1.15: 0 };
+
+/** What the walk proof rests on (run/walk.ts): each walk has provider processes of its own, in every release. */
+for (const release of ['1.12', '1.14', '1.15'] satisfies NewerTerraform[]) {
+  describeWithNewerTerraform(release, `each walk in provider processes of its own on Terraform ${release}`, (path) => {
+    const suite = suiteOn(path, (sim) => `provider "hosting" {
+  base_url = "${sim.baseUrl}"
+}
+variable "server" {
+  type = string
+}
+resource "hosting_power_state" "p" {
+  server_id = var.server
+  state     = "running"
+}
+`, ({ ws }) => {
+      mkdirSync(join(ws.stackDir, 'tests'), { recursive: true });
+      writeFileSync(join(ws.stackDir, 'tests', 'walks.tftest.hcl'), WALKS_TEST);
+    });
+
+    test('terraform test with parallel run blocks: each block plans and applies in processes of their own', async () => {
+      const { ws, env } = suite;
+      const tmp = join(ws.root, 'tmp');
+      mkdirSync(tmp, { recursive: true });
+      expect((await ws.terraform(['init', '-input=false', '-no-color'], { env })).code).toBe(0);
+      const tested = await ws.terraform(['test', '-no-color'], { env: { ...env, TMPDIR: tmp } });
+      expect(tested.output).toContain('2 passed, 0 failed');
+      // Each block's create is planned by its plan walk's process, then by its apply walk's (one process would record it once).
+      const planners = 2 + CLEANUP_REFRESH_PLANS[release];
+      expect(processesPlanning(tmp)).toEqual({ [`hosting_power_state ${IDS.vpsRunning}`]: planners, [`hosting_power_state ${IDS.vdsRunning}`]: planners });
     });
   });
 }
