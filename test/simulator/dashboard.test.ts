@@ -49,7 +49,7 @@ test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most,
   const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
   const stream = new DashboardStream({ view: () => view, requests });
   const events: Array<{ requests: RequestLogEntry[]; requestCount: number; requestRows: number }> = [];
-  const res = { writeHead: () => res, on: () => res, write: (text: string) => events.push(JSON.parse(text.split('data: ')[1])) };
+  const res = Object.assign(fakeResponse(), { write: (text: string) => events.push(JSON.parse(text.split('data: ')[1])) > 0 });
   const updated = () => new Promise<void>((resolve) => {
     stream.changed();
     setTimeout(resolve, 100);
@@ -64,23 +64,18 @@ test('the event stream sends the newest DASHBOARD_REQUEST_ROWS requests at most,
   await updated();
   expect(events[2].requests).toHaveLength(DASHBOARD_REQUEST_ROWS);
   expect(events[2].requests[0].requestId).toBe('req_burst_1');
+  // The page goes: nothing of the stream is left behind (its age timer would outlive this file).
+  res.destroy();
+  expect(stream.watching).toBe(0);
 });
 
 test('a page that stops reading gets nothing until it drains, then one fresh view; one past the buffer cap is closed', async () => {
   const requests = new RequestLog();
   const view = { servers: [], faults: [], budgets: [], windowMs: 1_000, now: 0 };
   const stream = new DashboardStream({ view: () => view, requests });
-  const handlers = new Map<string, () => void>();
   const writes: string[] = [];
-  const res = {
-    writableLength: 0,
-    destroyed: false,
-    writeHead: () => res,
-    on: () => res,
-    once: (event: string, handler: () => void) => handlers.set(event, handler),
-    write: (text: string) => (writes.push(text), false),
-    destroy: () => (res.destroyed = true),
-  };
+  const res = Object.assign(fakeResponse(), { write: (text: string) => (writes.push(text), false) });
+  const { handlers } = res;
   const updated = () => new Promise<void>((resolve) => {
     stream.changed();
     setTimeout(resolve, 100);
@@ -98,12 +93,14 @@ test('a page that stops reading gets nothing until it drains, then one fresh vie
   res.writableLength = WATCHER_BUFFER_BYTES + 1;
   handlers.get('drain')!();
   expect(res.destroyed).toBe(true);
+  expect(stream.watching).toBe(0);
 });
 
-/** A stand-in for a stream's response: records writes, holds its event handlers, never drains by itself. */
+/** A stand-in for a stream's response: records writes, holds its event handlers, never drains by itself; `destroy` closes it. */
 function fakeResponse() {
   const handlers = new Map<string, () => void>();
   const res = {
+    handlers,
     writableLength: 0,
     destroyed: false,
     status: 0,
@@ -141,6 +138,8 @@ describe('streams that never read give their place up (issue 41, point 4)', () =
     const next = fakeResponse();
     stream.watch(next as unknown as ServerResponse);
     expect(next.status).toBe(200);
+    next.destroy();
+    expect(stream.watching).toBe(0);
   });
 
   test('every stream ends at its maximum age, read or not (its page reconnects for a fresh view)', async () => {
