@@ -40,8 +40,9 @@ export interface RunNotes {
    * Whether an earlier process of this run may have planned `change` without an error, so that this
    * process may be the apply carrying out that plan. True where it cannot be told: notes off, this
    * process's own file not written (a folder that refused this write may have refused the earlier
-   * plan's, which then left no trace), or an earlier planning process that has not closed its file
-   * (its list may be incomplete: it still runs, or it died before Terraform's Shutdown).
+   * plan's, which then left no trace), a file of the run that cannot be read, or an earlier
+   * planning process that ended without closing its file (it died before Terraform's Shutdown, so
+   * its list may be incomplete). A planner still running serves this walk, not an ended one.
    */
   mayHavePlanned(change: string): boolean;
   /** Whether `maker` (a process) made its read for the plan this process applies: this process, or the account's previous planner. */
@@ -76,7 +77,7 @@ export const NO_NOTES: RunNotes = {
   close: () => undefined,
 };
 
-/** A notes file larger than this is not read (a run of 10,000 resources writes about 2 MB). */
+/** A notes file larger than this is not read, and proves nothing (a run of 10,000 resources writes about 2 MB, and some 50 bytes a change it planned). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 /** Notes files this old are removed by the next run that writes, unless their terraform still runs. */
 const STALE_FILE_MS = 60 * 60 * 1000;
@@ -150,8 +151,9 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   };
   const runOf = options.runOf ?? terraformRun;
   let written = false;
-  let others: NotesFile[] | undefined;
-  const otherFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
+  let others: RunFiles | undefined;
+  const runFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
+  const otherFiles = () => runFiles().files;
   const previous = new Map<string, NotesFile | undefined>();
   let endedPlanners: NotesFile[] | undefined;
   /** The run's last process before this one that planned for `account`: its plan is the one this process may apply. */
@@ -197,7 +199,9 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     mayHavePlanned(change) {
       // A planner seen running serves this walk (another provider configuration, a parallel run block), not an ended one.
       endedPlanners ??= otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt && !stillRuns(f, runOf));
-      return !written || endedPlanners.some((f) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change)));
+      // A file of the run that cannot be read (too large, damaged) may be the plan's.
+      const mayHave = (f: NotesFile) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change));
+      return !written || runFiles().unusable > 0 || endedPlanners.some(mayHave);
     },
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
@@ -284,15 +288,26 @@ function runGoesOn(file: string, run: string, runOf: (pid: number) => string | u
 }
 
 /** Every other process's file of this terraform run, each checked: a regular file of this user, bounded, of the right shape. */
-function readFiles(dir: string, prefix: string, ownName: string, log: (line: string) => void): NotesFile[] {
+interface RunFiles {
+  readonly files: NotesFile[];
+  /** How many of the run's files could not be used. */
+  readonly unusable: number;
+}
+
+function readFiles(dir: string, prefix: string, ownName: string, log: (line: string) => void): RunFiles {
   const files: NotesFile[] = [];
+  let unusable = 0;
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(prefix) || !name.endsWith('.json') || name === ownName) continue;
     const parsed = fileSchema.safeParse(readSmallFile(join(dir, name)));
-    if (parsed.success) files.push(parsed.data);
-    else log(`run notes: ${name} is not a notes file; not used`);
+    if (parsed.success) {
+      files.push(parsed.data);
+    } else {
+      unusable++;
+      log(`run notes: ${name} is not a notes file; not used`);
+    }
   }
-  return files;
+  return { files, unusable };
 }
 
 function readSmallFile(file: string): unknown {

@@ -95,6 +95,21 @@ describe('run notes', () => {
     expect(untold.mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(true);
   });
 
+  test('a file of the run that cannot be read may be the plan an apply carries out', () => {
+    const PW = changeOf('hosting_power_state', ['vps_web_1']);
+    mkdirSync(join(root, 'notes'), { recursive: true, mode: 0o700 });
+    planWrote('{"process": "p", "startedAt": 1, "planned": ["acct"], "changes": [], "closed": true, "notes": {}}', 1);
+    planWrote('{"process": "damaged", "startedAt": 1, "plan', 3);
+    const apply = notes({ startedAt: 5, processId: 5 });
+    apply.planning('acct');
+    expect(apply.mayHavePlanned(PW)).toBe(true);
+    apply.close();
+    rmSync(join(root, 'notes', 'run-a4242-3.json'));
+    const again = notes({ startedAt: 6, processId: 6 });
+    again.planning('acct');
+    expect(again.mayHavePlanned(PW)).toBe(false);
+  });
+
   test('a recorded identity is text: a server id with a slash or a space names one server', () => {
     const plan = notes({ startedAt: 1, processId: 1 });
     plan.planning('acct');
