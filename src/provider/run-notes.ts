@@ -171,7 +171,8 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0 && own.changes?.length === 0) return;
+    // A process records changes only once it plans (`planning`), so `planned` speaks for them too.
+    if (own.planned.length === 0 && Object.keys(own.notes).length === 0 && own.said?.length === 0) return;
     try {
       writeAtomically(dir, ownName, JSON.stringify(own));
       written = true;
@@ -249,13 +250,16 @@ export function changeOf(typeName: string, identity: readonly Value[]): string {
   return `${typeName} ${identity.map((v) => (typeof v === 'string' ? encodeURIComponent(v) : '*')).join('/')}`;
 }
 
-/** Whether two recorded changes may be the same resource: the same type, and identities equal where both are known. */
-function sameChange(a: string, b: string): boolean {
-  const [typeA, idA] = a.split(' ');
-  const [typeB, idB] = b.split(' ');
-  if (typeA !== typeB && typeA !== '*' && typeB !== '*') return false;
-  const [partsA, partsB] = [idA.split('/'), idB.split('/')];
-  return partsA.length !== partsB.length || partsA.every((part, i) => part === '*' || partsB[i] === '*' || part === partsB[i]);
+/**
+ * Whether a recorded change may be `change`, the same resource: any change of an earlier version's
+ * file; else the same type (whose identities have the same parts), identities equal where both are known.
+ */
+function sameChange(recorded: string, change: string): boolean {
+  if (recorded === ANY_CHANGE) return true;
+  const [typeA, idA = ''] = recorded.split(' ');
+  const [typeB, idB = ''] = change.split(' ');
+  const partsB = idB.split('/');
+  return typeA === typeB && idA.split('/').every((part, i) => part === '*' || partsB[i] === '*' || part === partsB[i]);
 }
 
 /** Through a new file of an unpredictable name (never an existing one, nor a planted link), then renamed into place. */

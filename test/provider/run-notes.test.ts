@@ -63,10 +63,13 @@ describe('run notes', () => {
     earlier.close();
     // Nor is an earlier process of the run that planned nothing (it only noted or said).
     planWrote('{"process": "q", "startedAt": 0.2, "planned": [], "notes": {}, "said": ["x"]}', 8);
-    expect(planner({ startedAt: 0.6, processId: 5 }).mayHavePlanned(FW)).toBe(false);
+    const between = planner({ startedAt: 0.6, processId: 5 });
+    expect(between.mayHavePlanned(FW)).toBe(false);
+    between.close();
     // A file of an earlier version lists no changes: it may have planned any.
     planWrote('{"process": "v", "startedAt": 0.3, "planned": ["acct"], "notes": {}, "closed": true}', 9);
     expect(planner({ startedAt: 0.7, processId: 6 }).mayHavePlanned(FW)).toBe(true);
+    expect(planner({ startedAt: 0.7, processId: 7 }).mayHavePlanned(changeOf('hosting_ip_settings', ['ded_x', '203.0.113.10']))).toBe(true);
     expect(planner({ run: undefined }).mayHavePlanned(FW)).toBe(true);
   });
 
