@@ -94,7 +94,9 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       try {
         const prior = objectOf(req.prior_state);
         const change = await resource.plan(session, prior, config, decodePrivate(req.prior_private));
-        const told = said.sayOnce([...warningsOf(session.warnings), ...(change.diagnostics ?? [])], walk.plansAnew(planning));
+        const reported = [...warningsOf(session.warnings), ...(change.diagnostics ?? [])];
+        // The walk's proof reads the run's records: asked only of an answer that carries a refusal of the run.
+        const told = said.sayOnce(reported, reported.some((d) => d.once !== undefined) && walk.plansAnew(planning));
         const diagnostics = told.diagnostics.map(atPlan);
         // An apply of this run may plan it again (run/walk.ts).
         if (!hasError(diagnostics)) walk.planned(planning);
