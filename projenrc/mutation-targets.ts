@@ -23,7 +23,7 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/provider/resources/reboot-generation.ts', functions: ['triggersChanged', 'plannedRebootGeneration', 'rebootIntent'] },
   { file: 'src/provider/resources/resource-life.ts', functions: ['newLifeId', 'plannedLife', 'appliedLife', 'lifeOfBridge'] },
   { file: 'src/provider/resources/private-state.ts', functions: ['readWithin'] },
-  { file: 'src/provider/run-notes.ts', functions: ['createRunNotes', 'selfOf', 'stillRuns', 'changeOf', 'sameChange', 'removeStaleFiles', 'runGoesOn', 'readFiles', 'readSmallFile'] },
+  { file: 'src/provider/run-notes.ts', functions: ['createRunNotes', 'selfOf', 'stillRuns', 'recordsOf', 'changeOf', 'sameChange', 'removeStaleFiles', 'runGoesOn', 'readFiles', 'readSmallFile'] },
   { file: 'src/provider/run/ledger.ts', functions: ['runLedger'] },
   { file: 'src/provider/run/shared-reads.ts', functions: ['once'] },
   { file: 'src/provider/run/refusals.ts', functions: ['createRunRefusals', 'refusalsSaid'] },

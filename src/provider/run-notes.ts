@@ -155,7 +155,7 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
   const runFiles = () => (others ??= readFiles(dir, prefix, ownName, options.log));
   const otherFiles = () => runFiles().files;
   const previous = new Map<string, NotesFile | undefined>();
-  let endedPlanners: NotesFile[] | undefined;
+  let endedPlanners: PlannedChanges | undefined;
   /** The run's last process before this one that planned for `account`: its plan is the one this process may apply. */
   const previousPlanner = (account: string): NotesFile | undefined => {
     if (!previous.has(account)) {
@@ -199,10 +199,9 @@ export function createRunNotes(options: RunNotesOptions): RunNotes {
     },
     mayHavePlanned(change) {
       // A planner seen running serves this walk (another provider configuration, a parallel run block), not an ended one.
-      endedPlanners ??= otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt && !stillRuns(f, runOf));
+      endedPlanners ??= recordsOf(otherFiles().filter((f) => f.planned.length > 0 && f.startedAt < own.startedAt && !stillRuns(f, runOf)));
       // A file of the run that cannot be read (too large, damaged) may be the plan's.
-      const mayHave = (f: NotesFile) => !f.closed || (f.changes ?? [ANY_CHANGE]).some((c) => sameChange(c, change));
-      return !written || runFiles().unusable > 0 || endedPlanners.some(mayHave);
+      return !written || runFiles().unusable > 0 || endedPlanners.mayHave(change);
     },
     ofThisPlan: (account, maker) => maker !== undefined && (maker === own.process || maker === previousPlanner(account)?.process),
     get(account, key, maxAgeMs, ownOnly = false) {
@@ -239,8 +238,21 @@ function stillRuns(file: NotesFile, runOf: (pid: number) => string | undefined):
   return file.self !== undefined && runOf(file.self.pid) === file.self.identity;
 }
 
-/** A file of an earlier version lists no changes: it may have planned any. */
-const ANY_CHANGE = '* *';
+/** What ended planners recorded, indexed: a resource's check is one lookup, however many changes the run planned. */
+interface PlannedChanges {
+  mayHave(change: string): boolean;
+}
+
+function recordsOf(planners: readonly NotesFile[]): PlannedChanges {
+  // A planner that did not close its file, or of an earlier version, may have planned any change.
+  if (planners.some((f) => !f.closed || f.changes === undefined)) return { mayHave: () => true };
+  const recorded = planners.flatMap((f) => f.changes ?? []);
+  const exact = new Set(recorded.filter((c) => !c.includes('*')));
+  const patterns = recorded.filter((c) => c.includes('*'));
+  // A change whose identity is not known yet is compared with every record; those are rare (a plan walk's).
+  const candidates = (change: string) => (change.includes('*') ? recorded : patterns);
+  return { mayHave: (change) => exact.has(change) || candidates(change).some((c) => sameChange(c, change)) };
+}
 
 /**
  * What a PlanResourceChange plans, as the run notes record it: the resource type and its identity
@@ -250,12 +262,8 @@ export function changeOf(typeName: string, identity: readonly Value[]): string {
   return `${typeName} ${identity.map((v) => (typeof v === 'string' ? encodeURIComponent(v) : '*')).join('/')}`;
 }
 
-/**
- * Whether a recorded change may be `change`, the same resource: any change of an earlier version's
- * file; else the same type (whose identities have the same parts), identities equal where both are known.
- */
+/** Whether a recorded change may be `change`, the same resource: the same type (whose identities have the same parts), identities equal where both are known. */
 function sameChange(recorded: string, change: string): boolean {
-  if (recorded === ANY_CHANGE) return true;
   const [typeA, idA = ''] = recorded.split(' ');
   const [typeB, idB = ''] = change.split(' ');
   const partsB = idB.split('/');
