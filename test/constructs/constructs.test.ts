@@ -5,13 +5,14 @@ import { App, Fn, TerraformIterator, TerraformOutput, TerraformStack, TerraformV
 import { Bridge, ChangedSincePlan, DataHostingServer, DataHostingServerFirewall, DataHostingServers, HostingApi, IpSettings, Layer4Protection, Layer7Protection, OnDestroy, PowerState, PowerStateValue, ServerFirewall, StopMethod, type HostingApiProps } from '../../src';
 import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { providerVersion, readProviderBundle, standalonePackage, writeProviderMirror } from '../../src/contract/provider-mirror';
+import { useTestingApps } from '../helpers/testing-apps';
 
 const VPS = 'vps_web_1';
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
 
+const testingApp = useTestingApps();
 function stack() {
-  const app = Testing.app();
-  return new TerraformStack(app, 'test');
+  return new TerraformStack(testingApp(), 'test');
 }
 const synth = (s: TerraformStack) => JSON.parse(Testing.synth(s));
 const bridgeApi = (s: TerraformStack, props: HostingApiProps = {}) => new HostingApi(s, 'hosting', { bridge: Bridge.TERRAFORM_DATA, ...props });

@@ -1,7 +1,8 @@
-import { TerraformStack, Testing } from 'cdktf';
+import { TerraformStack } from 'cdktf';
 import { HostingApi, IpSettings, PowerState, PowerStateValue, ServerFirewall } from '../../src';
 import type { ResourceDocument } from '../../src/contract/resource-document';
 import { parseResourceDocument } from '../../src/reconcile/resource-document-schema';
+import { useTestingApps } from '../helpers/testing-apps';
 
 /*
  * A value that synthesizes must never be refused at apply time (by then Terraform has destroyed the
@@ -47,8 +48,9 @@ const accepted: Case[] = [
   ['a fractional timeout', power(0.5), powerDoc(0.5)],
 ];
 
+const testingApp = useTestingApps();
 const synthesizes = (build: Case[1]) => {
-  const stack = new TerraformStack(Testing.app(), 'agreement');
+  const stack = new TerraformStack(testingApp(), 'agreement');
   try {
     build(stack, new HostingApi(stack, 'hosting'));
     return true;

@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { TerraformStack, Testing, TerraformVariable } from 'cdktf';
 import { Bridge, HostingApi, IpSettings, PowerState, PowerStateValue } from '../../src';
 import { TERRAFORM_RC, describeWithTerraform } from '../helpers/terraform';
+import { useTestingApps } from '../helpers/testing-apps';
 
 const DED = 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
 const TEXT = 'costs %{month} and ${file("/etc/hostname")} $${kept} "quoted" \\ back`tick`\n\tnext line %{ if true }x%{ endif }';
 const BRIDGES = [Bridge.PROVIDER, Bridge.TERRAFORM_DATA, Bridge.NULL_RESOURCE];
 
+const testingApp = useTestingApps();
+
 /** The synthesized values Terraform evaluates: the provider's attribute, or the bridge's document and reboot triggers. */
 function synthesized(bridge: Bridge, description: string, withToken = false) {
-  const stack = new TerraformStack(Testing.app(), 'literal');
+  const stack = new TerraformStack(testingApp(), 'literal');
   const api = new HostingApi(stack, 'hosting', { bridge });
   const suffix = withToken ? new TerraformVariable(stack, 'suffix', { default: '!' }).stringValue : '';
   new IpSettings(stack, 'ip', { api, serverId: DED, ip: '203.0.113.10', description: `${description}${suffix}` });

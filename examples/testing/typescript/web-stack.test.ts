@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Testing } from 'cdktf';
@@ -14,10 +14,21 @@ beforeAll(() => {
 // A start that failed leaves no account: jest reports that failure, not this one.
 afterAll(() => account?.stop());
 
+// Each test synthesizes into a folder of its own, removed when it ends.
+const outdirs: string[] = [];
+const newOutdir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'web-stack-'));
+  outdirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 test('the change stops exactly web-1 and writes nothing else', () => {
   if (!account) throw new Error('the simulated account did not start');
   const sim = account;
-  const outdir = mkdtempSync(join(tmpdir(), 'web-stack-'));
+  const outdir = newOutdir();
   const app = new App({ outdir });
   new WebStack(app, 'web', sim.baseUrl);
   app.synth();
@@ -37,7 +48,7 @@ test('the change stops exactly web-1 and writes nothing else', () => {
 
 // Offline, no account: cdktf's own matchers find a construct's resource by its tfResourceType.
 test('the stack manages both firewalls and stops web-1', () => {
-  const synthesized = Testing.synth(new WebStack(Testing.app(), 'web'));
+  const synthesized = Testing.synth(new WebStack(Testing.app({ outdir: newOutdir() }), 'web'));
   expect(Testing.toHaveResourceWithProperties(synthesized, ServerFirewall.tfResourceType, { server_id: 'vps_web_2', rulesets: [1, 2] })).toBe(true);
   expect(Testing.toHaveResourceWithProperties(synthesized, PowerState.tfResourceType, { server_id: 'vps_web_1', state: 'stopped' })).toBe(true);
 });
