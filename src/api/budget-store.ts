@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { privateFolderProblem, userFolder } from '../contract/private-folder';
 
@@ -78,12 +78,13 @@ export class FileBudgetStore implements BudgetStore {
 
   /**
    * A folder of this user's alone (contract/private-folder.ts): a budget planted in another's
-   * would hold this process back. Checked once.
+   * would hold this process back. Checked once, and then swept of files long unused.
    */
   private folderProblem(): string | undefined {
     if (this.folderReady) return undefined;
     const problem = privateFolderProblem(dirname(this.path));
     this.folderReady = problem === undefined;
+    if (this.folderReady) removeStaleBudgets(dirname(this.path), Date.now());
     return problem;
   }
 
@@ -135,6 +136,32 @@ export class FileBudgetStore implements BudgetStore {
 
 /** How old a lock is when its holder is taken to be dead: far longer than any update holds it. */
 export const STALE_LOCK_MS = 2_000;
+
+/**
+ * A budget file untouched this long knows nothing: no figure resets more than two minutes ahead.
+ * Without a sweep, every token a pipeline is issued would leave its file behind for good.
+ */
+export const STALE_BUDGET_MS = 60 * 60 * 1000;
+
+/** This store's own files: a budget (its name a hash), its lock, and a write a killed process left before its rename. */
+const BUDGET_FILE = /^[A-Za-z0-9_-]{32}\.json(\.lock|\.\d+\.tmp)?$/;
+
+/** By the files' times; another name in the folder is never touched. */
+function removeStaleBudgets(dir: string, now: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.filter((n) => BUDGET_FILE.test(n))) {
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > STALE_BUDGET_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      // Gone already: another process swept it.
+    }
+  }
+}
 
 function isBudget(value: unknown): value is Budget {
   const budget = value as Budget | null | undefined;

@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, sharedBudgetFile, STALE_LOCK_MS, waitSummary,
+  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, sharedBudgetFile, STALE_BUDGET_MS, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -327,6 +327,20 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     expect(pacer.acquire('request', 11_000)).toBe(0);
     pacer.observe('request', { remaining: '0', reset: '1' }, 11_000);
     expect(pacer.acquire('request', 11_000)).toBe(0);
+  });
+
+  test('files long unused are swept when a process first shares: budgets of other tokens, their locks and unfinished writes; a recent file and any other name stay', () => {
+    const longAgo = new Date(Date.now() - STALE_BUDGET_MS - 60_000);
+    const stale = sharedBudgetFile('https://api.example.com/api/v1', 'rotated-away', dir);
+    const recent = sharedBudgetFile('https://api.example.com/api/v1', 'in-use', dir);
+    const files = { stale, lock: `${stale}.lock`, write: `${stale}.4242.tmp`, recent, foreign: join(dir, 'notes.json') };
+    for (const [what, file] of Object.entries(files)) {
+      writeFileSync(file, '{}');
+      if (what !== 'recent') utimesSync(file, longAgo, longAgo);
+    }
+    const pacer = new RateLimitPacer(() => 0, 0, new FileBudgetStore(sharedBudgetFile('https://api.example.com/api/v1', 't', dir)));
+    pacer.observe('request', { remaining: '1', reset: '60' }, 0);
+    expect(readdirSync(dir).sort()).toEqual([basename(recent), 'notes.json', basename(sharedBudgetFile('https://api.example.com/api/v1', 't', dir))].sort());
   });
 
   test('the default folder is this user\'s alone: another user\'s folder of the plain name does not turn sharing off', () => {
