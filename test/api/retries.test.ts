@@ -198,6 +198,22 @@ describe('retries through the client', () => {
     expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
   });
 
+  test.each([502, 503, 504])('a gateway in front of the API that answers only %i (its own page, no API error) is the API down, as its own "unavailable" is', async (status) => {
+    const m = mockClient();
+    for (let i = 0; i < MAX_UNAVAILABLE_BEFORE_AN_ANSWER; i++) m.reply('GET', FW, status, '<html>gateway</html>', { 'content-type': 'text/html' });
+    const err = await m.client.getFirewall(fx.VPS_ID).catch((e: HostingApiError) => e);
+    expect(err).toMatchObject({ code: 'unexpected_status', status, apiDown: true });
+    expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
+  });
+
+  test('a gateway\'s 500 before any answer is no API down: it is retried to the last attempt', async () => {
+    const attempts = MAX_UNAVAILABLE_BEFORE_AN_ANSWER + 2;
+    const m = mockClient({ retry: { maxAttempts: attempts } });
+    for (let i = 0; i < attempts; i++) m.reply('GET', FW, 500, '<html>error</html>', { 'content-type': 'text/html' });
+    expect(await m.client.getFirewall(fx.VPS_ID).catch((e: HostingApiError) => e)).toMatchObject({ code: 'unexpected_status', status: 500, attempt: attempts, apiDown: false });
+    expect(m.requests).toHaveLength(attempts);
+  });
+
   test('once the API has answered, "unavailable" is retried to the last attempt: it is up and briefly busy', async () => {
     const m = mockClient();
     m.reply('GET', FW, 200, { data: fx.firewall });

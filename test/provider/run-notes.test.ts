@@ -125,6 +125,17 @@ describe('run notes', () => {
     expect(apply.mayHavePlanned(changeOf('hosting_ip_settings', ['ded/x', 'y 1']))).toBe(false);
   });
 
+  test('an identity not known yet stands for a resource of its own type only', () => {
+    const plan = notes({ startedAt: 1, processId: 1 });
+    plan.planning('acct');
+    plan.plannedChange(changeOf('hosting_server_firewall', [UNKNOWN]));
+    plan.close();
+    const apply = notes({ startedAt: 2, processId: 2 });
+    apply.planning('acct');
+    expect(apply.mayHavePlanned(changeOf('hosting_server_firewall', ['vps_web_1']))).toBe(true);
+    expect(apply.mayHavePlanned(changeOf('hosting_power_state', ['vps_web_1']))).toBe(false);
+  });
+
   test('a plan writes its file when it first plans, and a process whose own file cannot be written cannot tell what was planned', () => {
     const FW = changeOf('hosting_server_firewall', ['vps_web_1']);
     const plan = notes({ startedAt: 1, processId: 1 });
@@ -222,13 +233,21 @@ describe('run notes', () => {
 
   test('files of runs an hour old are removed by the next run that writes', () => {
     notes();
-    planWrote('{}', 9);
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    utimesSync(join(root, 'notes', 'run-a4242-9.json'), old, old);
+    for (const pid of [9, 123456]) {
+      planWrote('{}', pid);
+      utimesSync(join(root, 'notes', `run-a4242-${pid}.json`), old, old);
+    }
     const plan = notes();
     plan.put('acct', 'x', 1);
     plan.close();
     expect(readdirSync(join(root, 'notes'))).toEqual([`run-a4242-${process.pid}.json`]);
+  });
+
+  test('a process\'s file names its terraform: the process that started the provider', () => {
+    const plan = notes();
+    plan.planning('acct');
+    expect(JSON.parse(readFileSync(join(root, 'notes', `run-a4242-${process.pid}.json`), 'utf8'))).toMatchObject({ terraform: process.ppid });
   });
 
   test('an hour-old file stays while its terraform still runs (an approval prompt can wait that long); a pid reused by another run does not keep it', () => {

@@ -44,6 +44,13 @@ describe('a run-wide refusal, in the words the run met it first', () => {
     const unreachable = told(refusals.reported(failure(apiError('network_error', 0))));
     expect([unreachable.summary, unreachable.again]).toEqual([`the API at ${URL} could not be reached: connection refused, 4 times in 3.1 s`, `the API at ${URL} could not be reached (the first error says how)`]);
   });
+
+  test('an API that answered only "unavailable" says what to do, that nothing changed, and points a repeat at the first error', () => {
+    const down = new HostingApiError({ status: 503, code: 'temporarily_unavailable', method: 'GET', path: '/servers', detail: 'maintenance, 6 times in 15.2 s', apiDown: true });
+    const said = told(createRunRefusals('TOKEN', URL).reported(failure(down)));
+    expect([said.summary, said.again]).toEqual([`the API at ${URL} is unavailable: maintenance, 6 times in 15.2 s`, `the API at ${URL} is unavailable (the first error says how)`]);
+    expect(said.detail).toContain('nothing was changed; run again once the API answers');
+  });
 });
 
 describe('the refusals and the walk\'s other parts, one rule each', () => {
@@ -98,6 +105,12 @@ describe('which walk a process serves', () => {
     [['terraform', 'apply', '-input=false', '--', 'tfplan'], { command: 'apply', savedPlan: true }, false],
     // An option not known here may take the next argument: whether a plan file follows is not told.
     [['terraform', 'apply', '-some-new-option', 'value'], { command: 'apply', savedPlan: undefined }, false],
+    // An option's value given after `=` takes no next argument; `--` at the end names no plan; a lone `-` is an argument (Go's flag rules).
+    [['terraform', 'apply', '-var=name=web', 'tfplan'], { command: 'apply', savedPlan: true }, false],
+    [['terraform', 'apply', '-auto-approve', '--'], { command: 'apply', savedPlan: false }, false],
+    [['terraform', 'apply', '-'], { command: 'apply', savedPlan: true }, false],
+    // No command at all: nothing is told.
+    [['terraform', '-chdir=stacks/web'], undefined, false],
     [['terraform', 'test'], { command: 'test' }, false],
     [['terraform', 'import', 'hosting_power_state.p', 'vps_web_1'], { command: 'import' }, true],
   ])('%j: %j, plans only: %s', (args, invocation, plansOnly) => {
