@@ -145,6 +145,10 @@ const notices = project.addTask('notices', {
   description: 'Write assets/THIRD_PARTY_NOTICES.txt: every package in the bundles, with its version, licence, copyright and licence text',
   exec: 'node scripts/third-party-notices.js assets/THIRD_PARTY_NOTICES.txt',
 });
+// Suites that synthesize through the built library (cdktf-cli, adopt) need lib/: built once here, after
+// the bundles, rather than by each suite at once (two jsii builds rewriting lib/ and assets/ while other
+// suites run them). A no-op when lib/ is newer than src/; a fresh clone's first `npm test` pays it once.
+project.testTask.prependExec('node scripts/prepack.js');
 for (const task of [project.compileTask, project.testTask]) task.prependSpawn(notices);
 // In compile itself, not pre-compile: `projen compile` alone (the demo, prepack) runs no pre-compile.
 // Tests run the bundles as Terraform would, so they need fresh ones too.

@@ -1,7 +1,8 @@
 // npm runs this before `npm pack` and `npm publish`: a tarball must always hold the compiled
 // library, its .jsii manifest and the handler bundle. On a fresh clone none of them exists yet, so
 // they are built here; when they exist and are newer than every source file, nothing is rebuilt
-// (jsii-pacmak calls `npm pack` itself, right after a build).
+// (jsii-pacmak calls `npm pack` itself, right after a build). `npm test` runs it too, before jest:
+// suites that synthesize through lib/ find it built once.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -17,7 +18,7 @@ const newestSource = (dir) =>
 
 const upToDate = outputs.every((f) => existsSync(f) && statSync(f).mtimeMs >= newestSource(join(root, 'src')));
 if (!upToDate) {
-  process.stdout.write('prepack: building the library (handler bundle, jsii) before packing\n');
+  process.stdout.write('prepack: building the library (bundles, jsii): it is missing or older than src/\n');
   const build = spawnSync('npx', ['projen', 'compile'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
