@@ -9,9 +9,10 @@ const file = process.argv.find((a) => a.endsWith('.json')) ?? join(__dirname, '.
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const mutants = Object.entries(report.files).flatMap(([path, f]) => f.mutants.map((m) => ({ ...m, path })));
 const count = (status) => mutants.filter((m) => m.status === status).length;
-// Stryker takes one --mutate, a comma-separated list, and its ranges by lines: a range with columns matched no mutant.
-const linesOf = (m) => `${m.path}:${m.location.start.line}-${m.location.end.line}`;
 const where = (m) => `${m.path}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}`;
+// Stryker takes one --mutate, a comma-separated list; its columns count from 0 where the report's count
+// from 1. The mutant's own span, so only it (and mutants nested in it) run again, not its whole lines.
+const spanOf = (m) => `${m.path}:${m.location.start.line}:${m.location.start.column - 1}-${m.location.end.line}:${m.location.end.column - 1}`;
 
 const killed = count('Killed');
 const survived = mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage');
@@ -24,6 +25,6 @@ process.stdout.write([
   ...survived.map((m) => `survived: ${where(m)} ${m.mutatorName}${m.replacement ? ` -> ${JSON.stringify(m.replacement)}` : ''}`),
   ...(timedOut.length ? [
     'timed out (not counted as killed); run them again alone:',
-    `  INTENT_MODEL_RUNS=25 npx stryker run --concurrency 1 --timeoutMS 120000 --mutate ${JSON.stringify([...new Set(timedOut.map(linesOf))].join(','))}`,
+    `  INTENT_MODEL_RUNS=25 npx stryker run --concurrency 1 --timeoutMS 120000 --mutate ${JSON.stringify([...new Set(timedOut.map(spanOf))].join(','))}`,
   ] : []),
 ].join('\n') + '\n');
