@@ -5,8 +5,7 @@ import * as ts from 'typescript';
 /*
  * What mutation testing mutates (issue 59 §3), named by file and function, never by line numbers
  * that the next commit moves: the lines that decide what the identities guarantee (keys, a
- * reboot's generation and life, run notes and trusted reads) and what a refusal or a summary says
- * in each walk, not the messages and plumbing around them. The line ranges Stryker needs are found
+ * reboot's generation and life, the diffs) and what the connection test says, not the messages and plumbing around them. The line ranges Stryker needs are found
  * here, in the sources as they are, when projen writes stryker.config.json; a test in `npm test`
  * (test/build/mutation-targets.test.ts) fails when the written ranges no longer match the
  * functions they name.
@@ -22,15 +21,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/keys.ts' },
   { file: 'src/provider/resources/reboot-generation.ts', functions: ['triggersChanged', 'plannedRebootGeneration', 'rebootIntent'] },
   { file: 'src/provider/resources/resource-life.ts', functions: ['newLifeId', 'plannedLife', 'appliedLife', 'lifeOfBridge'] },
-  { file: 'src/provider/resources/private-state.ts', functions: ['readWithin'] },
-  { file: 'src/provider/run-notes.ts', functions: ['createRunNotes', 'selfOf', 'stillRuns', 'recordsOf', 'changeOf', 'sameChange', 'removeStaleFiles', 'runGoesOn', 'readFiles', 'readSmallFile'] },
-  { file: 'src/provider/run/ledger.ts', functions: ['runLedger'] },
-  { file: 'src/provider/run/shared-reads.ts', functions: ['once'] },
-  { file: 'src/provider/run/refusals.ts', functions: ['createRunRefusals', 'refusalsSaid'] },
-  { file: 'src/provider/run/walk.ts', functions: ['walkProof', 'terraformInvocation', 'appliesSavedPlan'] },
-  { file: 'src/provider/run/left-in-place.ts', functions: ['leftInPlace'] },
-  { file: 'src/provider/resources/plan-without-reads.ts', functions: ['same', 'plannedWithoutReads'] },
-  { file: 'src/api/first-answer-gate.ts' },
+  { file: 'src/provider/shared-reads.ts', functions: ['once'] },
+  { file: 'src/provider/connection-test.ts', functions: ['testConnection', 'connectionRefusal'] },
   { file: 'src/reconcile/firewall.ts', functions: ['sortedUnique', 'diffFirewall', 'movedFirewall'] },
   { file: 'src/reconcile/ip-settings.ts', functions: ['normalizeHost', 'sameHostName', 'diffIpSettings', 'sameField', 'movedIpSettings'] },
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },

@@ -62,7 +62,10 @@ test('the testing kit starts the simulator through the command line, and imports
 
 test('the provider keeps each kind family in a folder of its own, with its RPCs; the plugin plumbing in plugin/', () => {
   const loose = files.filter((f) => /^provider\/[^/]+\.ts$/.test(f.file)).map((f) => f.file.slice('provider/'.length)).sort();
-  expect(loose).toEqual(['api-members.ts', 'closest.ts', 'configure.ts', 'diagnostics.ts', 'docs.ts', 'documented.ts', 'main.ts', 'rate-forecast.ts', 'reader-language.ts', 'run-identity.ts', 'run-notes.ts', 'schema.ts', 'server-filters.ts', 'session.ts']);
+  expect(loose).toEqual([
+    'api-members.ts', 'closest.ts', 'configure.ts', 'connection-test.ts', 'diagnostics.ts', 'docs.ts', 'documented.ts', 'main.ts', 'rate-forecast.ts',
+    'reader-language.ts', 'schema.ts', 'server-filters.ts', 'session.ts', 'shared-reads.ts',
+  ]);
   for (const family of ['resources', 'data-sources', 'list-resources', 'actions']) {
     expect(files.filter((f) => f.file.startsWith(`provider/${family}/`)).map((f) => f.file.split('/').pop())).toEqual(expect.arrayContaining(['index.ts', 'rpcs.ts']));
   }
@@ -96,4 +99,14 @@ test('no import circle among the sources (type imports included)', () => {
   };
   for (const file of edges.keys()) visit(file, []);
   expect(circles).toEqual([]);
+});
+
+test('a provider process stands alone: nothing under src/provider reads /proc, its parent process or files another process wrote', () => {
+  const provider = files.filter((f) => f.file.startsWith('provider/'));
+  const offending = provider.flatMap((f) => {
+    const text = readFileSync(join(SRC, f.file), 'utf8');
+    return [/\/proc\b/, /process\.ppid/, /\bnode:fs\b/, /\bnode:child_process\b/].filter((pattern) => pattern.test(text)).map((pattern) => `${f.file}: ${pattern}`);
+  });
+  // Two decide no answer: the handshake ends the process once its parent is gone (go-plugin's rule), and a CPU profile is written on request.
+  expect(offending.sort()).toEqual(['provider/plugin/cpu-profile.ts: /\\bnode:fs\\b/', 'provider/plugin/serve.ts: /process\\.ppid/']);
 });

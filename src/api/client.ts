@@ -3,7 +3,7 @@ import { accountScope } from './account-scope';
 import { normalizeBaseUrl } from './base-url';
 import type { BudgetStore } from './budget-store';
 import { HostingApiError, type HostingErrorCode } from './errors';
-import { FirstAnswerGate, isUnavailable } from './first-answer-gate';
+import { isUnavailable } from './errors';
 import { nextPollIntervalMs, type OperationWaitOptions, DEFAULT_OPERATION_WAIT } from './operation-wait';
 import { RateLimitPacer, type BudgetClass } from './rate-limit-pacer';
 import { backoffDelayMs, isRetryable, parseRetryAfter, type HttpMethod } from './retry-policy';
@@ -164,13 +164,18 @@ const envelopeSchema = z.object({ data: z.unknown(), meta: z.optional(metaSchema
  * any caller sees them; failures are `HostingApiError`s; retries follow `isRetryable`; every
  * answer's rate-limit headers pace the next request.
  */
-/** What every view of one client (`withDeadline`) shares: its connections, its pacing, its first answer. */
+/** What every view of one client (`withDeadline`) shares: its connections, its pacing, whether the API answered yet. */
 interface SharedByViews {
   readonly transport: Transport;
   readonly pacer: RateLimitPacer;
-  readonly gate: FirstAnswerGate;
+  /** Whether the API gave an answer other than "unavailable" yet. */
+  readonly answered: { value: boolean };
   /** RateLimit-Limit as the API's answers reported it last, per budget. */
   readonly limits: Partial<Record<BudgetClass, number>>;
+  /** The smallest RateLimit-Limit reported, per budget. */
+  readonly tightest: Partial<Record<BudgetClass, number>>;
+  /** RateLimit-Remaining at the last answer, per budget. */
+  readonly remaining: Partial<Record<BudgetClass, number>>;
 }
 
 export class HostingApiClient {
@@ -181,9 +186,11 @@ export class HostingApiClient {
   readonly #transport: Transport;
   readonly #retry: RetryOptions;
   readonly #pacer: RateLimitPacer;
-  readonly #gate: FirstAnswerGate;
+  readonly #answered: { value: boolean };
   /** The RateLimit-Limit figure last reported per budget (an action's answer reports the action budget). */
   readonly #limits: Partial<Record<BudgetClass, number>>;
+  readonly #tightest: Partial<Record<BudgetClass, number>>;
+  readonly #remaining: Partial<Record<BudgetClass, number>>;
   readonly #log: (line: string) => void;
   readonly #userAgent: string;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -219,8 +226,10 @@ export class HostingApiClient {
     this.#deadlineAt = options.deadlineAt ?? Number.POSITIVE_INFINITY;
     this.#random = options.random ?? Math.random;
     this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);
-    this.#gate = shared?.gate ?? new FirstAnswerGate();
+    this.#answered = shared?.answered ?? { value: false };
     this.#limits = shared?.limits ?? {};
+    this.#tightest = shared?.tightest ?? {};
+    this.#remaining = shared?.remaining ?? {};
   }
 
   /**
@@ -229,12 +238,38 @@ export class HostingApiClient {
    */
   public withDeadline(deadlineAt: number): HostingApiClient {
     const options = { ...this.#options, deadlineAt: Math.min(deadlineAt, this.#deadlineAt) };
-    return new HostingApiClient(options, { transport: this.#transport, pacer: this.#pacer, gate: this.#gate, limits: this.#limits });
+    return new HostingApiClient(options, {
+      transport: this.#transport,
+      pacer: this.#pacer,
+      answered: this.#answered,
+      limits: this.#limits,
+      tightest: this.#tightest,
+      remaining: this.#remaining,
+    });
   }
 
   /** RateLimit-Limit as the API's answers to this client (any view) reported it last for `budget`; undefined before such an answer. */
   public reportedLimit(budget: BudgetClass): number | undefined {
     return this.#limits[budget];
+  }
+
+  /**
+   * The tightest budget the API's answers reported for `budget` (section 8: every answer reports the
+   * tightest applicable one, the token's or the account's): the smallest window's limit, and the
+   * requests left in it at the last answer.
+   */
+  public reportedBudget(budget: BudgetClass): { readonly limit?: number; readonly remaining?: number } {
+    return { limit: this.#tightest[budget], remaining: this.#remaining[budget] };
+  }
+
+  #noteBudget(budget: BudgetClass, headers: Readonly<Record<string, string | undefined>>): void {
+    const limit = Number(headers['ratelimit-limit']);
+    if (Number.isInteger(limit) && limit > 0) {
+      this.#limits[budget] = limit;
+      this.#tightest[budget] = Math.min(limit, this.#tightest[budget] ?? limit);
+    }
+    const remaining = Number(headers['ratelimit-remaining']);
+    if (headers['ratelimit-remaining'] !== undefined && Number.isInteger(remaining) && remaining >= 0) this.#remaining[budget] = remaining;
   }
 
   /** What this client waited for so far: milliseconds per cause, longest first. */
@@ -410,13 +445,7 @@ export class HostingApiClient {
     }
   }
 
-  /** Every request, through the gate: a token the API refuses is met once, however many ask at once. */
-  private call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
-    return this.#gate.through((probe) => this.send(spec, probe));
-  }
-
-  /** `probe`: no answer has come to this client yet (first-answer-gate.ts). */
-  private async send<T>(spec: CallSpec<T>, probe = false): Promise<ApiResponse<T>> {
+  private async call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
     const method = spec.method;
     const pathWithQuery = spec.query ? `${spec.path}?${new URLSearchParams(spec.query).toString()}` : spec.path;
     const fail: Fail = (code, status, detail, extra = {}) =>
@@ -475,14 +504,15 @@ export class HostingApiClient {
         const url = this.baseUrl + pathWithQuery;
         const res = await this.#transport.send({ method, url, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
         this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
-        const limit = Number(res.headers['ratelimit-limit']);
-        if (Number.isInteger(limit) && limit > 0) this.#limits[budget] = limit;
+        this.#noteBudget(budget, res.headers);
         const requestId = res.headers['x-request-id'];
         this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
         if (res.status === (spec.successStatus ?? 200)) {
+          this.#answered.value = true;
           return { ...this.parseSuccess(res, spec.schema, requestId, fail), attempt };
         }
         error = this.parseFailure(res, requestId, attempt, fail);
+        if (!isUnavailable(error)) this.#answered.value = true;
       } catch (err) {
         if (err instanceof HostingApiError) {
           throw err;
@@ -507,7 +537,7 @@ export class HostingApiClient {
       if (refusedFor(error, attempt)) {
         throw fail('network_error', 0, `${error.detail}, ${during}: nothing answers at that address`, { attempt });
       }
-      if (probe && isUnavailable(error) && attempt >= MAX_UNAVAILABLE_BEFORE_AN_ANSWER) {
+      if (!this.#answered.value && isUnavailable(error) && attempt >= MAX_UNAVAILABLE_BEFORE_AN_ANSWER) {
         const said = `${error.status} ${error.code}${error.requestId ? `, request id ${error.requestId}` : ''}`;
         throw fail(error.code, error.status, `${error.detail} (${said}), ${during}, and no other answer yet: the API is down or in maintenance`, { attempt, requestId: error.requestId, apiDown: true });
       }

@@ -133,3 +133,7 @@ function formatMessage(d: HostingApiErrorDetails): string {
 export function isHostingApiError(value: unknown, ...codes: HostingErrorCode[]): value is HostingApiError {
   return value instanceof HostingApiError && (codes.length === 0 || codes.includes(value.code));
 }
+
+/** An answer that the API is unavailable, its own or a gateway's in front of it. */
+export const isUnavailable = (err: HostingApiError): boolean =>
+  err.code === 'temporarily_unavailable' || (err.code === 'unexpected_status' && [502, 503, 504].includes(err.status));

@@ -89,13 +89,6 @@ export function printableUrl(input: string): string {
   return input.trim().split(/[?#]/)[0].replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1');
 }
 
-/**
- * The provider's `plan_read_max_age_seconds` (`planReadMaxAgeSeconds` of HostingApi): an age bound
- * on the plan's read that the apply of the same terraform run writes from without reading again.
- * Unset, the run decides alone (a saved plan applied by another run always reads again); at most a day.
- */
-export const PLAN_READ_MAX_AGE_SECONDS = { max: 86_400 } as const;
-
 /** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
 export function editDistance(a: string, b: string): number {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];

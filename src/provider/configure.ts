@@ -1,14 +1,13 @@
-import { errorAt, type Diagnostic } from './diagnostics';
+import { CONNECTION_TEST_SECONDS, testConnection } from './connection-test';
+import { errorAt, warningOf, type Diagnostic } from './diagnostics';
 import { validateChangedSincePlan } from './resources/resource';
-import type { WalkProof } from './run/walk';
-import type { RunNotes } from './run-notes';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
-import { isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { UNKNOWN } from './plugin/values';
@@ -39,7 +38,7 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     name: 'plan_read_max_age_seconds',
     type: 'number',
     optional: true,
-    description: 'An age bound, in seconds, on the plan\'s read that the apply of the same terraform run writes from without reading again (default: none, the run\'s own read decides; 0: every apply reads again, one more request per changed resource). A saved plan applied by another run always reads afresh, names what changed since the plan, and still makes the planned values true.',
+    description: 'No effect: every apply reads what it changes before it writes. Kept so that configurations that set it still plan; remove it.',
   },
   CHANGED_SINCE_PLAN_ATTRIBUTE,
   {
@@ -89,12 +88,8 @@ const notKnown = (attribute: string, what: string): Diagnostic =>
 
 export interface ProviderEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Where a plan leaves its reads for the apply of the same terraform process (run-notes.ts); default none. */
-  readonly notes?: RunNotes;
   /** One line to stderr, where Terraform shows provider logs with TF_LOG. */
   readonly log: (line: string) => void;
-  /** What this process knows of the walk it serves (run/walk.ts); default unproven. */
-  readonly walk?: WalkProof;
   /** The time the provider keeps and waits by; default the machine's (a test's manual clock, whose waits advance it). */
   readonly clock?: ProviderClock;
 }
@@ -107,21 +102,23 @@ export interface ProviderClock {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-export type Configured = { readonly sessions: SessionFactory; readonly token: string } | { readonly diagnostics: Diagnostic[] };
+export type Configured =
+  | { readonly sessions: SessionFactory; readonly token: string; readonly diagnostics: Diagnostic[] }
+  | { readonly diagnostics: Diagnostic[]; readonly token?: string };
+
+/** A setting kept only so that configurations setting it still plan. */
+const NO_EFFECT = warningOf('plan_read_max_age_seconds has no effect', 'Every apply reads what it changes before it writes, so the setting is ignored; remove it from the provider "hosting" block.');
 
 /**
  * ConfigureProvider: the connection from the provider block and the environment, in the words of
- * an HCL user. Values not known yet are refused, never silently replaced by the environment's.
+ * an HCL user, and the token tested (GET /connect). Values not known yet are refused, never
+ * silently replaced by the environment's. A refusal names no secret: `token` is what the caller
+ * keeps out of every line from then on.
  */
-export function configureProvider(config: ObjectValue, environment: ProviderEnvironment, stopped: AbortSignal): Configured {
+export async function configureProvider(config: ObjectValue, environment: ProviderEnvironment, stopped: AbortSignal): Promise<Configured> {
   if (config.token_env_var === UNKNOWN) return { diagnostics: [notKnown('token_env_var', 'the name of the token\'s variable')] };
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
-  if (config.plan_read_max_age_seconds === UNKNOWN) return { diagnostics: [notKnown('plan_read_max_age_seconds', 'how old a plan\'s read may be')] };
-  const maxAge = config.plan_read_max_age_seconds ?? undefined;
-  if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max)) {
-    return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
-  }
   if (config.changed_since_plan === UNKNOWN) return { diagnostics: [notKnown('changed_since_plan', 'to know whether an apply may overwrite a change made since the plan')] };
   const changedSincePlanRefusal = validateChangedSincePlan(config, 'changed_since_plan in the provider "hosting" block');
   if (changedSincePlanRefusal.length) return { diagnostics: changedSincePlanRefusal };
@@ -162,9 +159,11 @@ export function configureProvider(config: ObjectValue, environment: ProviderEnvi
     wallClock: environment.clock?.wallClock,
     budgetStore: new FileBudgetStore(sharedBudgetFile(baseUrl, token), environment.log),
   });
-  const changedSincePlan = config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const;
-  const { log, notes, walk } = environment;
-  const policy = { planReadMaxAgeSeconds: maxAge, changedSincePlan, readOnlyPlan, expectTakeover: config.expect_takeover === true, baseUrlFrom: typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl };
-  const sessions = createSession({ client, tokenEnvVar, log, now, notes, walk, ...policy }, stopped);
-  return { token, sessions };
+  const baseUrlFrom = typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl;
+  const tested = await testConnection(client, { tokenEnvVar, baseUrlFrom }, now() + CONNECTION_TEST_SECONDS * 1000);
+  if ('refusal' in tested) return { token, diagnostics: [tested.refusal] };
+  const policy = { changedSincePlan: config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const, readOnlyPlan, expectTakeover: config.expect_takeover === true };
+  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, now, ...policy }, stopped);
+  const deprecated = config.plan_read_max_age_seconds === null || config.plan_read_max_age_seconds === undefined ? [] : [NO_EFFECT];
+  return { token, sessions, diagnostics: deprecated };
 }

@@ -12,19 +12,24 @@ export interface TokenLimits {
   readonly requests: number;
   readonly actions: number;
   readonly reported?: { readonly requests: boolean; readonly actions: boolean };
+  /** What the tightest budget had left at the plan's last answer, where the API reported it. */
+  readonly left?: { readonly requests?: number; readonly actions?: number };
 }
 
 /** The API's limits per token as the spec documents them (section 8), until its answers report their own. */
 export const TOKEN_LIMITS: TokenLimits = { requests: 120, actions: 10 };
 
 /**
- * The limits as the API reports them (RateLimit-Limit of the plan's own answers: a read reports the
- * request budget, an action's answer the action budget), the spec's where no answer said.
+ * The limits as the API reports them (the smallest RateLimit-Limit of the plan's own answers: a read
+ * reports the request budget, an action's answer the action budget), the spec's where no answer said;
+ * `left`, the RateLimit-Remaining of the last answer: an account whose other tokens spend its budget
+ * leaves the apply fewer requests than the token's own limit.
  */
-export const limitsReported = (requests: number | undefined, actions: number | undefined): TokenLimits => ({
+export const limitsReported = (requests: number | undefined, actions: number | undefined, left: TokenLimits['left'] = {}): TokenLimits => ({
   requests: requests ?? TOKEN_LIMITS.requests,
   actions: actions ?? TOKEN_LIMITS.actions,
   reported: { requests: requests !== undefined, actions: actions !== undefined },
+  left,
 });
 
 /** Requests an apply sends: all of them, and the power actions among them (which have a budget of their own). */
@@ -45,9 +50,12 @@ export const powerCost = (actions: number): ApplyCost => ({ requests: actions ==
 export const addCosts = (a: ApplyCost, b: ApplyCost): ApplyCost => ({ requests: a.requests + b.requests, actions: a.actions + b.actions });
 
 /** The budget `total` exceeds first (actions bind sooner), or undefined while both are within a minute's. */
-export function bindingLimit(total: ApplyCost, limits: TokenLimits = TOKEN_LIMITS): { readonly what: 'requests' | 'power actions'; readonly count: number; readonly limit: number; readonly reported: boolean } | undefined {
-  if (total.actions > limits.actions) return { what: 'power actions', count: total.actions, limit: limits.actions, reported: limits.reported?.actions ?? false };
-  if (total.requests > limits.requests) return { what: 'requests', count: total.requests, limit: limits.requests, reported: limits.reported?.requests ?? false };
+export function bindingLimit(total: ApplyCost, limits: TokenLimits = TOKEN_LIMITS): { readonly what: 'requests' | 'power actions'; readonly count: number; readonly limit: number; readonly reported: boolean; readonly left?: number } | undefined {
+  const exceeds = (count: number, limit: number, left: number | undefined) => count > limit || (left !== undefined && count > left);
+  const binding = (what: 'requests' | 'power actions', count: number, limit: number, reported: boolean, left: number | undefined) =>
+    ({ what, count, limit, reported, ...(left !== undefined && left < limit && { left }) });
+  if (exceeds(total.actions, limits.actions, limits.left?.actions)) return binding('power actions', total.actions, limits.actions, limits.reported?.actions ?? false, limits.left?.actions);
+  if (exceeds(total.requests, limits.requests, limits.left?.requests)) return binding('requests', total.requests, limits.requests, limits.reported?.requests ?? false, limits.left?.requests);
   return undefined;
 }
 
@@ -59,11 +67,12 @@ export function bindingLimit(total: ApplyCost, limits: TokenLimits = TOKEN_LIMIT
 export function forecastWarning(total: ApplyCost, changes: number, limits: TokenLimits = TOKEN_LIMITS): Diagnostic | undefined {
   const binding = bindingLimit(total, limits);
   if (!binding) return undefined;
-  const minutes = Math.max(1, Math.ceil(binding.count / binding.limit) - 1);
+  const minutes = Math.max(1, Math.ceil((binding.count - (binding.left ?? 0)) / binding.limit) - (binding.left === undefined ? 1 : 0));
   const source = binding.reported ? 'as the API\'s answers to this plan report it' : 'the API\'s limit, section 8';
+  const left = binding.left === undefined ? '' : ` and had ${binding.left} left at this plan's last answer (the account's budget, shared by its tokens, may be the tightest)`;
   return warningOf(
-    `The apply will wait for the API's rate limits: more than ${binding.limit} ${binding.what} with this token`,
-    `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (${source}), `
+    `The apply will wait for the API's rate limits: more than ${binding.left ?? binding.limit} ${binding.what} with this token`,
+    `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (${source})${left}, `
     + `so the apply waits about ${minutes} minute${minutes > 1 ? 's' : ''} or more for its budget, longer when other runs use the token at once. `
     + 'Each wait is in the provider\'s log (TF_LOG_PROVIDER=INFO).',
   );
@@ -74,21 +83,27 @@ export interface ApplyForecast {
   forecast(cost: ApplyCost): Diagnostic[];
 }
 
+/** What a client heard of the API's budgets (api/client.ts). */
+export interface ReportedBudgets {
+  reportedBudget(budget: 'request' | 'action'): { readonly limit?: number; readonly remaining?: number };
+}
+
 /**
- * The forecast of one plan process, measured against the limits `client` has heard the API report;
- * said once a terraform run (`firstTime`): the apply of a `terraform apply` plans again, and its
- * plan said it already.
+ * The forecast of one plan process, measured against the tightest budgets `client` has heard the
+ * API report; said once a process, by the change that crosses a limit.
  */
-export function applyForecast(client: { reportedLimit(budget: 'request' | 'action'): number | undefined }, firstTime: (words: string) => boolean): ApplyForecast {
+export function applyForecast(client: ReportedBudgets): ApplyForecast {
   let applyCost = { cost: SHARED_READS, changes: 0 };
   let said = false;
   return {
     forecast(cost) {
       if (said || (cost.requests === 0 && cost.actions === 0)) return [];
       applyCost = { cost: addCosts(applyCost.cost, cost), changes: applyCost.changes + 1 };
-      const warning = forecastWarning(applyCost.cost, applyCost.changes, limitsReported(client.reportedLimit('request'), client.reportedLimit('action')));
+      const [requests, actions] = [client.reportedBudget('request'), client.reportedBudget('action')];
+      const left = { requests: requests.remaining, actions: actions.remaining };
+      const warning = forecastWarning(applyCost.cost, applyCost.changes, limitsReported(requests.limit, actions.limit, left));
       said = warning !== undefined;
-      return warning && firstTime('the apply will wait') ? [warning] : [];
+      return warning ? [warning] : [];
     },
   };
 }

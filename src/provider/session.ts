@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ObjectValue, Value } from './plugin/values';
 import { applyForecast, type ApplyForecast } from './rate-forecast';
-import { runLedger, type RunLedger } from './run/ledger';
-import { leftInPlace } from './run/left-in-place';
-import { createRunRefusals } from './run/refusals';
-import { saidOnce, type SaidOnce } from './run/said-once';
-import { sharedReads, type SharedReads } from './run/shared-reads';
-import type { WalkProof } from './run/walk';
-import { NO_NOTES, type RunNotes } from './run-notes';
 import type { ChangedSincePlan } from './schema';
+import { sharedReads, type SharedReads } from './shared-reads';
 import type { HostingApiClient } from '../api/client';
+import type { TokenInfo } from '../api/schemas';
 import { waitSummary } from '../api/wait-summary';
 import { printableUrl } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
@@ -18,16 +13,17 @@ import type { TokenScopes } from '../reconcile/preflight';
 import { ReconcileError } from '../reconcile/reconcile-error';
 
 /**
- * What one RPC of the provider works with: contexts for its resource operation, reads that many
- * resources of the process need once, and the warnings it collected for Terraform's output.
+ * What one RPC of the provider works with: contexts for its resource operation, the reads that the
+ * resources of the process share, and the warnings it collected for Terraform's output. Everything
+ * here comes from what Terraform sent this process and what the API answered it.
  */
-export interface ProviderSession extends SharedReads, RunLedger, SaidOnce, ApplyForecast {
+export interface ProviderSession extends SharedReads, ApplyForecast {
   /**
    * What this RPC warned of, its contexts included, in order; last, when its requests waited more
    * than a few seconds on the API's limits or retries, how long and why.
    */
-  readonly warnings: readonly string[];
-  /** Values one RPC of the process leaves for a later one (a refresh's to the plan of a replacement). */
+  readonly warnings: readonly Warning[];
+  /** Values one RPC of the process leaves for a later one (a removal's to the plan of its replacement). */
   readonly handovers: Handovers;
   /** Whether this plan runs with a token that may only read (HOSTING_API_READ_ONLY_PLAN): a scope the apply needs is warned of, not refused. */
   readonly readOnlyPlan: boolean;
@@ -42,17 +38,15 @@ export interface ProviderSession extends SharedReads, RunLedger, SaidOnce, Apply
   /** Whether a create's takeover was reviewed: the resource's `expect_takeover`, else the provider's. */
   expectsTakeover(config: ObjectValue): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
-  accountName(): Promise<string>;
-  /** The plan removes a resource and leaves this in place: noted for the apply's one summary (run/left-in-place.ts). */
-  plannedToLeave(line: string): void;
-  /** A resource removed from Terraform and left as it is: warned of once it was left, with the rest of the plan's (run/left-in-place.ts). */
-  retained(line: string): void;
-  /** A removal failed: what was left so far is warned of now. */
-  removalFailed(): void;
-  /** What to report for a failure: a refusal of the whole run as the run met it first, the same words for every resource (run/refusals.ts). */
-  reported(err: unknown): unknown;
-  /** A warning for Terraform's output (and the log). */
-  warn(line: string): void;
+  accountName(): string;
+  /** A warning for Terraform's output (and the log); `detail` names the resource where `summary` is shared by its kind, so Terraform folds repeats. */
+  warn(summary: string, detail?: string): void;
+}
+
+/** A warning as Terraform shows it. */
+export interface Warning {
+  readonly summary: string;
+  readonly detail?: string;
 }
 
 export interface Handovers {
@@ -78,7 +72,6 @@ const newIntentId = (): string => randomBytes(12).toString('base64url');
 
 /** What Terraform is doing when an RPC comes: a failure's hint says to run that again. */
 export type RunPhase = 'plan' | 'apply' | 'query';
-export { MORE_TAKEOVERS, TAKEOVERS_IN_FULL } from './run/said-once';
 
 const RERUN: Record<RunPhase, string> = { plan: 'the plan', apply: 'the apply', query: 'the query' };
 
@@ -90,19 +83,13 @@ export interface SessionFactory {
 
 export interface SessionOptions {
   readonly client: HostingApiClient;
+  /** The API's answer to GET /connect in ConfigureProvider: the token's account, name and scopes. */
+  readonly token: TokenInfo;
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
-  /** The provider's `plan_read_max_age_seconds`: an age bound on top of the run's own; default none. */
-  readonly planReadMaxAgeSeconds?: number;
-  /** Where a plan leaves its reads for the apply of the same terraform run; default none. */
-  readonly notes?: RunNotes;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
-  /** What this process knows of its walk: one proven to plan takes no earlier process's notes (run/walk.ts); default unproven. */
-  readonly walk?: WalkProof;
-  /** Where the API's address came from, in the reader's words (`base_url in the provider "hosting" block`); default HOSTING_API_URL. */
-  readonly baseUrlFrom?: string;
   /** The provider's `expect_takeover`: every create's takeover reviewed; default false. */
   readonly expectTakeover?: boolean;
   /** HOSTING_API_READ_ONLY_PLAN (configure.ts): a scope the apply needs is a warning of the plan; default off. */
@@ -133,7 +120,7 @@ export function stoppableSleep(signal: AbortSignal): (ms: number) => Promise<voi
 }
 
 /**
- * The account the token belongs to (GET /connect, read once per process) and the API's address,
+ * The account the token belongs to (GET /connect, in ConfigureProvider) and the API's address,
  * so a stack pointed at the wrong account is plain from the error: `account 4711 (token "ci") at …`.
  */
 export function accountNamed(token: TokenScopes | undefined, baseUrl: string): string {
@@ -147,15 +134,15 @@ export function accountNamed(token: TokenScopes | undefined, baseUrl: string): s
  */
 export function createSession(options: SessionOptions, stopped: AbortSignal): SessionFactory {
   const sleep = stoppableSleep(stopped);
-  const warnerFor = (warnings: string[]) => (line: string) => {
-    options.log(`warning: ${line}`);
-    warnings.push(line);
+  const warnerFor = (warnings: Warning[]) => (summary: string, detail?: string) => {
+    options.log(`warning: ${summary}${detail === undefined ? '' : `: ${detail}`}`);
+    warnings.push(detail === undefined ? { summary } : { summary, detail });
   };
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
   type ContextOf = (budgetSeconds: number) => ReconcileContext;
-  const contextFor = (warnings: string[], rerun: string, intent: string, clients: HostingApiClient[] = []): ContextOf => (budgetSeconds) => {
+  const contextFor = (warnings: Warning[], rerun: string, intent: string, clients: HostingApiClient[] = []): ContextOf => (budgetSeconds) => {
     const deadlineAt = options.now() + budgetSeconds * 1000;
     const client = options.client.withDeadline(deadlineAt);
     clients.push(client);
@@ -173,47 +160,29 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
-  const refusals = createRunRefusals(options.tokenEnvVar, options.client.baseUrl, options.baseUrlFrom);
-  const reads = sharedReads(readContext, refusals);
+  const reads = sharedReads(readContext, options.token);
   const handovers = createHandovers();
-  const notes = options.notes ?? NO_NOTES;
-  const maxAgeMs = options.planReadMaxAgeSeconds === undefined ? Number.POSITIVE_INFINITY : options.planReadMaxAgeSeconds * 1000;
-  // Reads and notes count only for this plan and this account: another alias's token is another account.
-  const account = options.client.accountScope;
-  // The run's parts, each a module of its own (docs/guides/design.md, "The provider's run").
-  const ledger = runLedger(notes, account, maxAgeMs, options.walk);
-  const said = saidOnce(notes, account);
-  const forecast = applyForecast(options.client, said.firstTime);
-  const left = leftInPlace(notes, account, maxAgeMs, options.log);
+  const forecast = applyForecast(options.client);
   const policy = {
     readOnlyPlan: options.readOnlyPlan ?? false,
     refusesChangedSincePlan: (config: ObjectValue) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
     expectsTakeover: (config: ObjectValue) => (config.expect_takeover ?? options.expectTakeover ?? false) === true,
+    accountName: () => accountNamed(reads.token(), options.client.baseUrl),
   };
   return {
     forCall(callPhase) {
       phase = callPhase;
-      // A refresh, a plan, an import: this process plans, and breaks the chain of any earlier plan's reads (run-notes.ts).
-      if (callPhase === 'plan') notes.planning(account);
-      const warnings: string[] = [];
+      const warnings: Warning[] = [];
       const clients: HostingApiClient[] = [];
-      const sayIf = (warning: string | undefined) => warning && warnerFor(warnings)(warning);
       return {
         ...reads,
-        ...ledger,
-        ...said,
         ...forecast,
         ...policy,
         context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
-        accountName: async () => accountNamed(await reads.token(), options.client.baseUrl),
-        reported: refusals.reported,
-        plannedToLeave: left.planned,
-        retained: (line) => sayIf(left.left(line)),
-        removalFailed: () => sayIf(left.removalFailed()),
         get warnings() {
           const waited = waitSummary(clients);
-          return waited ? [...warnings, waited] : warnings;
+          return waited ? [...warnings, { summary: waited }] : warnings;
         },
         handovers,
       };

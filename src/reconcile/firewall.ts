@@ -104,18 +104,13 @@ export function movedFirewall(desired: FirewallDesired, shown: Firewall, actual:
 }
 
 export interface FirewallPlanOptions {
-  /** A fresh read the caller already made (the provider's refresh in this run); without it the firewall is read first. */
+  /** A fresh read the caller already made (the plan of this apply walk); without it the firewall is read first. */
   readonly observed?: Firewall;
   /**
    * What a plan made earlier showed, when the firewall is read afresh here (a saved plan applied
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: Firewall;
-  /**
-   * `observed` is a note of this run's plan rather than a read of this apply: when it shows nothing
-   * to write, the firewall is read to confirm that before the apply says so.
-   */
-  readonly confirmInSync?: boolean;
   /** A value that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
   readonly refuseChangedSincePlan?: boolean;
 }
@@ -135,8 +130,7 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = () => readFirewall(ctx, label, doc.serverId);
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
-  const noted = options.observed;
-  const actual = noted && !(options.confirmInSync && diffFirewall(desired, noted).changes.length === 0) ? noted : await read();
+  const actual = options.observed ?? await read();
   const diff = diffFirewall(desired, actual);
   const movedValues = options.shown && !options.observed ? movedFirewall(desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;

@@ -81,18 +81,13 @@ export interface IpSettingsPlan extends Plan {
 }
 
 export interface IpSettingsPlanOptions {
-  /** A fresh read the caller already made (the provider's refresh in this run); without it the address is read first. */
+  /** A fresh read the caller already made (the plan of this apply walk); without it the address is read first. */
   readonly observed?: IpSettings;
   /**
    * What a plan made earlier showed, when the address is read afresh here (a saved plan applied
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: IpSettings;
-  /**
-   * `observed` is a note of this run's plan rather than a read of this apply: when it shows nothing
-   * to write, the address is read to confirm that before the apply says so.
-   */
-  readonly confirmInSync?: boolean;
   /** A field that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
   readonly refuseChangedSincePlan?: boolean;
 }
@@ -105,8 +100,7 @@ export interface IpSettingsPlanOptions {
 export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
-  const noted = options.observed;
-  const actual = noted && !(options.confirmInSync && diffIpSettings(doc.desired, noted).length === 0) ? noted : await read();
+  const actual = options.observed ?? await read();
   const changes = diffIpSettings(doc.desired, actual);
   const movedValues = options.shown && !options.observed ? movedIpSettings(doc.desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;

@@ -1,6 +1,6 @@
 import { explainApiError, type ReconcileContext } from './context';
 import type { ApiResponse } from '../api/client';
-import type { DdosRules, DdosStatus, Firewall, IpEntry, IpSettings, Metrics, Ruleset, Scope, Server, ServerDetail, TokenInfo, Traffic } from '../api/schemas';
+import type { DdosRules, DdosStatus, Firewall, IpEntry, IpSettings, Metrics, Ruleset, Scope, Server, ServerDetail, Traffic } from '../api/schemas';
 
 /** What a read shows, with where it came from: `stale` data is the API's last good value. */
 export interface Observed<T> {
@@ -18,7 +18,6 @@ async function observe<T>(ctx: ReconcileContext, what: string, scopes: readonly 
   return { data: res.data, observedAt: res.meta?.observedAt ?? null, stale: res.meta?.stale === true };
 }
 
-export const observeToken = (ctx: ReconcileContext): Promise<Observed<TokenInfo>> => observe(ctx, 'token', [], () => ctx.client.connect());
 
 export const observeServers = (ctx: ReconcileContext): Promise<Observed<Server[]>> =>
   observe(ctx, 'the account\'s server list (GET /servers, which plans and data sources read)', ['servers:read'], () => ctx.client.listServers());

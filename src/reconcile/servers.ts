@@ -1,5 +1,4 @@
 import { explainApiError, readFresh, type ReconcileContext } from './context';
-import type { TokenScopes } from './preflight';
 import type { Server, ServerDetail } from '../api/schemas';
 
 /** GET /servers, fresh: whether a server exists and its power, for every resource of a run at once. */
@@ -12,18 +11,4 @@ export async function readServerList(ctx: ReconcileContext): Promise<Server[]> {
 export async function readServerDetail(ctx: ReconcileContext, serverId: string, label = `server ${serverId}`): Promise<ServerDetail> {
   const res = await readFresh(ctx, label, () => ctx.client.getServer(serverId)).catch((err) => explainApiError(ctx, `${label}: reading`, err, ['servers:read']));
   return res.data;
-}
-
-/**
- * GET /connect: the token's name and scopes, for plan-time checks. Undefined when the API will not
- * say: the checks are then left to the apply, which explains a refusal itself.
- */
-export async function readTokenScopes(ctx: ReconcileContext): Promise<TokenScopes | undefined> {
-  try {
-    const { data } = await ctx.client.connect();
-    return { name: data.token.name, scopes: data.token.scopes, accountId: data.accountId };
-  } catch (err) {
-    ctx.log(`reading the token's scopes (GET /connect) failed, so the plan does not check them: ${(err as Error).message}`);
-    return undefined;
-  }
 }

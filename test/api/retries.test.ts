@@ -187,14 +187,12 @@ describe('retries through the client', () => {
     await expect(m.client.getFirewall(fx.VPS_ID)).resolves.toMatchObject({ data: fx.firewall });
   });
 
-  test('an API that answers only "unavailable" before any other answer fails in some 15 s, and every later request gets that error without asking', async () => {
+  test('an API that answers only "unavailable" before any other answer fails in some 15 s', async () => {
     const m = mockClient();
     for (let i = 0; i < MAX_UNAVAILABLE_BEFORE_AN_ANSWER; i++) m.reply('GET', FW, 503, apiError('temporarily_unavailable'));
     const err = await m.client.getFirewall(fx.VPS_ID).catch((e: HostingApiError) => e);
     expect(err).toMatchObject({ code: 'temporarily_unavailable', status: 503, attempt: MAX_UNAVAILABLE_BEFORE_AN_ANSWER, apiDown: true });
     expect((err as HostingApiError).detail).toMatch(/ \(503 temporarily_unavailable, request id \w+\), 6 times in \d+\.\d s, and no other answer yet: the API is down or in maintenance$/);
-    expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
-    await expect(m.client.listServers()).rejects.toBe(err);
     expect(m.requests).toHaveLength(MAX_UNAVAILABLE_BEFORE_AN_ANSWER);
   });
 

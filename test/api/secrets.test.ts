@@ -8,7 +8,6 @@ test('the sentinel token appears in no error text, error JSON or log line, whate
   const failures: unknown[] = [];
   const attempt = async (fn: () => Promise<unknown>) => failures.push(await fn().then(() => 'ok', (e) => e));
 
-  // The API has answered once: a failure of one request is then its own (first-answer-gate.ts).
   m.reply('GET', FW, 200, { data: { enabled: true, rulesets: [] } });
   await m.client.getFirewall(fx.VPS_ID);
   m.fail('PUT', FW);
@@ -20,7 +19,7 @@ test('the sentinel token appears in no error text, error JSON or log line, whate
   m.reply('GET', FW, 500, `<html>${SENTINEL_TOKEN}</html>`);
   await attempt(() => m.client.getFirewall(fx.VPS_ID));
   await attempt(() => m.client.updateFirewall(fx.VPS_ID, { enabled: true }, 'short'));
-  // Last: after a refused token the client asks nothing more (first-answer-gate.ts).
+  // A refused token, its message and fields echoing it.
   m.reply('GET', FW, 401, apiError('unauthorized', `token ${SENTINEL_TOKEN} is revoked`, {
     fields: [{ path: 'authorization', message: `Bearer ${SENTINEL_TOKEN}` }],
   }));

@@ -34,12 +34,12 @@ test('with keep-alive probes off, the client reads the account as before', async
   }
 });
 
-test('the provider refuses an unknown HOSTING_API_TCP_KEEPALIVE at configure, in Terraform\'s words', () => {
-  const configured = configureProvider({ base_url: 'http://127.0.0.1:1/api/v1' }, {
+test('the provider refuses an unknown HOSTING_API_TCP_KEEPALIVE at configure, in Terraform\'s words', async () => {
+  const configured = await configureProvider({ base_url: 'http://127.0.0.1:1/api/v1' }, {
     env: { HOSTING_API_TOKEN: 'hsim_secret', HOSTING_API_TCP_KEEPALIVE: 'false' },
     log: () => undefined,
   }, new AbortController().signal);
-  expect('diagnostics' in configured && configured.diagnostics.map((d) => d.summary)).toEqual([
+  expect(configured.diagnostics.map((d) => d.summary)).toEqual([
     'HOSTING_API_TCP_KEEPALIVE is "false": use "off" (no TCP keep-alive probes) or "on" (the default)',
   ]);
 });

@@ -116,7 +116,8 @@ describeWithTerraform('data sources from plain HCL', () => {
     const requests = sim.requests.slice(before);
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(requests.filter((r) => r.endpoint === 'GET /servers')).toHaveLength(1);
-    // 13 data sources: the two server lists and the lookup by name share one GET /servers.
+    // 13 data sources: the two server lists and the lookup by name share one GET /servers; hosting_token is ConfigureProvider's GET /connect.
+    expect(requests.filter((r) => r.endpoint === 'GET /connect')).toHaveLength(1);
     expect(requests).toHaveLength(12);
 
     expect((await ws.apply()).code).toBe(0);

@@ -89,22 +89,28 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect([counts('GET /servers/{serverId}'), counts('GET /servers/{serverId}/ips/{ip}'), counts('GET /servers/{serverId}/firewall')]).toEqual([1, 2, 3]);
   });
 
-  // Issue 54 §4: fifty firewalls gave fifty identical blocks.
-  test.each<[string, () => Record<string, string>, RegExp]>([
-    ['a refused token', () => ({ HOSTING_API_TOKEN: 'hsim_not_a_token_of_this_account' }), /^Error: the token in HOSTING_API_TOKEN was refused by http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(401 unauthorized, request id [\w-]+\): /],
-    ['a token lacking a scope', () => ({ HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly] }), /^Error: firewall vps_\S+: token "[^"]+" lacks network:write, which changing its firewall needs/],
-  ])('%s on several resources is one error for the run', async (_name, tokenEnv, first) => {
-    writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]
-      .map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id = "${id}"\n  enabled   = true\n  rulesets  = [${i + 1}]\n}`).join('\n')}`);
+  const threeFirewalls = () => [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]
+    .map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id = "${id}"\n  enabled   = true\n  rulesets  = [${i + 1}]\n}`).join('\n');
+
+  test('a refused token on several resources is one error, ConfigureProvider\'s, after one request', async () => {
+    writeFileSync(mainTf, `${header}\n${threeFirewalls()}`);
     const before = sim.requests.length;
-    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: tokenEnv() });
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: { HOSTING_API_TOKEN: 'hsim_not_a_token_of_this_account' } });
     expect(run.code).toBe(1);
     const errors = run.output.split('\n').filter((line) => line.startsWith('Error: '));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(first);
+    expect(errors).toEqual([expect.stringMatching(/^Error: the token in HOSTING_API_TOKEN was refused by http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(401 unauthorized, request id [\w-]+\): /)]);
     expect(run.output).not.toContain('hsim_not_a_token_of_this_account');
-    // The refusal is not asked again for each resource.
-    expect(sim.requests.slice(before).filter((r) => r.endpoint === 'GET /servers' || r.path === '/servers')).toHaveLength(1);
+    expect(sim.requests.slice(before).map((r) => r.path)).toEqual(['/connect']);
+  });
+
+  test('a token lacking a scope is each write\'s own error, naming its server, from the one GET /connect of the process', async () => {
+    writeFileSync(mainTf, `${header}\n${threeFirewalls()}`);
+    const before = sim.requests.length;
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: { HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly] } });
+    expect(run.code).toBe(1);
+    const errors = run.output.split('\n').filter((line) => line.startsWith('Error: '));
+    expect(errors.sort()).toEqual([IDS.vdsRunning, IDS.vpsRunning, IDS.vpsStopped].sort().map((id) => `Error: firewall ${id}: token "read-only" lacks network:write, which changing its firewall needs (it has servers:read, network:read)`));
+    expect(sim.requests.slice(before).filter((r) => r.path === '/connect')).toHaveLength(1);
   });
 
   // Issue 59 §1: least privilege in a pipeline, as the GitOps guide writes it.
@@ -130,8 +136,7 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect((await ws.apply()).code).toBe(0);
   });
 
-  // Issue 59 §1: the summary said what the plan meant to leave, before a failed restore stopped the destroy.
-  test('a destroy whose restore fails names only what it left: everything named is gone from the state, everything gone is named', async () => {
+  test('a destroy whose restore fails: the plan said what the removals leave, and the state keeps what was not removed', async () => {
     writeFileSync(mainTf, `${header}
 resource "hosting_server_firewall" "restored" {
   server_id       = "${IDS.vpsRunning}"
@@ -161,11 +166,11 @@ resource "hosting_power_state" "kept" {
     const run = await ws.destroy();
     sim.clearFaults();
     expect(run.code).toBe(1);
-    const named = run.output.split('\n').filter((line) => line.startsWith('Warning: Removed from Terraform'))
-      .flatMap((line) => line.replace(/^Warning: Removed from Terraform and left as (it is|they are) on the server: /, '').split('; '));
+    // The plan said what the two removals leave, under one summary; the state keeps what the failure stopped.
+    expect(run.output).toContain('Warning: Removing this resource from Terraform leaves its settings on the server');
+    expect(run.output).toContain('(and one more similar warning elsewhere)');
     const state = (await ws.terraform(['state', 'list'])).output.trim().split('\n').filter(Boolean);
     expect(state).toEqual(['hosting_ip_settings.kept', 'hosting_server_firewall.restored']);
-    expect(named).toEqual([`${IDS.vpsRunning}, which stays running`]);
     expect((await ws.destroy()).code).toBe(0);
     writeFileSync(mainTf, header);
     sim.drift(IDS.vpsRunning, { firewall: firewallBefore });
@@ -199,12 +204,12 @@ resource "hosting_power_state" "kept" {
       `resource "hosting_server_firewall" "reviewed" {\n  server_id       = "${IDS.vdsRunning}"\n  rulesets        = [1]\n  expect_takeover = true\n}`,
     ].join('\n'));
     expect(run.code).toBe(2);
-    const warnings = run.output.split('\n').filter((line) => line.startsWith('Warning: Creating this resource'));
-    expect(warnings.sort()).toEqual([
-      `Warning: Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: rulesets [2] -> [1, 2]`,
-      `Warning: Creating this resource changes the settings of ${IPS.primary} on ${IDS.dedicated}, which exists already: rdns "metal-1.example.com" -> "web.example.com"`,
-      `Warning: Creating this resource changes the power of ${IDS.vpsStopped}, which exists already: state "stopped" -> "running": the apply starts it`,
-    ].sort());
+    const said = run.output.replace(/\s+/g, ' ');
+    expect([
+      `The apply changes the firewall of ${IDS.vpsStopped}: rulesets [2] -> [1, 2].`,
+      `The apply changes the settings of ${IPS.primary} on ${IDS.dedicated}: rdns "metal-1.example.com" -> "web.example.com".`,
+      `The apply changes the power of ${IDS.vpsStopped}: state "stopped" -> "running": the apply starts it.`,
+    ].filter((change) => !said.includes(change))).toEqual([]);
     expect(run.output).toContain('with hosting_server_firewall.fw,');
     expect(run.output).not.toContain(`the firewall of ${IDS.vpsRunning}`);
     expect(run.output).not.toContain(`the firewall of ${IDS.vdsRunning}`);
@@ -234,12 +239,12 @@ resource "hosting_server_firewall" "created" {
     // The guide's second command writes tfplan, which its first one reads: run them in that order.
     const [showImports, planCreates] = block.code.trim().split(/\n(?=terraform )/);
     const creates = await ws.shell(planCreates);
-    expect(creates.stdout.trim()).toBe(`hosting_server_firewall.created: Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: rulesets [2] -> [1, 2]`);
+    expect(creates.stdout.trim()).toBe(`hosting_server_firewall.created: The apply changes the firewall of ${IDS.vpsStopped}: rulesets [2] -> [1, 2]`);
     const imports = await ws.shell(showImports);
     expect(imports.stdout.trim()).toMatch(new RegExp('^hosting_server_firewall\\.imported: \\{.*"applied_rulesets":\\[[\\d,]*\\].*\\} -> \\{.*"rulesets":\\[1\\].*\\}$'));
   });
 
-  test('terraform test: plan-only run blocks that plan the same takeover say it once; another takeover is still said', async () => {
+  test('terraform test: each plan-only run block says the takeover it plans', async () => {
     writeFileSync(mainTf, `${header}
 variable "rulesets" {
   type    = list(number)
@@ -264,8 +269,8 @@ resource "hosting_server_firewall" "fw" {
       const before = sim.executed().length;
       const tested = await ws.terraform(['test', '-no-color']);
       expect(tested.output).toContain('4 passed, 0 failed');
-      const said = (change: string) => tested.output.split(`changes the firewall of ${IDS.vpsStopped}, which exists already: ${change}`).length - 1;
-      expect([said('rulesets [2] -> [1, 2]'), said('rulesets [2] -> [3]')]).toEqual([1, 1]);
+      const said = (change: string) => tested.output.replace(/\s+/g, ' ').split(`The apply changes the firewall of ${IDS.vpsStopped}: ${change}`).length - 1;
+      expect([said('rulesets [2] -> [1, 2]'), said('rulesets [2] -> [3]')]).toEqual([3, 1]);
       expect(sim.executed()).toHaveLength(before);
     } finally {
       rmSync(tests, { recursive: true, force: true });

@@ -76,7 +76,8 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     const before = sim.requests.length;
     expect((await ws.plan()).code).toBe(0);
     const reads = sim.requests.slice(before).map((r) => r.endpoint).sort();
-    expect(reads).toEqual(['GET /servers', 'GET /servers/{serverId}/firewall', 'GET /servers/{serverId}/ips/{ip}']);
+    // The token tested (ConfigureProvider), then the reads.
+    expect(reads).toEqual(['GET /connect', 'GET /servers', 'GET /servers/{serverId}/firewall', 'GET /servers/{serverId}/ips/{ip}']);
     expect(newWrites()).toEqual([]);
   });
 
@@ -173,18 +174,22 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
 
   test('destroy retains the firewall and the power, and restores the IP settings observed before the first change', async () => {
     const before = sim.executed({ kind: 'action' }).length;
-    const run = await ws.destroy();
-    expect(run.code).toBe(0);
-    expect(run.output).toContain('Destroy complete! Resources: 4 destroyed.');
-    // The firewalls and the power are left as they are: one line names them all (the plan noted each).
-    const retained = run.output.split('\n').filter((line) => /^Warning: .*left as (it is|they are)/.test(line));
-    expect(retained).toHaveLength(1);
-    const named = retained[0].replace('Warning: Removed from Terraform and left as they are on the server: ', '').split('; ');
+    // The plan says what each removal leaves in place, under one summary (the JSON stream shows each).
+    const planned = await ws.terraform(['plan', '-destroy', '-input=false', '-no-color', '-json']);
+    const named = planned.output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { diagnostic?: { summary: string; detail: string } })
+      .filter((m) => m.diagnostic?.summary === 'Removing this resource from Terraform leaves its settings on the server')
+      .map((m) => m.diagnostic!.detail.replace(/^The apply leaves (.*)\.$/, '$1'));
     expect(named.sort()).toEqual([
       expect.stringMatching(/^the firewall of vps_\S+ \(enabled true, rule sets \[[\d, ]+\]\)$/),
       expect.stringMatching(/^the firewall of vps_\S+ \(enabled true, rule sets \[[\d, ]+\]\)$/),
       expect.stringMatching(/^vps_\S+, which stays running$/),
     ]);
+    const run = await ws.destroy();
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Destroy complete! Resources: 4 destroyed.');
+    // Folded by Terraform into one warning.
+    expect(run.output.match(/Warning: Removing this resource from Terraform leaves its settings on the server/g)).toHaveLength(1);
+    expect(run.output).toContain('(and 2 more similar warnings elsewhere)');
     expect(newWrites().sort()).toEqual([
       'ip_settings {"description":"primary"}',
       'ip_settings {"protection":{"layer4":"dynamic","layer7":"off"}}',

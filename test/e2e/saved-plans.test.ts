@@ -8,8 +8,8 @@ import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform'
 /**
  * A GitOps pipeline: `terraform plan -out=tfplan` on the pull request, `terraform apply tfplan`
  * later, after someone changed the account by hand. The apply makes every planned value true
- * against a fresh read and names what moved since the plan; the next plan is clean. Plain HCL;
- * `plan_read_max_age_seconds = 0` stands in for the hours between plan and apply.
+ * against a fresh read and names what moved since the plan; the next plan is clean. Plain HCL.
+ * Every apply reads what it changes before it writes, so minutes or hours between them change nothing.
  */
 describeWithTerraform('a saved plan applied after the account moved makes the planned values true', () => {
   let sim: RunningSimulator;
@@ -38,9 +38,9 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   });
 
   test('firewall: the rule sets change as reviewed, and what someone turned off meanwhile is turned on again, with a warning', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', firewall('[1]'));
+    configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', firewall('[1, 2]'));
+    configure('', firewall('[1, 2]'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [3] } });
     const run = await applyFile();
@@ -54,9 +54,9 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   });
 
   test('IP settings: rdns changes as reviewed, and the description someone changed meanwhile is set back, with a warning', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', address('a.example.com'));
+    configure('', address('a.example.com'));
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', address('b.example.com'));
+    configure('', address('b.example.com'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.dedicated, { ip: { address: IPS.secondary, description: 'changed by hand' } });
     const run = await applyFile();
@@ -102,8 +102,8 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(run.output).toContain('changed_since_plan in the provider "hosting" block must be "overwrite" or "fail", not "fial": did you mean "fail"?');
   });
 
-  // Issue 54 §5: the provider knows whether the plan it applies came from another terraform run.
-  test('a failed apply of a saved plan says to plan again, with no condition; a failed apply of its own run says to run the apply again', async () => {
+  // Terraform tells the provider nothing of whether it applies a saved plan: the words serve both.
+  test('a failed apply says to run the apply again, and to plan again first after a saved plan, in a saved plan\'s apply and a plain one alike', async () => {
     const unavailable = () => sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'error', status: 503, code: 'temporarily_unavailable', retryAfterSeconds: 3600 } });
     configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);
@@ -112,18 +112,17 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     unavailable();
     const saved = await applyFile();
     expect(saved.code).toBe(1);
-    expect(saved.output.replace(/\s+/g, ' ')).toContain('plan again shortly, then apply the new plan (this apply ran a saved plan, which Terraform applies once)');
-    expect(saved.output).not.toMatch(/run the apply again|If this apply ran/);
+    const words = 'run the apply again shortly (after a saved plan: plan again, then apply the new plan)';
+    expect(saved.output.replace(/\s+/g, ' ')).toContain(words);
     unavailable();
     const own = await ws.apply();
     expect(own.code).toBe(1);
-    expect(own.output.replace(/\s+/g, ' ')).toContain('run the apply again shortly');
-    expect(own.output).not.toMatch(/plan again|saved plan/);
+    expect(own.output.replace(/\s+/g, ' ')).toContain(words);
     sim.clearFaults();
     expect((await ws.apply()).code).toBe(0);
   });
 
-  test('a saved plan applied at once by another terraform run reads again and names what moved (the run, not an age, decides)', async () => {
+  test('a saved plan applied at once by another terraform run reads again and names what moved', async () => {
     configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);
     configure('', firewall('[1, 2]'));
@@ -134,16 +133,16 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(run.code).toBe(0);
     expect(run.output).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: enabled true -> false (set back to true)`);
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
-    // One read of the firewall (the plan's was another run's), then one PUT of everything that differs.
+    // One read of the firewall, then one PUT of everything that differs.
     // (The apply's plan reads what every resource shares once: the server list, the token, the rule sets.)
     expect(endpointsSince(before).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(['GET /servers/{serverId}/firewall', 'PUT /servers/{serverId}/firewall']);
     expect((await ws.plan()).code).toBe(0);
   });
 
   test('a planned stop the server already made by hand applies with no action', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "running"\n}\n`);
+    configure('', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "running"\n}\n`);
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "stopped"\n}\n`);
+    configure('', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "stopped"\n}\n`);
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vdsRunning, { power: 'stopped' });
     const run = await applyFile();
@@ -151,7 +150,7 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(sim.executed({ serverId: IDS.vdsRunning, kind: 'action' })).toEqual([]);
   });
 
-  test('a create in one terraform apply: the plan\'s read serves the apply (two requests), and the takeover is said once', async () => {
+  test('a create in one terraform apply: the plan\'s read, the apply\'s plan\'s read and the write; each walk says the takeover, folded by kind', async () => {
     const creates = [IDS.vpsStopped, IDS.vdsRunning].map((id, i) => `resource "hosting_server_firewall" "new${i}" {\n  server_id = "${id}"\n  rulesets  = [1, 3]\n}\n`).join('')
       + `resource "hosting_ip_settings" "new" {\n  server_id = "${IDS.dedicated}"\n  ip        = "${IPS.primary}"\n  rdns      = "created.example.com"\n}\n`;
     configure('', creates);
@@ -159,11 +158,15 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     const run = await ws.apply();
     expect(run.code).toBe(0);
     const firewallRequests = endpointsSince(before).filter((e) => /^(GET|PUT) \/servers\/\{serverId\}\/firewall$/.test(e));
-    expect(firewallRequests.sort()).toEqual(['GET', 'GET', 'PUT', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
+    // The plan walk's read (its warning), the apply walk's plan of the change (the apply writes from its read), the write.
+    expect(firewallRequests.sort()).toEqual(['GET', 'GET', 'GET', 'GET', 'PUT', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
     const addressRequests = endpointsSince(before).filter((e) => e.endsWith('/ips/{ip}'));
-    expect(addressRequests).toEqual(['GET /servers/{serverId}/ips/{ip}', 'PATCH /servers/{serverId}/ips/{ip}']);
-    expect(run.output.match(/Warning: Creating this resource changes the firewall of/g)).toHaveLength(2);
-    expect(run.output.match(/Warning: Creating this resource changes the settings of/g)).toHaveLength(1);
+    expect(addressRequests).toEqual(['GET /servers/{serverId}/ips/{ip}', 'GET /servers/{serverId}/ips/{ip}', 'PATCH /servers/{serverId}/ips/{ip}']);
+    // One summary per kind: Terraform folds both walks' takeovers of a kind into one warning.
+    expect(run.output.match(/Warning: Creating this resource changes a firewall that exists already/g)).toHaveLength(1);
+    expect(run.output).toContain('(and 3 more similar warnings elsewhere)');
+    expect(run.output.match(/Warning: Creating this resource changes IP settings that exist already/g)).toHaveLength(1);
+    expect(run.output).toContain('(and one more similar warning elsewhere)');
     expect(sim.state.server(IDS.vpsStopped).firewall!.rulesets).toEqual([1, 3]);
     expect((await ws.plan()).code).toBe(0);
     // Undone for the next test: retained on removal, so set back by hand.
@@ -175,21 +178,22 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     configure('', `resource "hosting_server_firewall" "late" {\n  server_id = "${IDS.vpsStopped}"\n  enabled   = true\n}\n`);
     sim.drift(IDS.vpsStopped, { firewall: { enabled: false, rulesets: [2] } });
     const plan = await planToFile();
-    expect(plan.output).toContain(`Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: enabled false -> true`);
+    expect(plan.output).toContain(`The apply changes the firewall of ${IDS.vpsStopped}: enabled false -> true`);
     sim.drift(IDS.vpsStopped, { firewall: { enabled: true, rulesets: [2] } });
     sim.drift(IDS.vpsStopped, { firewall: { enabled: false } });
     const before = sim.requests.length;
     const run = await applyFile();
     expect(run.code).toBe(0);
-    expect(run.output).toContain(`Creating this resource changes the firewall of ${IDS.vpsStopped}, which exists already: enabled false -> true`);
+    expect(run.output).toContain(`The apply changes the firewall of ${IDS.vpsStopped}: enabled false -> true`);
     expect(sim.requests.slice(before).filter((r) => r.endpoint === 'GET /servers/{serverId}/firewall')).toHaveLength(1);
     expect(sim.state.server(IDS.vpsStopped).firewall!.enabled).toBe(true);
   });
 
-  test('plan_read_max_age_seconds out of range is refused, naming it', async () => {
-    configure('  plan_read_max_age_seconds = -1\n', firewall('[1, 2]'));
-    const run = await ws.plan();
-    expect(run.code).toBe(1);
-    expect(run.output).toContain('plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to 86400, not -1');
+  test('plan_read_max_age_seconds, which no apply needs any more, still plans and says to remove it', async () => {
+    configure('  plan_read_max_age_seconds = 60\n', firewall('[1]'));
+    const run = await ws.terraform(['plan', '-input=false', '-no-color']);
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('Warning: plan_read_max_age_seconds has no effect');
+    expect(run.output.replace(/\s+/g, ' ')).toContain('remove it from the provider "hosting" block');
   });
 });

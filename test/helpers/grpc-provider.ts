@@ -27,6 +27,8 @@ function framed(payload: Uint8Array): Buffer {
 }
 
 export interface GrpcProvider {
+  /** ConfigureProvider's errors (a refused token, an API that does not answer): Terraform then runs no resource RPC. */
+  readonly refusals: string[];
   /** One unary RPC; a gRPC status other than OK rejects with its message. */
   call(rpc: ProviderRpc, request: Record<string, unknown>): Promise<any>;
   /** The process ends: Terraform's connection closes, the server stops. */
@@ -44,8 +46,9 @@ export async function startGrpcProvider(environment: ProviderEnvironment, provid
   session.on('error', () => undefined);
   const call = (rpc: ProviderRpc, request: Record<string, unknown>) => unary(session, rpc, request);
   const configured = await call('ConfigureProvider', { config: { msgpack: encodeValue(providerBlock) } });
-  if (configured.diagnostics.length) throw new Error(`ConfigureProvider: ${configured.diagnostics.map((d: { summary: string }) => d.summary).join('; ')}`);
+  const refusals = (configured.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1).map((d: { summary: string }) => d.summary);
   return {
+    refusals,
     call,
     close: () => new Promise((resolve) => {
       session.destroy();

@@ -1,24 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startGrpcProvider, type GrpcProvider } from './grpc-provider';
 import type { ManualClock } from './simulator';
 import { assertTerraformRules, finalPlanProblems, newStateProblems, planProblems, readProblems } from './terraform-rules';
 import { HostingApiClient } from '../../src/api';
 import { PROVIDER_SCHEMA } from '../../src/provider/configure';
+import { CONNECTION_TEST_SECONDS, testConnection } from '../../src/provider/connection-test';
 import type { ProviderRpc } from '../../src/provider/plugin/protocol';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
-import { walkProof, type TerraformInvocation, type WalkProof } from '../../src/provider/run/walk';
-import { createRunNotes, type RunNotes } from '../../src/provider/run-notes';
 import { createSession } from '../../src/provider/session';
 import type { FaultEffect, RunningSimulator } from '../../src/simulator';
 
 /*
  * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
- * run thousands of applies: each walk (plan, apply) gets new provider processes (a new client, new
- * run notes of the same run), one per provider configuration; a refresh before each plan; a
+ * run thousands of applies: each walk (plan, apply) gets new provider processes (a new client,
+ * configured anew: the token tested), one per provider configuration; a refresh before each plan; a
  * re-plan before each apply; a replacement as a removal then a create; an apply whose provider
  * dies keeps the prior values and drops the private data; an error keeps the state returned.
  * test/e2e/intent-keys.test.ts runs the same sequences through the real terraform.
@@ -69,7 +65,9 @@ export interface ApplyOptions {
 
 export interface RunOutcome {
   readonly errors: string[];
+  /** Each warning's summary, as Terraform folds them; `details` holds what each says of its resource. */
   readonly warnings: string[];
+  readonly details: string[];
   /** Addresses the plan changed, and how. */
   readonly changes: Record<string, 'create' | 'update' | 'replace' | 'delete'>;
   readonly crashed: boolean;
@@ -93,9 +91,8 @@ type Rpcs = ReturnType<typeof resourceRpcs>;
 interface ProviderProcess {
   readonly rpcs: Rpcs;
   readonly stop: AbortController;
-  readonly notes: RunNotes;
-  /** Its walk ended: Terraform's Shutdown closes its notes, unless it died before; then it runs no more. */
-  readonly end: () => void;
+  /** ConfigureProvider's error: Terraform reports it once and runs no resource RPC of this process. */
+  readonly refusal?: string;
 }
 
 /** The resource RPCs the driver sends, by their names in the protocol. */
@@ -121,13 +118,6 @@ function same(a: Value, b: Value): boolean {
 
 export class ProtocolDriver {
   public readonly state = new Map<string, StoredResource>();
-  private readonly notesDir = mkdtempSync(join(tmpdir(), 'driver-notes-'));
-  /** The provider processes that run, by their ids: what the run notes see of the system's processes. */
-  private readonly running = new Set<number>();
-  private runs = 0;
-  private processes = 0;
-  /** The run of the `terraform test` in progress, if any. */
-  private testRun: string | undefined;
   /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
   private rpcsToDeath: number | undefined;
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
@@ -142,21 +132,11 @@ export class ProtocolDriver {
     private readonly clock: ManualClock,
   ) {}
 
-  /** One provider process of run `run`, started by `invocation`, for a provider configuration; `onWrite` hears each accepted write. */
-  private async process(provider: string, run: string, invocation: TerraformInvocation, onWrite?: () => void): Promise<ProviderProcess> {
+  /** One provider process for a provider configuration, configured as Terraform does (the token tested); `onWrite` hears each accepted write. */
+  private async process(provider: string, onWrite?: () => void): Promise<ProviderProcess> {
     const account = this.accounts[provider];
     const stop = new AbortController();
-    const processId = ++this.processes;
-    this.running.add(processId);
-    const runOf = (pid: number) => (this.running.has(pid) ? `provider process ${pid}` : undefined);
-    const notes = createRunNotes({ run, dir: this.notesDir, log: () => undefined, processId, startedAt: processId, runOf });
-    const end = () => {
-      if (!stop.signal.aborted) notes.close();
-      this.running.delete(processId);
-    };
-    // The command line the provider would read; in `terraform test` every run block is one terraform process.
-    const walk = walkProof(this.testRun ? { command: 'test' } : invocation, notes);
-    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, notes, walk, stop, onWrite), stop, notes, end };
+    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, stop, onWrite), stop };
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
       token: account.token,
@@ -169,9 +149,11 @@ export class ProtocolDriver {
       },
     });
     this.clients.push(client);
-    const sessions = createSession({ client, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now, notes, walk }, stop.signal);
-    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t, walk }), stop);
-    return { rpcs, stop, notes, end };
+    const tested = await testConnection(client, { tokenEnvVar: 'HOSTING_API_TOKEN', baseUrlFrom: 'HOSTING_API_URL' }, this.clock.now() + CONNECTION_TEST_SECONDS * 1000);
+    if ('refusal' in tested) return { rpcs: {} as Rpcs, stop, refusal: tested.refusal.summary };
+    const sessions = createSession({ client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: this.clock.now }, stop.signal);
+    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
+    return { rpcs, stop };
   }
 
   /**
@@ -180,12 +162,13 @@ export class ProtocolDriver {
    * process between answers: `onWrite` is heard when an RPC that wrote to the account ends, and
    * that answer is lost.
    */
-  private async grpcProcess(account: ProviderAccount, notes: RunNotes, walk: WalkProof, stop: AbortController, onWrite?: () => void) {
+  private async grpcProcess(account: ProviderAccount, stop: AbortController, onWrite?: () => void) {
     const clock = { now: this.clock.now, wallClock: this.clock.now, sleep: async (ms: number) => this.clock.advance(ms) };
     const env = { HOSTING_API_TOKEN: account.token, HOSTING_API_URL: account.sim.baseUrl };
-    const provider = await startGrpcProvider({ env, log: () => undefined, notes, walk, clock }, PROVIDER_BLOCK);
+    const provider = await startGrpcProvider({ env, log: () => undefined, clock }, PROVIDER_BLOCK);
     this.grpcProviders.push(provider);
     stop.signal.addEventListener('abort', () => void provider.close(), { once: true });
+    if (provider.refusals.length) return { rpcs: {} as Rpcs, refusal: provider.refusals.join('; ') };
     const rpc = (name: ProviderRpc) => async (req: unknown) => {
       if (stop.signal.aborted) throw new ProviderDied();
       const writes = account.sim.executed().length;
@@ -222,12 +205,8 @@ export class ProtocolDriver {
    * blocks are; each still gets provider processes of its own.
    */
   public async terraformTest<T>(body: () => Promise<T>): Promise<T> {
-    this.testRun = `test${++this.runs}`;
-    try {
-      return await body();
-    } finally {
-      this.testRun = undefined;
-    }
+    // Each run block's walks get provider processes of their own, as in any other terraform run.
+    return body();
   }
 
   /** `terraform state rm`: Terraform forgets the object; the account keeps it. */
@@ -245,9 +224,9 @@ export class ProtocolDriver {
 
   /** `terraform import` (or an `import` block): ImportResourceState, then the refresh of the next plan. */
   public async import(address: string, resource: ResourceConfig, id: string): Promise<string[]> {
-    const { rpcs, end } = await this.process(resource.provider, this.testRun ?? `i${++this.runs}`, { command: 'import' });
+    const { rpcs, refusal } = await this.process(resource.provider);
+    if (refusal) return [refusal];
     const res = await rpcs.ImportResourceState({ type_name: resource.type, id }, () => undefined) as any;
-    end();
     const errors = (res.diagnostics ?? []).filter((d: { severity: number }) => d.severity === 1)
       .map((d: { summary: string }) => d.summary);
     const [imported] = res.imported_resources ?? [];
@@ -259,15 +238,14 @@ export class ProtocolDriver {
 
   /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
-    const planRun = this.testRun ?? `a${++this.runs}`;
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, crashed: false };
     this.rpcsToDeath = options.crashAtRpc;
     const armRefusal = () => {
       this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
     };
     if (options.refuseFromRpc?.walk !== 'apply') armRefusal();
     try {
-      return await this.planAndApply(configs, options, planRun, outcome, armRefusal);
+      return await this.planAndApply(configs, options, outcome, armRefusal);
     } finally {
       this.rpcsToDeath = undefined;
       if (this.rpcsToRefusal && this.rpcsToRefusal.left <= 0) Object.values(this.accounts).forEach((account) => account.sim.clearFaults());
@@ -276,14 +254,12 @@ export class ProtocolDriver {
   }
 
   private async planAndApply(
-    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, planRun: string, outcome: RunOutcome, applyWalkBegins: () => void,
+    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, outcome: RunOutcome, applyWalkBegins: () => void,
   ): Promise<RunOutcome> {
     const saved = new Map(this.state);
     let planned;
     try {
-      // A saved plan applied by another run was made by `terraform plan -out`.
-      const command = options.betweenPlanAndApply ? { command: 'plan' } : { command: 'apply', savedPlan: false };
-      planned = await this.planWalk(configs, options, planRun, command, outcome);
+      planned = await this.planWalk(configs, options, outcome);
     } catch (err) {
       if (!(err instanceof ProviderDied)) throw err;
       // The plan failed: nothing of its refresh is kept.
@@ -294,96 +270,97 @@ export class ProtocolDriver {
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
     if (options.refuseFromRpc?.walk === 'apply') applyWalkBegins();
-    const applyRun = options.betweenPlanAndApply && !this.testRun ? `a${++this.runs}` : planRun;
     const processes = new Map<string, ProviderProcess>();
     let crashed = false;
     const processOf = async (provider: string, address: string) => {
       // A provider process serves every resource of its configuration; the crash is armed per address.
       const key = `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`;
       if (!processes.has(key)) {
-        const command = { command: 'apply', savedPlan: options.betweenPlanAndApply !== undefined };
         const dies = address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined;
-        const proc = await this.process(provider, applyRun, command, dies);
+        const proc = await this.process(provider, dies);
         processes.set(key, proc);
+        if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
       }
       return processes.get(key)!;
     };
     for (const change of planned) {
       const proc = await processOf(change.provider, change.address);
+      // ConfigureProvider failed: Terraform applies nothing of that configuration.
+      if (proc.refusal) continue;
       await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
       if (crashed) break;
     }
-    for (const proc of processes.values()) proc.end();
     return { ...outcome, crashed };
   }
 
   /** `terraform plan` (or a run block with `command = plan`): the plan walk alone. */
   public async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], changes: {}, crashed: false };
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, crashed: false };
     const saved = new Map(this.state);
-    await this.planWalk(configs, options, this.testRun ?? `p${++this.runs}`, { command: 'plan' }, outcome);
+    await this.planWalk(configs, options, outcome);
     // A plan writes no state: the refresh's values are kept only by an apply.
     this.state.clear();
     for (const [address, stored] of saved) this.state.set(address, stored);
     return outcome;
   }
 
-  private async planWalk(
-    configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, run: string, invocation: TerraformInvocation, outcome: RunOutcome,
-  ) {
+  private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, outcome: RunOutcome) {
     const processes = new Map<string, ProviderProcess>();
     const processOf = async (provider: string) => {
-      if (!processes.has(provider)) processes.set(provider, await this.process(provider, run, invocation));
+      if (!processes.has(provider)) {
+        const proc = await this.process(provider);
+        processes.set(provider, proc);
+        if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
+      }
       return processes.get(provider)!;
     };
     const planned: PlannedChange[] = [];
     let failed = false;
     const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])];
-    try {
-      for (const address of addresses) {
-        const stored = this.state.get(address);
-        const wanted = configs[address];
-        const { rpcs } = await processOf((stored ?? wanted).provider);
-        const type = (stored ?? wanted).type;
-        let prior: ObjectValue | null = null;
-        let priorPrivate: Uint8Array | undefined;
-        if (stored && options.refresh === false) {
-          prior = stored.value;
-          priorPrivate = stored.private;
-        } else if (stored) {
-          const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
-          const read = await rpcs.ReadResource(request, () => undefined) as any;
-          // Terraform plans the other resources still; this one's plan is not made.
-          if (this.collect(read.diagnostics, outcome)) {
-            failed = true;
-            continue;
-          }
-          prior = objectOf(read.new_state);
-          assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
-          priorPrivate = read.private;
-          if (prior === null) this.state.delete(address);
-          else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
-        }
-        if (!wanted) {
-          if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
-          continue;
-        }
-        const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
-        if (this.collect(plan.diagnostics, outcome)) {
+    for (const address of addresses) {
+      const stored = this.state.get(address);
+      const wanted = configs[address];
+      const { rpcs, refusal } = await processOf((stored ?? wanted).provider);
+      if (refusal) {
+        failed = true;
+        continue;
+      }
+      const type = (stored ?? wanted).type;
+      let prior: ObjectValue | null = null;
+      let priorPrivate: Uint8Array | undefined;
+      if (stored && options.refresh === false) {
+        prior = stored.value;
+        priorPrivate = stored.private;
+      } else if (stored) {
+        const request = { type_name: type, current_state: dynamic(stored.value), private: stored.private };
+        const read = await rpcs.ReadResource(request, () => undefined) as any;
+        // Terraform plans the other resources still; this one's plan is not made.
+        if (this.collect(read.diagnostics, outcome)) {
           failed = true;
           continue;
         }
-        const value = objectOf(plan.planned_state)!;
-        assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
-        const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
-        const change = { address, provider: wanted.provider, type, value };
-        if (prior === null) planned.push({ ...change, kind: 'create' });
-        else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
-        else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
+        prior = objectOf(read.new_state);
+        assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
+        priorPrivate = read.private;
+        if (prior === null) this.state.delete(address);
+        else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
       }
-    } finally {
-      // The walk ends: Terraform stops each of its providers (a crash ends the plan too).
-      for (const proc of processes.values()) proc.end();
+      if (!wanted) {
+        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
+        continue;
+      }
+      const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
+      if (this.collect(plan.diagnostics, outcome)) {
+        failed = true;
+        continue;
+      }
+      const value = objectOf(plan.planned_state)!;
+      assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
+      const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
+      const change = { address, provider: wanted.provider, type, value };
+      if (prior === null) planned.push({ ...change, kind: 'create' });
+      else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
+      else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
     }
     if (failed) return [];
     for (const p of planned) outcome.changes[p.address] = p.kind;
@@ -462,13 +439,15 @@ export class ProtocolDriver {
       if (d.severity === 1) {
         failed = true;
         outcome.errors.push(d.summary);
-      } else {outcome.warnings.push(d.summary);}
+      } else {
+        outcome.warnings.push(d.summary);
+        outcome.details.push(d.detail ?? '');
+      }
     }
     return failed;
   }
 
   public async close(): Promise<void> {
     await Promise.all([...this.clients.splice(0).map((c) => c.close()), ...this.grpcProviders.splice(0).map((p) => p.close())]);
-    rmSync(this.notesDir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { filesBelow } from '../helpers/files';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
 import { describeWithNewerTerraform, type NewerTerraform } from '../helpers/newer-terraform';
-import { processesPlanning } from '../helpers/run-notes-files';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { DOCS_REGISTRY_SOURCE, firewallHcl, TerraformWorkspace } from '../helpers/terraform';
 
@@ -120,12 +119,9 @@ run "b" {
 }
 `;
 
-/** Whether a release's `terraform test` cleanup plans the configuration again before it destroys (a refresh plan): 1.11 and 1.12 do. */
-const CLEANUP_REFRESH_PLANS: Record<NewerTerraform, number> = { 1.12: 1, 1.14: 0, 1.15: 0 };
-
-/** What the walk proof rests on (run/walk.ts): each walk has provider processes of its own, in every release. */
+/** `terraform test` with parallel run blocks, in every release: each provider process stands alone. */
 for (const release of ['1.12', '1.14', '1.15'] satisfies NewerTerraform[]) {
-  describeWithNewerTerraform(release, `each walk in provider processes of its own on Terraform ${release}`, (path) => {
+  describeWithNewerTerraform(release, `terraform test with parallel run blocks on Terraform ${release}`, (path) => {
     const suite = suiteOn(path, (sim) => `provider "hosting" {
   base_url = "${sim.baseUrl}"
 }
@@ -141,16 +137,19 @@ resource "hosting_power_state" "p" {
       writeFileSync(join(ws.stackDir, 'tests', 'walks.tftest.hcl'), WALKS_TEST);
     });
 
-    test('terraform test with parallel run blocks: each block plans and applies in processes of their own', async () => {
+    test('both blocks pass and leave no file but the shared pacing budget; a wrong token fails each block on the token\'s one error', async () => {
       const { ws, env } = suite;
       const tmp = join(ws.root, 'tmp');
       mkdirSync(tmp, { recursive: true });
       expect((await ws.terraform(['init', '-input=false', '-no-color'], { env })).code).toBe(0);
       const tested = await ws.terraform(['test', '-no-color'], { env: { ...env, TMPDIR: tmp } });
       expect(tested.output).toContain('2 passed, 0 failed');
-      // Each block's create is planned by its plan walk's process, then by its apply walk's (one process would record it once).
-      const planners = 2 + CLEANUP_REFRESH_PLANS[release];
-      expect(processesPlanning(tmp)).toEqual({ [`hosting_power_state ${IDS.vpsRunning}`]: planners, [`hosting_power_state ${IDS.vdsRunning}`]: planners });
+      expect(readdirSync(tmp).filter((name) => !name.startsWith('cdktf-server-hosting-pacing-'))).toEqual([]);
+      const refused = await ws.terraform(['test', '-no-color'], { env: { ...env, HOSTING_API_TOKEN: 'hsim_not_a_token_of_this_account' } });
+      expect(refused.output).not.toMatch(/bug in the provider|inconsistent (final )?plan/i);
+      const errors = refused.output.split('\n').filter((line) => line.startsWith('Error: '));
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((line) => line.startsWith('Error: the token in HOSTING_API_TOKEN was refused by '))).toBe(true);
     });
   });
 }

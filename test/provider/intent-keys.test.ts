@@ -1,6 +1,5 @@
 import { decodeValue } from '../../src/provider/plugin/values';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
-import { walkProof } from '../../src/provider/run/walk';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
@@ -66,9 +65,12 @@ test('two aliases on two accounts with the same server ids: each is read, warned
   const both = { staging: firewall('a', { enabled: true, rulesets: [1], on_destroy: 'restore' }), production: firewall('b', { enabled: true, rulesets: [1], on_destroy: 'restore' }) };
   const created = await t.driver.apply(both);
   expect(created.errors).toEqual([]);
-  expect(created.warnings.sort()).toEqual([
-    `Creating this resource changes the firewall of ${SERVER}, which exists already: enabled false -> true; rulesets [] -> [1]`,
-    `Creating this resource changes the firewall of ${SERVER}, which exists already: rulesets [2, 3] -> [1]`,
+  // Said by the plan and again by the apply's plan of each change.
+  expect(created.details.map((d) => d.replace(/\. Once reviewed.*/, '')).sort()).toEqual([
+    `The apply changes the firewall of ${SERVER}: enabled false -> true; rulesets [] -> [1]`,
+    `The apply changes the firewall of ${SERVER}: enabled false -> true; rulesets [] -> [1]`,
+    `The apply changes the firewall of ${SERVER}: rulesets [2, 3] -> [1]`,
+    `The apply changes the firewall of ${SERVER}: rulesets [2, 3] -> [1]`,
   ]);
   expect((await t.driver.apply({})).errors).toEqual([]);
   expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [] });
@@ -76,7 +78,7 @@ test('two aliases on two accounts with the same server ids: each is read, warned
 });
 
 test('a state written with apply_id (the release before) upgrades without it, and its next plan shows no change', async () => {
-  const rpcs = resourceRpcs({ session: () => { throw new Error('no session needed'); }, scrub: (text) => text, walk: walkProof(undefined) });
+  const rpcs = resourceRpcs({ session: () => { throw new Error('no session needed'); }, scrub: (text) => text });
   const stored = { id: SERVER, server_id: SERVER, state: 'running', stop_method: null, force_stop_fallback: null, reboot_triggers: { v: '1' }, hard_reboot: null, ready_timeout_seconds: null, operation_timeout_seconds: null, expect_takeover: null, apply_id: 'Q8xL5yPZBtaCgAN_' };
   const upgraded = await rpcs.UpgradeResourceState({ type_name: 'hosting_power_state', version: 0, raw_state: { json: Buffer.from(JSON.stringify(stored)) } }, () => undefined) as { upgraded_state: { msgpack: Uint8Array } };
   const state = decodeValue(upgraded.upgraded_state.msgpack) as Record<string, unknown>;
@@ -87,14 +89,14 @@ test('a state written with apply_id (the release before) upgrades without it, an
   expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).changes).toEqual({});
 });
 
-test('a change of settings that touch nothing on the server says so once, and writes nothing', async () => {
+test('a change of settings that touch nothing on the server says so in the plan and the apply\'s plan, and writes nothing', async () => {
   const fw = (over = {}) => ({ fw: firewall('a', { enabled: true, rulesets: [1], expect_takeover: true, ...over }), pw: power({ reboot_triggers: { v: '1' } }) });
   expect((await t.driver.apply(fw())).errors).toEqual([]);
   const writes = t.a.executed({ serverId: SERVER }).length;
   const pw = power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 90, hard_reboot: true });
   const edited = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw });
   expect(edited.changes).toEqual({ fw: 'update', pw: 'update' });
-  expect(edited.warnings).toEqual(['Nothing on the server changes', 'Nothing on the server changes']);
+  expect(edited.warnings).toEqual(Array(4).fill('Nothing on the server changes'));
   expect(t.a.executed({ serverId: SERVER }).length).toBe(writes);
   // A change that writes says nothing of the kind.
   expect((await t.driver.apply({ ...fw({ on_destroy: 'restore', rulesets: [2] }), pw })).warnings).toEqual([]);

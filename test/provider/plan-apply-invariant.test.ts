@@ -3,8 +3,9 @@ import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { powerStateResource } from '../../src/provider/resources/power-state';
 import type { ObjectValue, ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { createSession, type SessionFactory } from '../../src/provider/session';
+import type { SessionFactory } from '../../src/provider/session';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { configuredSessions } from '../helpers/sessions';
 import { useSimulator } from '../helpers/simulator';
 
 /*
@@ -15,9 +16,8 @@ import { useSimulator } from '../helpers/simulator';
  */
 const s = useSimulator({ operationDelays: { queuedMs: 0, runningMs: 0 } });
 let sessions: SessionFactory;
-beforeEach(() => {
-  const stop = new AbortController();
-  sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, stop.signal);
+beforeEach(async () => {
+  sessions = await configuredSessions(s.client(), { now: s.clock.now });
 });
 
 /** Sets compare as sets; everything else as it is. */

@@ -9,15 +9,16 @@ import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
 import { CREATE_DOES_NOT_REBOOT, powerStateResource } from '../../src/provider/resources/power-state';
-import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../../src/provider/resources/private-state';
+import { decodePrivate, encodePrivate, withRestoreValues } from '../../src/provider/resources/private-state';
 import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
 import { checkServerExists, takeoverWarning, type ObjectValue, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { accountNamed, createSession, stoppableSleep, type ProviderSession } from '../../src/provider/session';
+import { accountNamed, stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { diffIpSettings } from '../../src/reconcile/ip-settings';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { HOSTILE_TEXT } from '../helpers/hostile-account';
+import { configuredSessions } from '../helpers/sessions';
 import { useSimulator } from '../helpers/simulator';
 import { power as modelPower } from '../helpers/two-accounts';
 
@@ -132,17 +133,7 @@ describe('reboot generations: what tells one reboot from every earlier one, thro
   });
 });
 
-describe('private state: when the refresh read and the values to restore', () => {
-  test('a read decides the apply only while recent: a saved plan applied later, or a clock gone back, reads again', () => {
-    const now = 1_000_000_000;
-    expect(readWithin({ readAt: now - 1_000 }, 60_000, now)).toBe(true);
-    expect(readWithin({ readAt: now - 60_001 }, 60_000, now)).toBe(false);
-    expect(readWithin({ readAt: now }, 0, now)).toBe(true);
-    expect(readWithin({ readAt: now - 1 }, 0, now)).toBe(false);
-    expect(readWithin({ readAt: now + 5_000 }, 60_000, now)).toBe(false);
-    expect(readWithin({}, 60_000, now)).toBe(false);
-  });
-
+describe('private state: the values to restore', () => {
   test('restore keeps the first observed value', () => {
     const first = withRestoreValues({}, { rdns: 'a.example.com' });
     const second = withRestoreValues(first, { rdns: 'b.example.com', description: null });
@@ -151,13 +142,13 @@ describe('private state: when the refresh read and the values to restore', () =>
   });
 
   test('round trip through the bytes Terraform stores; malformed bytes are an error that says what to do; an older provider\'s key members are dropped', () => {
-    const state = { ...withRestoreValues({ readAt: 5 }, { enabled: false, protection: { layer4: 'dynamic', layer7: 'off' } }), incomplete: true };
+    const state = { ...withRestoreValues({ editable: { rdns: true } }, { enabled: false, protection: { layer4: 'dynamic', layer7: 'off' } }), incomplete: true };
     expect(decodePrivate(encodePrivate(state))).toEqual(state);
     expect(decodePrivate(undefined)).toEqual({});
-    expect(decodePrivate(Buffer.from('{"instance":"i-1","generation":3,"readAt":7}'))).toEqual({ readAt: 7 });
+    expect(decodePrivate(Buffer.from('{"instance":"i-1","generation":3,"readAt":7,"readIn":"p","notedAtPlan":true,"incomplete":true}'))).toEqual({ incomplete: true });
     expect(() => decodePrivate(Buffer.from('not json'))).toThrow(/private data of this resource is not JSON; remove the resource from the state and import it again/);
     expect(() => decodePrivate(Buffer.from('[1]'))).toThrow(/malformed at \(root\)/);
-    expect(() => decodePrivate(Buffer.from('{"readAt":"3"}'))).toThrow(/malformed at readAt/);
+    expect(() => decodePrivate(Buffer.from('{"incomplete":"3"}'))).toThrow(/malformed at incomplete/);
   });
 });
 
@@ -233,8 +224,8 @@ test('a power state whose server the account no longer lists leaves the state; a
   const session = (servers: Listed) => ({ listedServer: async (id: string) => servers[id] }) as unknown as ProviderSession;
   const state = powerStateResource.importState('vps_web_1');
   expect((await powerStateResource.read(session({}), state, {})).state).toBeNull();
-  const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { readAt: 1 });
-  expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { readAt: 1 } });
+  const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { incomplete: true });
+  expect(read).toEqual({ state: { ...state, state: 'stopped' }, private: { incomplete: true } });
 });
 
 describe('data sources: arguments checked at validate time, naming the attribute', () => {
@@ -278,7 +269,7 @@ test('a server id the account does not have: the closest ids come with their nam
   const session = {
     listedServer: async () => undefined,
     serverList: async () => ({ data: servers, observedAt: null, stale: false }),
-    accountName: async () => accountNamed({ name: 'ci', scopes: [], accountId: 4711 }, 'https://api.example.com/api/v1'),
+    accountName: () => accountNamed({ name: 'ci', scopes: [], accountId: 4711 }, 'https://api.example.com/api/v1'),
   } as unknown as ProviderSession;
   const [diagnostic] = await checkServerExists(session, null, { server_id: 'vps_web_9' });
   expect(diagnostic.summary).toBe('server "vps_web_9" does not exist on account 4711 (token "ci") at https://api.example.com/api/v1');
@@ -299,12 +290,11 @@ test.each([
 test('what a create takes over is said on one line, text from the API quoted as it is: quotes, newlines, ${...} and %{...} included', () => {
   const actual = { address: '203.0.113.10', rdns: null, description: HOSTILE_TEXT, protection: null, editable: { rdns: true, description: true, protection: true } };
   const changes = diffIpSettings({ description: 'web' }, actual as never).map((c) => `${c.field} ${c.from} -> ${c.to}`);
-  const inFull = { takeoverSummary: (own: string) => own, firstTime: () => true };
-  const [warning] = takeoverWarning(inFull, 'the settings of 203.0.113.10 on ded_x', changes);
+  const [warning] = takeoverWarning('ip settings', 'the settings of 203.0.113.10 on ded_x', changes);
   expect(warning.severity).toBe(2);
-  expect(warning.summary).toBe(`Creating this resource changes the settings of 203.0.113.10 on ded_x, which exists already: description ${JSON.stringify(HOSTILE_TEXT)} -> "web"`);
-  expect(warning.summary).not.toContain('\n');
-  expect(takeoverWarning(inFull, 'the firewall of vps_x', [])).toEqual([]);
+  expect(warning.detail).toContain(`The apply changes the settings of 203.0.113.10 on ded_x: description ${JSON.stringify(HOSTILE_TEXT)} -> "web". `);
+  expect(warning.detail).not.toContain('\n');
+  expect(takeoverWarning('firewall', 'the firewall of vps_x', [])).toEqual([]);
 });
 
 test('hosting_ip_settings: a description past one 10 KB request is refused at plan on the attribute; a long one the takeover quotes short', () => {
@@ -323,7 +313,7 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
   // The model's power state (the same server), its takeover reviewed.
   const power = (over: ObjectValue = {}): ObjectValue => modelPower({ expect_takeover: true, life_id: null, ...over }).config;
   const warningsOf = async (prior: ObjectValue | null, config: ObjectValue) => {
-    const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
+    const sessions = await configuredSessions(s.client(), { now: s.clock.now });
     const change = await powerStateResource.plan(sessions.forCall('plan'), prior, config, {});
     return (change.diagnostics ?? []).map((d) => d.summary);
   };
@@ -335,11 +325,11 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
   });
 });
 
-// The shared reads (run/shared-reads.ts): one GET /servers for every caller, until a power write makes it old.
+// The shared reads (shared-reads.ts): one GET /servers for every caller, until a power write makes it old.
 describe('the server list a process shares', () => {
   const s = useSimulator();
   test('concurrent callers share one read; after forgetServerList the next caller reads again', async () => {
-    const session = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal).forCall('plan');
+    const session = (await configuredSessions(s.client(), { now: s.clock.now })).forCall('plan');
     const lists = () => s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/servers').length;
     await Promise.all([session.listedServer(IDS.vpsRunning), session.listedServer(IDS.vdsRunning), session.serverList()]);
     expect(lists()).toBe(1);

@@ -1,7 +1,7 @@
 import { addCosts, bindingLimit, forecastWarning, limitsReported, powerCost, settingsCost, SHARED_READS } from '../../src/provider/rate-forecast';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
-import { createSession } from '../../src/provider/session';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { configuredSessions } from '../helpers/sessions';
 import { useSimulator } from '../helpers/simulator';
 
 describe('what an apply will spend of the token\'s limits, foretold at plan', () => {
@@ -38,7 +38,7 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
 describe('a plan against an API whose answers report 6 requests a minute', () => {
   const s = useSimulator({ limits: { requestsPerToken: 6 } });
   test('three firewall changes are foretold to wait, from the reported figure', async () => {
-    const sessions = createSession({ client: s.client(), tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, now: s.clock.now }, new AbortController().signal);
+    const sessions = await configuredSessions(s.client(), { now: s.clock.now });
     const unset = { id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, changed_since_plan: null };
     const config = { ...unset, server_id: IDS.vpsRunning, enabled: true, expect_takeover: true };
     const said: string[] = [];
@@ -46,6 +46,17 @@ describe('a plan against an API whose answers report 6 requests a minute', () =>
       const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
       said.push(...(change.diagnostics ?? []).map((d) => d.summary));
     }
-    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual(['The apply will wait for the API\'s rate limits: more than 6 requests with this token']);
+    // The plan's own reads left 4 of the 6 when the third change crossed them.
+    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual(['The apply will wait for the API\'s rate limits: more than 4 requests with this token']);
+  });
+});
+
+describe('the tightest budget decides the forecast: the account\'s, spent by its other tokens', () => {
+  test('a budget with few requests left foretells the wait that the limit alone would not', () => {
+    const cost = { requests: 40, actions: 0 };
+    expect(forecastWarning(cost, 20, limitsReported(300, undefined))).toBeUndefined();
+    const warning = forecastWarning(cost, 20, limitsReported(300, undefined, { requests: 12 }))!;
+    expect(warning.summary).toBe('The apply will wait for the API\'s rate limits: more than 12 requests with this token');
+    expect(warning.detail).toContain('the token may send 300 a minute (as the API\'s answers to this plan report it) and had 12 left at this plan\'s last answer');
   });
 });

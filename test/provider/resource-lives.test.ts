@@ -106,14 +106,15 @@ describe('a read or a note serves the plan it was made for', () => {
     t.a.drift(SERVER, { firewall: { enabled: false, rulesets: [2] } });
     await t.driver.terraformTest(async () => {
       const created = await t.driver.apply(restoring());
-      expect(created.warnings).toEqual([expect.stringContaining('enabled false -> true')]);
+      // Said by the plan, and again by the apply's plan of the change, each from its own read.
+      expect(created.details).toEqual(Array(2).fill(expect.stringContaining('enabled false -> true')));
       expect((await t.driver.apply({})).errors).toEqual([]);
       expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [2] });
       // By hand, between two run blocks.
       t.a.drift(SERVER, { firewall: { enabled: true, rulesets: [3] } });
       const again = await t.driver.apply(restoring());
       expect(again.errors).toEqual([]);
-      expect(again.warnings).toEqual([expect.stringContaining('rulesets [3] -> [1]')]);
+      expect(again.details).toEqual(Array(2).fill(expect.stringContaining('rulesets [3] -> [1]')));
       // The test's final destroy puts back what the second create took over.
       expect((await t.driver.apply({})).errors).toEqual([]);
     });
@@ -124,11 +125,11 @@ describe('a read or a note serves the plan it was made for', () => {
     t.a.drift(SERVER, { firewall: { enabled: false, rulesets: [2] } });
     await t.driver.terraformTest(async () => {
       const planned = await t.driver.plan(restoring());
-      expect(planned.warnings).toEqual([expect.stringContaining('enabled false -> true')]);
+      expect(planned.details).toEqual([expect.stringContaining('enabled false -> true')]);
       t.a.drift(SERVER, { firewall: { enabled: true, rulesets: [3] } });
       const applied = await t.driver.apply(restoring());
       expect(applied.errors).toEqual([]);
-      expect(applied.warnings.join('\n')).toContain('rulesets [3] -> [1]');
+      expect(applied.details).toEqual(Array(2).fill(expect.stringContaining('rulesets [3] -> [1]')));
       expect((await t.driver.apply({})).errors).toEqual([]);
     });
     expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [3] });

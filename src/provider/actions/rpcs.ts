@@ -1,9 +1,9 @@
 import { ACTION_BUDGET_SECONDS, ACTIONS, type ProviderAction } from '.';
-import { diagnosticOf } from '../diagnostics';
+import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue } from '../plugin/values';
-import { warningOf, type ObjectValue } from '../resources/resource';
+import type { ObjectValue } from '../resources/resource';
 
 type ActionRpc = Extract<ProviderRpc, 'ValidateActionConfig' | 'PlanAction' | 'InvokeAction'>;
 
@@ -40,7 +40,7 @@ export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Recor
       } catch (err) {
         failure = err;
       }
-      const warnings = session.warnings.map((w) => warningOf(scrub(w)));
+      const warnings = warningsOf(session.warnings, scrub);
       emit({ completed: { diagnostics: failure === undefined ? warnings : [...warnings, diagnosticOf(failure, scrub)] } });
       return {};
     },

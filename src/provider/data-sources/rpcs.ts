@@ -1,9 +1,9 @@
 import { DATA_SOURCES, type ProviderDataSource } from '.';
-import { diagnosticOf } from '../diagnostics';
+import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue } from '../plugin/values';
-import { warningOf, type ObjectValue } from '../resources/resource';
+import type { ObjectValue } from '../resources/resource';
 
 type DataSourceRpc = Extract<ProviderRpc, 'ValidateDataResourceConfig' | 'ReadDataSource'>;
 
@@ -20,14 +20,13 @@ export function dataSourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): R
   return {
     ValidateDataResourceConfig: (req) => ({ diagnostics: dataSourceOf(req.type_name).validate(configOf(req)) }),
     ReadDataSource: async (req) => {
-      // The run's parts (design guide, "The provider's run"): shared reads (shown, stale or not), refusals.
       const session = sessionOf('plan');
-      const warnings = () => session.warnings.map((w) => warningOf(scrub(w)));
+      const warnings = () => warningsOf(session.warnings, scrub);
       try {
         const state = await dataSourceOf(req.type_name).read(session, configOf(req));
         return { state: { msgpack: encodeValue(state) }, diagnostics: warnings() };
       } catch (err) {
-        return { diagnostics: [...warnings(), diagnosticOf(session.reported(err), scrub)] };
+        return { diagnostics: [...warnings(), diagnosticOf(err, scrub)] };
       }
     },
   };

@@ -1,6 +1,5 @@
-import { dataSourceSchema, readContext, stateOf, type ProviderDataSource } from './data-source';
+import { dataSourceSchema, stateOf, type ProviderDataSource } from './data-source';
 import { SCOPES, TOKEN_TYPES } from '../../api/schemas';
-import { observeToken } from '../../reconcile/observe';
 import { oneOf, membersOf } from '../schema';
 
 /** `hosting_token`: who the token is (GET /connect); needs no scope. */
@@ -16,7 +15,8 @@ export const tokenDataSource: ProviderDataSource = {
   })),
   validate: () => [],
   async read(session, config) {
-    const observed = await observeToken(readContext(session));
+    // ConfigureProvider's test of the token, moments ago in this process: no request of its own.
+    const observed = { data: session.tokenInfo(), observedAt: null, stale: false };
     const { accountId, token, sourceIp, apiVersion } = observed.data;
     return stateOf(session, this.typeName, config, observed, {
       account_id: accountId, token_name: token.name, token_type: token.type, scopes: token.scopes, source_ip: sourceIp, api_version: apiVersion,

@@ -1,10 +1,10 @@
 import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type ProviderListResource } from '.';
-import { diagnosticOf } from '../diagnostics';
+import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue } from '../plugin/values';
 import { identityData } from '../resources/identity';
-import { warningOf, type ObjectValue } from '../resources/resource';
+import type { ObjectValue } from '../resources/resource';
 import { resourceOf } from '../resources/rpcs';
 
 type ListRpc = Extract<ProviderRpc, 'ValidateListResourceConfig' | 'ListResource' | 'GenerateResourceConfig'>;
@@ -32,9 +32,9 @@ export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment):
             ...(found.state === undefined ? {} : { resource_object: { msgpack: encodeValue(found.state) } }),
           });
         }
-        if (session.warnings.length) emit({ diagnostic: session.warnings.map((w) => warningOf(scrub(w))) });
+        if (session.warnings.length) emit({ diagnostic: warningsOf(session.warnings, scrub) });
       } catch (err) {
-        emit({ diagnostic: [...session.warnings.map((w) => warningOf(scrub(w))), diagnosticOf(err, scrub)] });
+        emit({ diagnostic: [...warningsOf(session.warnings, scrub), diagnosticOf(err, scrub)] });
       }
       return {};
     },

@@ -15,9 +15,6 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { terraformInvocation, walkProof } from '../run/walk';
-import { terraformRun } from '../run-identity';
-import { createRunNotes } from '../run-notes';
 import { decodeValue, UNKNOWN } from './values';
 import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
@@ -41,15 +38,13 @@ export interface LoadedProvider {
 export type ProviderProgram = { readonly startProvider: (start: ProviderStart) => LoadedProvider };
 
 /**
- * The provider behind the handshake, loaded at Terraform's first RPC (serve.ts): the RPCs' routes,
- * and the run notes, which Shutdown writes. Terraform is this process's parent: its plan and its
- * apply share the notes (run-notes.ts).
+ * The provider behind the handshake, loaded at Terraform's first RPC (serve.ts). It knows what
+ * Terraform sends it and what the API answers, nothing else: no file of another process, no
+ * command line, no process tree.
  */
 export function startProvider({ env, log }: ProviderStart): LoadedProvider {
-  const notes = createRunNotes({ run: terraformRun(process.ppid), log });
-  const walk = walkProof(terraformInvocation(process.ppid), notes);
-  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log, notes, walk })]]);
-  return { route, close: () => notes.close() };
+  const route: Router = routesOf([[PROVIDER_SERVICE, createProviderService({ env, log })]]);
+  return { route, close: () => undefined };
 }
 
 /**
@@ -57,7 +52,6 @@ export function startProvider({ env, log }: ProviderStart): LoadedProvider {
  * ConfigureProvider makes one client, so every resource of the run shares its rate-limit pacing.
  */
 export function createProviderService(environment: ProviderEnvironment): ServiceImplementation {
-  const walk = environment.walk ?? walkProof(undefined);
   let sessions: SessionFactory | undefined;
   /** A configuration refused without pointing at the provider block (see tokenInNameRefusals): each RPC's error. */
   let refused: (() => Error) | undefined;
@@ -81,7 +75,6 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return sessions.forCall(phase);
     },
     scrub,
-    walk,
   };
 
   const handlers: Record<ProviderRpc, RpcHandler> = {
@@ -101,16 +94,16 @@ export function createProviderService(environment: ProviderEnvironment): Service
       server_capabilities: SERVER_CAPABILITIES,
     }),
     ValidateProviderConfig: (req) => ({ diagnostics: languageRefusal(configOf(req)) }),
-    ConfigureProvider: (req) => {
+    ConfigureProvider: async (req) => {
       if (isTokenPastedAsName(configOf(req))) {
         refused = tokenInNameRefusals();
         return { diagnostics: [] };
       }
-      const configured = configureProvider(configOf(req), { ...environment, log, walk }, stopping.signal);
-      if ('diagnostics' in configured) return { diagnostics: configured.diagnostics.map((d) => ({ ...d, summary: scrub(d.summary) })) };
+      const configured = await configureProvider(configOf(req), { ...environment, log }, stopping.signal);
       secret = configured.token;
-      sessions = configured.sessions;
-      return { diagnostics: [] };
+      if ('sessions' in configured) sessions = configured.sessions;
+      const scrubbed = (d: Diagnostic) => ({ ...d, summary: scrub(d.summary), ...(d.detail !== undefined && { detail: scrub(d.detail) }) });
+      return { diagnostics: configured.diagnostics.map(scrubbed) };
     },
     ...resourceRpcs(rpcEnvironment),
     ...dataSourceRpcs(rpcEnvironment),
@@ -122,8 +115,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
       return {};
     },
   };
-  // `once` and `again` are the provider's own bookkeeping (run/refusals.ts), never sent.
-  const told = ({ once: _, again: __, ...diagnostic }: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
+  const told = (diagnostic: Diagnostic) => diagnosticInLanguage(diagnostic, language, SETTING_NAMES);
   return grpcService(handlers, (err) => ({ diagnostics: [diagnosticOf(err, scrub)] }), (res) => inReaderLanguage(res, told));
 }
 

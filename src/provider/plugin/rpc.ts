@@ -1,4 +1,3 @@
-import type { WalkProof } from '../run/walk';
 import type { ProviderSession, RunPhase } from '../session';
 
 type Request = Record<string, any>;
@@ -12,6 +11,4 @@ export interface RpcEnvironment {
   readonly session: (phase: RunPhase) => ProviderSession;
   /** Keeps the token out of every line. */
   readonly scrub: (text: string) => string;
-  /** What this process knows of the walk it serves (run/walk.ts). */
-  readonly walk: WalkProof;
 }

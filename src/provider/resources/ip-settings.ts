@@ -1,9 +1,10 @@
 import {
-  checkServerExists, checkWrite, importIdProblem, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined, statusNote,
+  checkServerExists, checkWrite, importIdProblem, leftInPlaceLine, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined,
+  statusNote,
   takeoverWarning, untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue,
   type ProviderResource,
 } from './resource';
-import { ipSettingsSchema, type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
+import { type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
 import { IPV4_PATTERN } from '../../contract/patterns';
 import type { IpSettingsSpec } from '../../contract/resource-document';
 import { diffIpSettings, lockedFields, planIpSettings, readIpSettings, sameHostName, type IpFieldChange } from '../../reconcile/ip-settings';
@@ -14,7 +15,6 @@ import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues, type PrivateState } from './private-state';
-import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, objectOf, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
@@ -104,32 +104,34 @@ export const ipSettingsResource: ProviderResource = {
   },
 
   async plan(session, prior, config, priv) {
+    const replaced = replacing(this, prior, config);
+    // A replacement's address is another one: what the old one showed says nothing of it.
+    const shown = replaced.length ? null : prior;
     const planned: ObjectValue = {
-      id: prior?.id ?? UNKNOWN,
+      id: shown?.id ?? UNKNOWN,
       server_id: config.server_id,
       ip: config.ip,
-      rdns: plannedValue(config, prior, 'rdns'),
-      description: plannedValue(config, prior, 'description'),
-      protection: plannedValue(config, prior, 'protection'),
+      rdns: plannedValue(config, shown, 'rdns'),
+      description: plannedValue(config, shown, 'description'),
+      protection: plannedValue(config, shown, 'protection'),
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
       changed_since_plan: config.changed_since_plan,
     };
-    const replaced = replacing(this, prior, config);
     const inherits = prior === null && isKnown(config.server_id) && isKnown(config.ip);
     const inherited = inherits ? session.handovers.take(handoverKey(String(config.server_id), String(config.ip))) : undefined;
     const missing = await checkServerExists(session, prior, config);
     const writes = await checkWrites(session, prior, config, priv, replaced.length > 0);
-    const { observedSettings: _, notedAtPlan: __, ...kept } = inherited ? { ...priv, restore: inherited, replacesIncomplete: true } : priv;
+    const { observedSettings: _, ...kept } = inherited ? { ...priv, restore: inherited, replacesIncomplete: true } : priv;
     const taken = writes.taken;
     return {
       planned,
       requiresReplace: replaced,
-      private: taken ? { ...kept, observedSettings: taken.settings, ...(taken.noted && { notedAtPlan: true }) } : kept,
+      private: taken ? { ...kept, observedSettings: taken } : kept,
       diagnostics: [
         ...missing,
         ...writes.diagnostics,
-        ...(missing.length || replaced.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+        ...(missing.length || replaced.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
     };
   },
@@ -137,15 +139,13 @@ export const ipSettingsResource: ProviderResource = {
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
     const ctx = session.context(SETTINGS_RUN_SECONDS);
-    const { replacesIncomplete: _, observedSettings, notedAtPlan, ...base } = priv;
-    // The refresh's read decides when it is recent; a saved plan applied later reads the address again.
-    // A create has what its plan read (this apply's plan, or this run's plan through the run notes).
+    const { replacesIncomplete: _, observedSettings, ...base } = priv;
+    // The refresh's read may be a saved plan's, hours old: the address is read again, and what moved
+    // since is named. A create has what its plan in this apply walk read a moment before.
     const shown = settingsIn(prior, priv);
-    const fromPriorRead = session.trustsRead(priv) ? { observed: shown } : { shown };
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    // "fail" reads again before writing, whatever run planned it: a change by hand since the plan is never written over.
-    const fromPlan = observedSettings ? { observed: observedSettings, confirmInSync: notedAtPlan } : fromPriorRead;
-    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : fromPlan;
+    // "fail" reads again before writing: a change by hand since the plan is never written over.
+    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed: observedSettings, shown };
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
@@ -181,10 +181,9 @@ export const ipSettingsResource: ProviderResource = {
     }
     const left = this.leftInPlace(prior, priv);
     const before = priv.restore;
-    if (left || !before) return left ? session.retained(left) : undefined;
+    if (left || !before) return left ? ctx.log(leftInPlaceLine(left)) : undefined;
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });
-    const observed = session.trustsRead(priv) ? settingsIn(prior, priv) : undefined;
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed });
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), {});
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
@@ -211,24 +210,9 @@ export const ipSettingsResource: ProviderResource = {
   },
 };
 
-interface TakenOver {
-  readonly settings: IpSettings;
-  /** From this terraform process's plan (run notes): said there already, and not read again. */
-  readonly noted: boolean;
-}
-
-/**
- * The settings a create takes over: noted by this run's plan (run notes), or read, and then noted
- * for the apply of this terraform process.
- */
-async function takenOver(session: ProviderSession, config: ObjectValue, serverId: string, ip: string): Promise<TakenOver> {
-  const key = takeoverNoteKey('hosting_ip_settings', config);
-  const noted = ipSettingsSchema.safeParse(session.planNote(key));
-  if (noted.success) return { settings: noted.data, noted: true };
-  const settings = await readIpSettings(session.context(SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
-  session.notePlan(key, settings);
-  return { settings, noted: false };
-}
+/** The settings a create takes over, read at plan; the apply right after this plan writes from them. */
+const takenOver = (session: ProviderSession, serverId: string, ip: string): Promise<IpSettings> =>
+  readIpSettings(session.context(SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
 
 /**
  * What the apply would refuse, known now: an address that is not the server's, a field this token
@@ -242,7 +226,7 @@ async function checkWrites(
   config: ObjectValue,
   priv: PrivateState,
   replaced: boolean,
-): Promise<{ diagnostics: Diagnostic[]; taken?: TakenOver }> {
+): Promise<{ diagnostics: Diagnostic[]; taken?: IpSettings }> {
   if (typeof config.server_id !== 'string' || typeof config.ip !== 'string') return { diagnostics: [] };
   const [serverId, ip] = [config.server_id, config.ip];
   const server = await session.listedServer(serverId);
@@ -250,8 +234,8 @@ async function checkWrites(
   const foreign = foreignAddress(label(serverId, ip), server, ip);
   if (foreign) return { diagnostics: [refusalAt('ip', foreign)] };
   const creating = replaced || !prior;
-  const taken = creating ? await takenOver(session, config, serverId, ip) : undefined;
-  const observed = taken?.settings ?? settingsIn(prior, priv);
+  const taken = creating ? await takenOver(session, serverId, ip) : undefined;
+  const observed = taken ?? settingsIn(prior, priv);
   if (!observed) return { diagnostics: [] };
   const changes = diffIpSettings(desiredOf(config), observed);
   if (changes.length === 0 && FIELDS.every((f) => isKnown(config[f]))) return { diagnostics: [], taken };
@@ -260,10 +244,10 @@ async function checkWrites(
       errorAt(field, `${label(serverId, ip)}: ${field} is not editable for this address`, `remove ${field} from the configuration, or ask the hosting provider to make it editable; nothing was changed`)),
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
-  // A create takes over the address's settings as they are: the plan names what the apply changes, once a run.
-  const says = refusals.length === 0 && taken && !taken.noted && !session.expectsTakeover(config);
+  // A create takes over the address's settings as they are: the plan names what the apply changes.
+  const says = refusals.length === 0 && taken && !session.expectsTakeover(config);
   const notes = refusals.length === 0 && changes.length > 0
     ? [...await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings'), ...session.forecast(settingsCost(changes.length))]
     : [];
-  return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning(session, `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
+  return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning('ip settings', `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
 }

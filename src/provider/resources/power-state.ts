@@ -1,11 +1,12 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec, warningOf,
+  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec,
+  warningOf,
   type ObjectValue, type ProviderResource,
 } from './resource';
 import { scopesForAction, type PowerAction } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
-import { runBudgetSeconds } from '../../reconcile/plan-resource';
+import { runBudgetSeconds, SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { powerActionFor, planPowerState } from '../../reconcile/power-state';
 import { actionRefusal } from '../../reconcile/preflight';
 import { rebootServer } from '../../reconcile/reboot';
@@ -14,7 +15,6 @@ import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE, rebootIntent, triggersChanged } from './reboot-generation';
 import { appliedLife, LIFE_ID, LIFE_ID_ATTRIBUTE, newLifeId, plannedLife } from './resource-life';
-import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { powerCost } from '../rate-forecast';
 import { EXPECT_TAKEOVER_ATTRIBUTE, schemaOf } from '../schema';
@@ -99,9 +99,9 @@ export const powerStateResource: ProviderResource = {
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
-    const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(session, this.typeName, prior, planned, LOCAL_ATTRIBUTES) : [];
+    const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(prior, planned, LOCAL_ATTRIBUTES) : [];
     const forecast = refusals.length === 0 ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
-    const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(session, planned)] : [];
+    const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(planned)] : [];
     return {
       planned,
       requiresReplace,
@@ -151,7 +151,7 @@ export const powerStateResource: ProviderResource = {
   leftInPlace: (prior) => `${String(prior.server_id)}, which stays ${String(prior.state)}`,
 
   async destroy(session, prior, priv) {
-    session.retained(this.leftInPlace(prior, priv)!);
+    session.context(SETTINGS_RUN_SECONDS).log(leftInPlaceLine(this.leftInPlace(prior, priv)!));
   },
 
   importState(id) {
@@ -207,31 +207,25 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
  * take the action. The refresh read the power into the state (a new resource: the run's list); when
  * that calls for an action, one fresh read of the server decides, with the actions it offers.
  */
-/**
- * A create's warning when the server's power is not the configured one: the apply starts or stops
- * it. Said once a run: the apply of the same terraform finds the plan's note of the same power.
- */
+/** A create's warning when the server's power is not the configured one: the apply starts or stops it. */
 async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
   if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || session.expectsTakeover(planned)) return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
-  const key = takeoverNoteKey('hosting_power_state', planned);
-  if (session.planNote(key) === power) return [];
-  session.notePlan(key, power);
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
-  return takeoverWarning(session, `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
+  return takeoverWarning('power', `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
 }
 
 /**
  * A create (or a replacement's, or an import's plan) with reboot_triggers does not reboot: only a
- * change of triggers that were applied does. Said at plan, once a run, with how to reboot now, so
- * a `-replace` meant as a reboot is not mistaken for one (issue 60 §2).
+ * change of triggers that were applied does. Said at plan, with how to reboot now, so a `-replace`
+ * meant as a reboot is not mistaken for one.
  */
-function noRebootAtCreate(session: Pick<ProviderSession, 'firstTime'>, planned: ObjectValue): Diagnostic[] {
+function noRebootAtCreate(planned: ObjectValue): Diagnostic[] {
   if (planned.reboot_triggers === null || planned.reboot_triggers === undefined) return [];
   const detail = `The apply creates the power state of ${String(planned.server_id)} and does not reboot it: reboot_triggers reboot only when they change on a power state `
     + 'that was applied; creating, importing or replacing one never reboots. To reboot now, change a trigger after this apply, or invoke the hosting_server_reboot action.';
-  return session.firstTime(detail) ? [warningOf(CREATE_DOES_NOT_REBOOT, detail)] : [];
+  return [warningOf(CREATE_DOES_NOT_REBOOT, detail)];
 }
 
 /** One summary for every power state created with triggers: Terraform folds them into one warning. */

@@ -6,20 +6,9 @@ import type { Value } from '../plugin/values';
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a
  * plan, carried from plan to apply and stored with the state. Terraform stores none when the
  * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (keys.ts); an older
- * provider's members (`instance`, `generation`) are dropped as they are read.
+ * provider's members (`instance`, `generation`, `readAt`, `readIn`, `notedAtPlan`) are dropped as they are read.
  */
 export interface PrivateState {
-  /**
-   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock),
-   * for `plan_read_max_age_seconds` when it is set.
-   */
-  readonly readAt?: number;
-  /**
-   * The provider process whose refresh made that read (run-notes.ts): the apply trusts it only
-   * when that process made the plan it applies, for the same account. A saved plan applied by
-   * another run, or a later plan of the same terraform process, reads afresh.
-   */
-  readonly readIn?: string;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
@@ -39,31 +28,23 @@ export interface PrivateState {
   readonly replacesIncomplete?: boolean;
   /**
    * The firewall a create's plan read to say what it takes over, for the apply Terraform runs right
-   * after that plan: its diff needs no second read. Never kept in the state.
+   * after that plan (in the apply walk, the same process): its diff needs no second read.
    */
   readonly observedFirewall?: { readonly enabled: boolean; readonly rulesets: readonly number[] };
   /** The same for an address's settings. */
   readonly observedSettings?: IpSettings;
-  /**
-   * `observedFirewall` or `observedSettings` come from this run's plan (run notes), not from a read
-   * of the apply's own plan: an apply that finds nothing to write from them reads to confirm it.
-   */
-  readonly notedAtPlan?: boolean;
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(valueSchema), z.record(z.string(), valueSchema)]));
 
 const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
-  readAt: z.optional(z.number()),
-  readIn: z.optional(z.string()),
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
   replacesIncomplete: z.optional(z.boolean()),
   observedFirewall: z.optional(z.object({ enabled: z.boolean(), rulesets: z.array(z.int().check(z.nonnegative())) })),
   observedSettings: z.optional(ipSettingsSchema),
-  notedAtPlan: z.optional(z.boolean()),
 });
 
 /**
@@ -88,11 +69,6 @@ export function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
 
 export function encodePrivate(state: PrivateState): Buffer {
   return Buffer.from(JSON.stringify(state));
-}
-
-/** Whether the prior values were read at most `maxAgeMs` ago (a clock gone back never counts). */
-export function readWithin(state: PrivateState, maxAgeMs: number, now = Date.now()): boolean {
-  return state.readAt !== undefined && now >= state.readAt && now - state.readAt <= maxAgeMs;
 }
 
 /**

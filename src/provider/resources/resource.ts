@@ -155,7 +155,7 @@ export async function checkServerExists(session: ProviderSession, prior: ObjectV
   const servers = (await session.serverList()).data;
   const candidates = closestIds(serverId, servers.map((s) => s.id)).map((id) => `${id} (${JSON.stringify(servers.find((s) => s.id === id)!.name)})`);
   const has = servers.length ? `${offered(servers.length, 'servers', candidates)}; ` : 'the account has no server; ';
-  return [errorAt('server_id', `server ${JSON.stringify(serverId)} does not exist on ${await session.accountName()}`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
+  return [errorAt('server_id', `server ${JSON.stringify(serverId)} does not exist on ${session.accountName()}`, `${has}use an id that GET /servers (or the hosting_servers data source) lists for this token; nothing was changed`)];
 }
 
 /** A plan-time refusal as Terraform shows it, on the attribute whose value causes it. */
@@ -163,7 +163,7 @@ export const refusalAt = (attribute: string | undefined, refusal: Refusal): Diag
 
 /**
  * A write the plan shows that the apply could not make: the server is shared with the account, or
- * the token lacks a scope it needs. From the run's one server list and one GET /connect.
+ * the token lacks a scope it needs. From the process's one server list and ConfigureProvider's GET /connect.
  */
 export async function checkWrite(
   session: ProviderSession,
@@ -176,10 +176,8 @@ export async function checkWrite(
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server) return [];
-  return writeRefusals(label, server, await session.token(), needed, what, element).map((r) => {
-    if (r.missingScopes && session.readOnlyPlan) return scopeTheApplyNeeds(r.missingScopes, r.summary);
-    return { ...refusalAt(undefined, r), ...(r.missingScopes && { once: `token lacks ${r.missingScopes.join(' and ')}` }) };
-  });
+  return writeRefusals(label, server, session.token(), needed, what, element).map((r) =>
+    (r.missingScopes && session.readOnlyPlan ? scopeTheApplyNeeds(r.missingScopes, r.summary) : refusalAt(undefined, r)));
 }
 
 /**
@@ -230,20 +228,23 @@ export const creates = (prior: ObjectValue | null, requiresReplace: readonly str
 /**
  * What a create takes over: these resources manage settings that exist before them, and Terraform
  * shows a create with the configured values only. When the apply will change what is there, the
- * plan says so in one short warning per resource (each current value and what it becomes, e.g.
- * `rulesets [2] -> [1, 2]`), and how to silence it in the reader's words; the provider guide says
- * why. When nothing changes it says nothing. Past the first few of a plan, the summary is one
- * shared text (session.takeoverSummary): Terraform folds those into one warning. A terraform run
- * says each one once: the run blocks of a `terraform test` that plan the same takeover say it in
- * the first.
+ * plan says so: one summary for every takeover of a kind (`what`), which Terraform folds into one
+ * warning, and a detail naming each current value and what it becomes (e.g. `the firewall of
+ * vps_web_1: rulesets [2] -> [1, 2]`), and how to silence it in the reader's words; the provider
+ * guide says why. When nothing changes it says nothing.
  */
-export function takeoverWarning(session: Pick<ProviderSession, 'takeoverSummary' | 'firstTime'>, what: string, changes: readonly string[]): Diagnostic[] {
+export function takeoverWarning(what: TakeoverKind, where: string, changes: readonly string[]): Diagnostic[] {
   if (changes.length === 0) return [];
-  const own = `Creating this resource changes ${what}, which exists already: ${changes.join('; ')}`;
-  if (!session.firstTime(own)) return [];
-  const summary = session.takeoverSummary(own);
-  return [warningOf(summary, summary === own ? TAKEOVER_SILENCED : `${own}. ${TAKEOVER_SILENCED}`)];
+  return [warningOf(TAKEOVER_SUMMARIES[what], `The apply changes ${where}: ${changes.join('; ')}. ${TAKEOVER_SILENCED}`)];
 }
+
+/** The one summary of each kind of takeover. */
+const TAKEOVER_SUMMARIES = {
+  'firewall': 'Creating this resource changes a firewall that exists already',
+  'ip settings': 'Creating this resource changes IP settings that exist already',
+  'power': 'Creating this resource changes the power state of a server',
+} as const;
+export type TakeoverKind = keyof typeof TAKEOVER_SUMMARIES;
 
 /** The takeover warning's detail: two lines at most, told in the reader's language (reader-language.ts). */
 export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops this warning. The provider guide, "Creates take over what exists", says why.';
@@ -251,22 +252,25 @@ export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops th
 /** The settings resources share that only say how the provider works: changing them writes nothing. */
 export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover', 'changed_since_plan'];
 
+/** The summary of every removal that leaves settings in place, at plan: Terraform folds them into one warning, each detail naming its own. */
+export const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settings on the server';
+/**
+ * The log line of a removal that left its settings in place: the plan warned of it (LEAVES_IN_PLACE),
+ * and Terraform folds no warning of a removal, which has no configuration to point at.
+ */
+export const leftInPlaceLine = (left: string): string => `removed from Terraform, left as it is: ${left}`;
+
 /** The summary every "nothing on the server changes" note shares, so Terraform folds many into one. */
 export const UNTOUCHED = 'Nothing on the server changes';
 
 /**
  * An update that changes only how the provider works (`local`: timeouts, on_destroy, …) says so in
- * one short warning, since Terraform shows it as `~ update in-place` like any other: said once a
- * plan (the apply's re-plan finds the plan's note).
+ * one short warning, since Terraform shows it as `~ update in-place` like any other.
  */
-export function untouchedNote(session: Pick<ProviderSession, 'planNote' | 'notePlan'>, typeName: string, prior: ObjectValue | null, planned: ObjectValue, local: readonly string[]): Diagnostic[] {
+export function untouchedNote(prior: ObjectValue | null, planned: ObjectValue, local: readonly string[]): Diagnostic[] {
   if (prior === null) return [];
   const changed = Object.keys(planned).filter((name) => JSON.stringify(prior[name] ?? null) !== JSON.stringify(planned[name] ?? null));
   if (changed.length === 0 || changed.some((name) => !local.includes(name))) return [];
-  const key = `${typeName} touches nothing: ${JSON.stringify(planned)}`;
-  if (session.planNote(key) !== undefined) return [];
-  session.notePlan(key, true);
   const names = changed.join(', ');
   return [warningOf(UNTOUCHED, `${names} ${changed.length === 1 ? 'changes' : 'change'} only how the provider works: the apply writes nothing to ${String(planned.server_id)}.`)];
 }
-

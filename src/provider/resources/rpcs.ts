@@ -1,16 +1,14 @@
 import { RESOURCES } from '.';
-import { atApply, atPlan, diagnosticOf, ERROR, type Diagnostic } from '../diagnostics';
+import { atApply, atPlan, diagnosticOf, warningOf, warningsOf, type Diagnostic } from '../diagnostics';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
-import { plannedWithoutReads } from './plan-without-reads';
 import { decodePrivate, encodePrivate } from './private-state';
-import { checkServerExists, warningOf, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, LEAVES_IN_PLACE, type ObjectValue, type ProviderResource } from './resource';
 import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
 import { decodeValue, encodeValue, type Value } from '../plugin/values';
-import { refusalsSaid } from '../run/refusals';
-import { changeOf } from '../run-notes';
+import type { Warning } from '../session';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
 export const STATE_VERSION = 0;
@@ -30,23 +28,15 @@ export function resourceOf(typeName: string): ProviderResource {
 const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
 const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
 
-/** The resource RPCs of tfplugin6 over the provider's resource types. */
-export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
-  const failing = (err: unknown, warnings: readonly string[] = []) => ({ diagnostics: [...warningsOf(warnings), diagnosticOf(err, scrub)] });
-  // A refusal of the whole run: said in full once a process, then as the walk allows (run/refusals.ts).
-  const said = refusalsSaid();
-  const hasError = (diagnostics: readonly Diagnostic[]) => diagnostics.some((d) => d.severity === ERROR);
-  const warningsOf = (warnings: readonly string[]): Diagnostic[] => warnings.map((w) => warningOf(scrub(w)));
-  /** A planned removal that leaves things in place, noted for its apply's one summary (no request). */
-  const noteLeftInPlace = (req: Record<string, any>) => {
+/** The resource RPCs of tfplugin6 over the provider's resource types: decode, call the resource, encode. */
+export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
+  const warned = (warnings: readonly Warning[]) => warningsOf(warnings, scrub);
+  const failing = (err: unknown, warnings: readonly Warning[] = []) => [...warned(warnings), diagnosticOf(err, scrub)];
+  /** A planned removal that leaves things in place says so in the plan (no request). */
+  const leavesInPlace = (req: Record<string, any>): Diagnostic[] => {
     const prior = objectOf(req.prior_state);
     const left = prior && resourceOf(req.type_name).leftInPlace(prior, decodePrivate(req.prior_private));
-    if (!left) return;
-    try {
-      sessionOf('plan').plannedToLeave(left);
-    } catch {
-      // An unconfigured provider: the apply says each removal as it comes.
-    }
+    return left ? [warningOf(LEAVES_IN_PLACE, `The apply leaves ${left}.`)] : [];
   };
   return {
     ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
@@ -62,8 +52,6 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       return { upgraded_state: dynamic(upgraded) };
     },
     ReadResource: async (req) => {
-      // The run's parts (design guide, "The provider's run"): walk (a refresh proves a plan walk), shared reads, ledger (markRead), refusals.
-      walk.refreshed();
       const state = objectOf(req.current_state);
       if (!state) return { new_state: dynamic(null) };
       const session = sessionOf('plan');
@@ -71,76 +59,49 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
         const resource = resourceOf(req.type_name);
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
-        const diagnostics = warningsOf(session.warnings);
-        const priv = encodePrivate(session.markRead(fresh.private));
-        return { new_state: dynamic(fresh.state), private: priv, new_identity: identity, diagnostics };
+        const diagnostics = warned(session.warnings);
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
       } catch (err) {
-        // Said by another resource: this one keeps its state, and the plan fails on that error.
-        const { diagnostics } = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansOnly());
-        return { new_state: req.current_state, private: req.private, diagnostics };
+        return { new_state: req.current_state, private: req.private, diagnostics: failing(err, session.warnings) };
       }
     },
     PlanResourceChange: async (req) => {
-      // Parts: shared reads, ledger (notes), said-once, forecast, policy, refusals with the walk's proof; left-in-place for a removal.
       const proposed = objectOf(req.proposed_new_state);
-      if (!proposed) {
-        noteLeftInPlace(req);
-        return { planned_state: dynamic(null), planned_private: req.prior_private };
-      }
+      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private, diagnostics: leavesInPlace(req) };
       const session = sessionOf('plan');
       const resource = resourceOf(req.type_name);
-      const config = objectOf(req.config) ?? {};
-      const planning = changeOf(req.type_name, resource.identity.attributes.map((a) => config[a.name]));
       try {
-        const prior = objectOf(req.prior_state);
-        const change = await resource.plan(session, prior, config, decodePrivate(req.prior_private));
-        const reported = [...warningsOf(session.warnings), ...(change.diagnostics ?? [])];
-        // The walk's proof reads the run's records: asked only of an answer that carries a refusal of the run.
-        const told = said.sayOnce(reported, reported.some((d) => d.once !== undefined) && walk.plansAnew(planning));
-        const diagnostics = told.diagnostics.map(atPlan);
-        // An apply of this run may plan it again (run/walk.ts).
-        if (!hasError(diagnostics)) walk.planned(planning);
+        const change = await resource.plan(session, objectOf(req.prior_state), objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
         return {
           planned_state: dynamic(change.planned),
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics,
+          diagnostics: [...warned(session.warnings), ...(change.diagnostics ?? [])].map(atPlan),
         };
       } catch (err) {
-        const told = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, walk.plansAnew(planning));
-        const diagnostics = told.diagnostics.map(atPlan);
-        if (!told.withheld || hasError(diagnostics)) return { diagnostics };
-        // Said by another resource in a plan walk: this one plans what it can without reading, and the plan fails on that error.
-        const { planned, requiresReplace } = plannedWithoutReads(resource, objectOf(req.prior_state), config);
-        const replaces = requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] }));
-        return { planned_state: dynamic(planned), requires_replace: replaces, planned_private: req.prior_private, diagnostics };
+        return { diagnostics: failing(err, session.warnings).map(atPlan) };
       }
     },
     ApplyResourceChange: async (req) => {
-      // Parts: ledger (trusted reads, planOfThisRun), policy, refusals, left-in-place; shared reads forgotten after a power write.
       const resource = resourceOf(req.type_name);
       const prior = objectOf(req.prior_state);
       const planned = objectOf(req.planned_state);
       const priv = decodePrivate(req.planned_private);
       const session = sessionOf('apply');
-      const told = (diagnostic: Diagnostic) => atApply(diagnostic, session.planOfThisRun());
       try {
         if (!planned) {
           // Removal: the settings are retained (nothing requested) unless the resource restores them.
           if (prior) await resource.destroy(session, prior, priv);
-          return { new_state: dynamic(null), diagnostics: warningsOf(session.warnings) };
+          return { new_state: dynamic(null), diagnostics: warned(session.warnings) };
         }
         const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
-        const failed = applied.error !== undefined;
-        const reported = failed ? failing(session.reported(applied.error), session.warnings).diagnostics : warningsOf(session.warnings);
-        const outcome = { diagnostics: said.sayOnce(reported, false).diagnostics.map(told) };
+        const diagnostics = applied.error === undefined ? warned(session.warnings) : failing(applied.error, session.warnings);
         const identity = identityData(resource, applied.state);
-        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, ...outcome };
+        const told = diagnostics.map(atApply);
+        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, diagnostics: told };
       } catch (err) {
-        if (!planned) session.removalFailed();
-        const { diagnostics } = said.sayOnce(failing(session.reported(err), session.warnings).diagnostics, false);
-        return { new_state: req.prior_state, private: req.planned_private, diagnostics: diagnostics.map(told) };
+        return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).map(atApply) };
       } finally {
         if (resource.changesServerList) session.forgetServerList();
       }
@@ -154,9 +115,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
       const state = resource.importState(id);
       // A server the account does not have: said here with the closest ids (one list read), not as Terraform's "non-existent remote object".
       const session = sessionOf('plan');
-      // An import is never an apply's re-plan: a refusal said by another resource is left to that one.
-      const refused = (err: unknown) => said.sayOnce([diagnosticOf(session.reported(err), scrub)], true).diagnostics;
-      const missing = await checkServerExists(session, null, state).catch(refused);
+      const missing = await checkServerExists(session, null, state).catch((err: unknown) => [diagnosticOf(err, scrub)]);
       if (missing.length) return { diagnostics: missing.map((d) => ({ ...d, attribute: undefined, summary: `cannot import ${JSON.stringify(id)} as ${req.type_name}: ${d.summary}` })) };
       const imported = {
         type_name: req.type_name, state: dynamic(state), private: encodePrivate({}), identity: identityData(resource, state),
@@ -184,7 +143,7 @@ export function resourceRpcs({ session: sessionOf, scrub, walk }: RpcEnvironment
         const state = target.stateFromBridge(document, lifeOfBridge(req.source_state?.json));
         return { target_state: dynamic(state), target_private: encodePrivate({}), target_identity: identityData(target, state) };
       } catch (err) {
-        return failing(err);
+        return { diagnostics: failing(err) };
       }
     },
   };

@@ -1,8 +1,9 @@
 import {
-  checkServerExists, checkWrite, creates, statusNote, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue, takeoverWarning,
+  checkServerExists, checkWrite, creates, statusNote, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
+  takeoverWarning,
   untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
 } from './resource';
-import { firewallSchema, type Firewall } from '../../api/schemas';
+import type { Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
 import { diffFirewall, planFirewall, readFirewall, resolveRulesets, sortedUnique } from '../../reconcile/firewall';
 import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
@@ -11,7 +12,6 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, type Diagnostic } from '../diagnostics';
 import { withRestoreValues } from './private-state';
-import { takeoverNoteKey } from './takeover-note';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
@@ -86,20 +86,22 @@ export const serverFirewallResource: ProviderResource = {
 
   async plan(session, prior, config, priv) {
     const { desired, refusals: nameRefusals } = await desiredOrRefusal(session, config);
+    const requiresReplace = replacing(this, prior, config);
+    // A replacement's firewall is another server's: what the old one showed says nothing of it.
+    const shown = requiresReplace.length ? null : prior;
     // Neither attribute set: the rule sets are not managed, and the plan shows those in effect.
     const unmanaged = config.rulesets === null && config.ruleset_names === null;
     const planned: ObjectValue = {
-      id: prior?.id ?? UNKNOWN,
+      id: shown?.id ?? UNKNOWN,
       server_id: config.server_id,
-      enabled: plannedValue(config, prior, 'enabled'),
-      rulesets: unmanaged ? (prior?.applied_rulesets ?? UNKNOWN) : config.rulesets,
+      enabled: plannedValue(config, shown, 'enabled'),
+      rulesets: unmanaged ? (shown?.applied_rulesets ?? UNKNOWN) : config.rulesets,
       ruleset_names: config.ruleset_names,
-      applied_rulesets: desired === undefined ? (prior?.applied_rulesets ?? UNKNOWN) : desired,
+      applied_rulesets: desired === undefined ? (shown?.applied_rulesets ?? UNKNOWN) : desired,
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
       changed_since_plan: config.changed_since_plan,
     };
-    const requiresReplace = replacing(this, prior, config);
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
     const refusals = [
@@ -112,26 +114,26 @@ export const serverFirewallResource: ProviderResource = {
       ? [...await statusNote(session, config.server_id, label(config.server_id), 'a firewall change'), ...session.forecast(settingsCost(1))]
       : [];
     const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
-    const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, this.typeName, config.server_id, config) : undefined;
-    const { observedFirewall: _, notedAtPlan: __, ...kept } = priv;
+    const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, config.server_id) : undefined;
+    const { observedFirewall: _, ...kept } = priv;
     return {
       planned,
       requiresReplace,
-      private: taken ? { ...kept, observedFirewall: taken.firewall, ...(taken.noted && { notedAtPlan: true }) } : kept,
-      // Said once a run: the apply of the same terraform finds the plan's note and says nothing again.
+      private: taken ? { ...kept, observedFirewall: taken } : kept,
       diagnostics: [
         ...refusals,
         ...notes,
-        ...(taken && !taken.noted && !session.expectsTakeover(config) ? takeoverOf(session, planned, taken.firewall) : []),
-        ...(refusals.length || requiresReplace.length ? [] : untouchedNote(session, this.typeName, prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+        ...(taken && !session.expectsTakeover(config) ? takeoverOf(planned, taken) : []),
+        ...(refusals.length || requiresReplace.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
     };
   },
 
   /**
-   * The PUT is the only request when the plan's read is recent: the refresh of this run, or for a
-   * create the read of its plan. A saved plan applied later reads the firewall again, names what
-   * moved since the plan, and still makes the planned values true.
+   * Reads the firewall, then writes only what differs from the planned values: the refresh's read
+   * may be a saved plan's, hours old, and what moved since is named. A create's plan in this apply
+   * walk read it a moment before (Terraform plans each change again right before applying it): its
+   * PUT is the only request.
    */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
@@ -140,15 +142,13 @@ export const serverFirewallResource: ProviderResource = {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
       rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
     });
-    // A create's plan read the firewall it takes over: Terraform plans each change again right before applying it.
-    const { observedFirewall, notedAtPlan, ...base } = priv;
+    const { observedFirewall, ...base } = priv;
     const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
-    // "fail" reads again before writing, whatever run planned it: a change by hand since the plan is never written over.
+    // "fail" reads again before writing: a change by hand since the plan is never written over.
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    const trusted = planRead ?? (session.trustsRead(priv) ? shown : undefined);
-    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed: trusted, shown };
-    const plan = await planFirewall(ctx, spec, { ...since, confirmInSync: notedAtPlan, refuseChangedSincePlan });
+    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed: planRead, shown };
+    const plan = await planFirewall(ctx, spec, { ...since, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
     const enabled = spec.desired.enabled ?? plan.actual.enabled;
@@ -171,10 +171,9 @@ export const serverFirewallResource: ProviderResource = {
     const serverId = String(prior.server_id);
     const ctx = session.context(SETTINGS_RUN_SECONDS);
     const left = this.leftInPlace(prior, priv);
-    if (left) return session.retained(left);
+    if (left) return ctx.log(leftInPlaceLine(left));
     const restore = priv.restore as Partial<Firewall>;
-    const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed });
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), {});
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },
@@ -225,34 +224,23 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
   return sortedUnique([...ids, ...resolveRulesets(serverLabel, names, await session.rulesets())]);
 }
 
-interface TakenOver {
-  readonly firewall: Firewall;
-  /** From this terraform process's plan (run notes): said there already, and not read again. */
-  readonly noted: boolean;
-}
-
 /**
- * The firewall a create takes over, read at plan to say what the apply changes there, and noted for
- * the apply of this terraform process (run notes), whose plan then uses it instead of reading again
- * (`noted`). A failed read warns of nothing: the apply reads again and reports it.
+ * The firewall a create takes over, read at plan to say what the apply changes there; the apply
+ * right after this plan writes from it. A failed read warns of nothing: the apply reads again and
+ * reports it.
  */
-async function takenOver(session: ProviderSession, typeName: string, serverId: string, config: ObjectValue): Promise<TakenOver | undefined> {
-  const key = takeoverNoteKey(typeName, config);
-  const noted = firewallSchema.safeParse(session.planNote(key));
-  if (noted.success) return { firewall: noted.data, noted: true };
-  const firewall = await readFirewall(session.context(SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
-  if (firewall) session.notePlan(key, firewall);
-  return firewall && { firewall, noted: false };
+async function takenOver(session: ProviderSession, serverId: string): Promise<Firewall | undefined> {
+  return readFirewall(session.context(SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
 }
 
 /** A create's warning when the firewall it takes over differs from the configuration. */
-function takeoverOf(session: ProviderSession, planned: ObjectValue, actual: Firewall): Diagnostic[] {
+function takeoverOf(planned: ObjectValue, actual: Firewall): Diagnostic[] {
   const serverId = String(planned.server_id);
   const desired = {
     enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
   };
-  return takeoverWarning(session, `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
+  return takeoverWarning('firewall', `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
 }
 
 /** Whether the plan changes what a refreshed state shows (a value not known yet may). */
@@ -270,6 +258,6 @@ async function checkRulesetIds(session: ProviderSession, config: ObjectValue): P
   const shown = available.slice(0, 10).map((r) => `${r.id} (${JSON.stringify(r.name)})`).join(', ');
   const more = available.length > 10 ? ` and ${available.length - 10} more (the hosting_firewall_rulesets data source lists them)` : '';
   const listed = available.length ? `the account's rule sets are ${shown}${more}` : 'the account has no rule set';
-  const account = await session.accountName();
+  const account = session.accountName();
   return [errorAt('rulesets', `${label(config.server_id)}: rule set ${unknown.join(', ')} does not exist on ${account}; nothing was changed`, `${listed}; use their ids, or their names in ruleset_names`)];
 }

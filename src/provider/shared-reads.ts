@@ -1,25 +1,26 @@
-import type { RunRefusals } from './refusals';
-import type { Ruleset, Server, ServerDetail } from '../../api/schemas';
-import type { ReconcileContext } from '../../reconcile/context';
-import { readRulesets } from '../../reconcile/firewall';
-import { observeServers, type Observed } from '../../reconcile/observe';
-import type { TokenScopes } from '../../reconcile/preflight';
-import { readServerDetail, readServerList, readTokenScopes } from '../../reconcile/servers';
+import type { Ruleset, Server, ServerDetail, TokenInfo } from '../api/schemas';
+import type { ReconcileContext } from '../reconcile/context';
+import { readRulesets } from '../reconcile/firewall';
+import { observeServers, type Observed } from '../reconcile/observe';
+import type { TokenScopes } from '../reconcile/preflight';
+import { readServerDetail, readServerList } from '../reconcile/servers';
 
 /**
  * The reads every resource of a provider process shares, each made once for whichever RPC asks
- * first; a caller that comes while one is in flight waits on it (a refusal included), and a failed
- * one is asked again, except after a refusal of the whole run (refusals.ts).
+ * first; a caller that comes while one is in flight waits on it, and a failed one is asked again
+ * by the next caller. The token's answer is ConfigureProvider's.
  */
 export interface SharedReads {
   /** A server as GET /servers lists it, or undefined when the account has none such: fresh, for deciding. */
   listedServer(serverId: string): Promise<Server | undefined>;
-  /** GET /servers as the run read it once, stale or not: for showing (data sources), never for deciding. */
+  /** GET /servers as the process read it once, stale or not: for showing (data sources), never for deciding. */
   serverList(): Promise<Observed<Server[]>>;
   /** GET /firewall/rulesets, fresh. */
   rulesets(): Promise<readonly Ruleset[]>;
-  /** GET /connect: what the token may do, for plan-time checks. */
-  token(): Promise<TokenScopes | undefined>;
+  /** GET /connect, as ConfigureProvider tested the token: what it may do, for plan-time checks. */
+  token(): TokenScopes;
+  /** The same answer in full, for the hosting_token data source. */
+  tokenInfo(): TokenInfo;
   /** GET /servers/{id}, fresh, never shared: the actions on offer now are not in the list. */
   serverDetail(serverId: string): Promise<ServerDetail>;
   /** After a power write: the next reader reads the list again. */
@@ -27,13 +28,11 @@ export interface SharedReads {
 }
 
 /** A load made once until forgotten; a failed one is not kept, so the next caller asks again. */
-function once<T>(load: () => Promise<T>, refusals: RunRefusals): { (): Promise<T>; forget(): void } {
+function once<T>(load: () => Promise<T>): { (): Promise<T>; forget(): void } {
   let pending: Promise<T> | undefined;
-  const get = async () => {
-    refusals.check();
+  const get = () => {
     pending ??= load().catch((err) => {
       pending = undefined;
-      refusals.reported(err);
       throw err;
     });
     return pending;
@@ -42,18 +41,20 @@ function once<T>(load: () => Promise<T>, refusals: RunRefusals): { (): Promise<T
 }
 
 /** `readContext` makes the context of one shared read (its warnings go to the log only). */
-export function sharedReads(readContext: () => ReconcileContext, refusals: RunRefusals): SharedReads {
-  const observedList = once(() => observeServers(readContext()), refusals);
+export function sharedReads(readContext: () => ReconcileContext, tokenInfo: TokenInfo): SharedReads {
+  const token: TokenScopes = { name: tokenInfo.token.name, scopes: tokenInfo.token.scopes, accountId: tokenInfo.accountId };
+  const observedList = once(() => observeServers(readContext()));
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
     const observed = await observedList();
     return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
-  }, refusals);
+  });
   return {
     listedServer: async (serverId) => (await servers()).get(serverId),
     serverList: observedList,
-    rulesets: once(() => readRulesets(readContext(), 'firewall'), refusals),
-    token: once(() => readTokenScopes(readContext()), refusals),
+    rulesets: once(() => readRulesets(readContext(), 'firewall')),
+    token: () => token,
+    tokenInfo: () => tokenInfo,
     serverDetail: (serverId) => readServerDetail(readContext(), serverId),
     forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
   };
