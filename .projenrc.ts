@@ -56,7 +56,7 @@ const project = new cdk.JsiiProject({
     '@types/node@^20', 'esbuild@^0.25', 'protobufjs@^7', '@msgpack/msgpack@^3', '@cyclonedx/cyclonedx-library@^10', 'playwright-core@^1.65', 'yaml@^2', 'markdownlint-cli2@^0.24',
     // fast-check drives the model-based test of the keys (test/provider/intent-model.test.ts).
     'fast-check@^4',
-    // Stryker shows the guarantee modules' tests can fail (`npm run mutation`, docs/guides/design.md).
+    // Stryker shows the guarantee modules' tests can fail (`npm run mutation`, docs/maintainers-log.md).
     // 9.6 is the last release that runs on Node 20, which this project's machines still run.
     '@stryker-mutator/core@9.6.1', '@stryker-mutator/jest-runner@9.6.1',
   ],
@@ -71,7 +71,7 @@ const project = new cdk.JsiiProject({
       // `npm test` took 523 s that way and 252 s with a worker per core.
       maxWorkers: '100%',
       // Coverage made the unit suites 50% slower (78 s of CPU against 134 s) and nothing reads it:
-      // what the tests can fail is measured by mutation (`npm run mutation`, docs/guides/design.md).
+      // what the tests can fail is measured by mutation (`npm run mutation`, docs/maintainers-log.md).
       // `npx jest --coverage` still writes the report.
       collectCoverage: false,
       // Six suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard, test:windows);
@@ -390,7 +390,7 @@ new JsonFile(project, '.markdownlint-cli2.jsonc', {
 // function in projenrc/mutation-targets.ts: the ranges are found in the sources when projen writes
 // stryker.config.json, and a test fails when they no longer match. Each mutant runs only the tests
 // that cover it, with the model at 25 sequences. Out of `npm test`; the score, time-outs apart, and
-// every surviving mutant are in docs/guides/design.md.
+// every surviving mutant are in docs/maintainers-log.md.
 const MUTATION_TESTS = [
   'test/reconcile/keys.test.ts', 'test/reconcile/diffs.test.ts', 'test/provider/provider-units.test.ts', 'test/provider/intent-keys.test.ts',
   'test/provider/intent-model.test.ts', 'test/provider/resource-lives.test.ts', 'test/provider/resource-life.test.ts',

@@ -11,6 +11,8 @@ export interface Diagnostic {
 
 export const ERROR = 1;
 
+export const isError = (diagnostic: Diagnostic): boolean => diagnostic.severity === ERROR;
+
 /** A warning diagnostic (severity 2) for an outcome the person running Terraform should see. */
 export const warningOf = (summary: string, detail?: string): Diagnostic => ({ severity: 2, summary, ...(detail !== undefined && { detail }) });
 

@@ -113,6 +113,17 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     expect(sim.requests.slice(before).filter((r) => r.path === '/connect')).toHaveLength(1);
   });
 
+  test('HOSTING_API_READ_ONLY_PLAN=on: the plan still says what each create takes over, beside the scope its apply needs', async () => {
+    writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped].map((id, i) => `resource "hosting_server_firewall" "t${i}" {\n  server_id = "${id}"\n  rulesets  = [${i + 3}]\n}`).join('\n')}`);
+    const env = { HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly], HOSTING_API_READ_ONLY_PLAN: 'on' };
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env });
+    expect(run.code).toBe(0);
+    const warnings = run.output.split('\n').filter((line) => line.startsWith('Warning: '));
+    expect(warnings.sort()).toEqual(['Warning: Creating this resource changes a firewall that exists already', 'Warning: The apply needs a token with network:write']);
+    expect(run.output.match(/and one more similar warning elsewhere/g)).toHaveLength(2);
+    writeFileSync(mainTf, header);
+  });
+
   // Issue 59 §1: least privilege in a pipeline, as the GitOps guide writes it.
   test('HOSTING_API_READ_ONLY_PLAN=on: a plan with a read-only token warns of the scope its apply needs, once; the apply job, with the write token, applies the saved plan', async () => {
     writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped].map((id, i) => `resource "hosting_server_firewall" "f${i}" {\n  server_id       = "${id}"\n  rulesets        = [${i + 1}]\n  expect_takeover = true\n}`).join('\n')}`);

@@ -13,7 +13,7 @@ import { foreignAddress } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
-import { errorAt, type Diagnostic } from '../diagnostics';
+import { errorAt, isError, type Diagnostic } from '../diagnostics';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
@@ -245,8 +245,10 @@ async function checkWrites(
     ...(await checkWrite(session, serverId, label(serverId, ip), ['network:write'], `changing ${changes.map((c) => c.field).join(', ') || 'its settings'}`)),
   ];
   // A create takes over the address's settings as they are: the plan names what the apply changes.
-  const says = refusals.length === 0 && taken && !session.expectsTakeover(config);
-  const notes = refusals.length === 0 && changes.length > 0
+  // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
+  const refused = refusals.some(isError);
+  const says = !refused && taken && !session.expectsTakeover(config);
+  const notes = !refused && changes.length > 0
     ? [...await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings'), ...session.forecast(settingsCost(changes.length))]
     : [];
   return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning('ip settings', `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };

@@ -12,7 +12,7 @@ import { actionRefusal } from '../../reconcile/preflight';
 import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
-import { errorAt, type Diagnostic } from '../diagnostics';
+import { errorAt, isError, type Diagnostic } from '../diagnostics';
 import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE, rebootIntent, triggersChanged } from './reboot-generation';
 import { appliedLife, LIFE_ID, LIFE_ID_ATTRIBUTE, newLifeId, plannedLife } from './resource-life';
 import { UNKNOWN, type Value } from '../plugin/values';
@@ -98,9 +98,11 @@ export const powerStateResource: ProviderResource = {
     planned[LIFE_ID] = plannedLife(prior);
     const requiresReplace = replacing(this, prior, config);
     const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
-    const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
-    const untouched = refusals.length === 0 && !requiresReplace.length ? untouchedNote(prior, planned, LOCAL_ATTRIBUTES) : [];
-    const forecast = refusals.length === 0 ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
+    // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
+    const refused = refusals.some(isError);
+    const takesOver = !refused && creates(prior, requiresReplace);
+    const untouched = !refused && !requiresReplace.length ? untouchedNote(prior, planned, LOCAL_ATTRIBUTES) : [];
+    const forecast = !refused ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
     const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(planned)] : [];
     return {
       planned,

@@ -10,7 +10,7 @@ import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
-import { errorAt, type Diagnostic } from '../diagnostics';
+import { errorAt, isError, type Diagnostic } from '../diagnostics';
 import { withRestoreValues } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
@@ -110,10 +110,12 @@ export const serverFirewallResource: ProviderResource = {
       ...(writes ? await checkRulesetIds(session, config) : []),
       ...(writes ? await checkWrite(session, config.server_id, label(config.server_id), ['network:write'], 'changing its firewall') : []),
     ];
-    const notes = writes && refusals.length === 0
+    // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
+    const refused = refusals.some(isError);
+    const notes = writes && !refused
       ? [...await statusNote(session, config.server_id, label(config.server_id), 'a firewall change'), ...session.forecast(settingsCost(1))]
       : [];
-    const takesOver = refusals.length === 0 && creates(prior, requiresReplace);
+    const takesOver = !refused && creates(prior, requiresReplace);
     const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, config.server_id) : undefined;
     const { observedFirewall: _, ...kept } = priv;
     return {
@@ -124,7 +126,7 @@ export const serverFirewallResource: ProviderResource = {
         ...refusals,
         ...notes,
         ...(taken && !session.expectsTakeover(config) ? takeoverOf(planned, taken) : []),
-        ...(refusals.length || requiresReplace.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+        ...(refused || requiresReplace.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
     };
   },
