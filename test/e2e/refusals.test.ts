@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
@@ -186,6 +187,46 @@ describeWithTerraform('a refused token or a silent API: one error per provider c
     }
     expect(readdirSync(tmp).filter((name) => !name.startsWith('cdktf-server-hosting-pacing-'))).toEqual([]);
   });
+
+  test('the same output where no process can read /proc: a plan of takeovers, a wrong token, a saved plan with a rotated token', async () => {
+    // terraform, and so its provider, in a mount namespace whose /proc is an empty tmpfs (root only, as CI runs).
+    const bin = join(ws.root, 'no-proc-bin');
+    mkdirSync(bin, { recursive: true });
+    const terraformPath = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'terraform'), `#!/bin/sh\nexec unshare --mount --fork sh -c 'mount -t tmpfs none /proc && exec "$0" "$@"' ${terraformPath} "$@"\n`, { mode: 0o755 });
+    const noProc = { PATH: `${bin}:${process.env.PATH}` };
+    const probe = await ws.terraform(['version'], { env: noProc });
+    expect(probe.code).toBe(0);
+    const same = (text: string) => text.replace(/req_[0-9a-f]+/g, 'req_…').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/after \d+s/g, 'after …s');
+    const runBoth = async (steps: (env: Record<string, string>) => Promise<string>) => {
+      const outputs = [];
+      for (const env of [{}, noProc]) {
+        outputs.push(same(await steps(env)));
+        configure('');
+        await ws.apply();
+      }
+      return outputs;
+    };
+    const [planned, plannedNoProc] = await runBoth(async (env) => {
+      configure(fourCreates.replace('  expect_takeover = true\n', ''));
+      return (await ws.terraform(['plan', '-input=false', '-no-color'], { env })).output;
+    });
+    expect(planned).toContain('Warning: Creating this resource');
+    expect(plannedNoProc).toBe(planned);
+    const [refused, refusedNoProc] = await runBoth(async (env) => {
+      configure(fourCreates);
+      return (await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: { ...env, ...WRONG } })).output;
+    });
+    expect(refused).toContain('Error: the token in HOSTING_API_TOKEN was refused by ');
+    expect(refusedNoProc).toBe(refused);
+    const [rotated, rotatedNoProc] = await runBoth(async (env) => {
+      configure(fourCreates);
+      expect((await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan'], { env })).code).toBe(0);
+      return (await ws.terraform(['apply', '-input=false', '-no-color', 'tfplan'], { env: { ...env, ...WRONG } })).output;
+    });
+    expect(errorsOf({ code: 1, output: rotated })).toHaveLength(1);
+    expect(rotatedNoProc).toBe(rotated);
+  }, 120_000);
 
   test('four creates and a wrong token through terraform apply (a first deploy): one error, one request', async () => {
     configure(fourCreates);
