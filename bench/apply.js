@@ -73,17 +73,21 @@ async function run(n, bridge, limits, lib = thisTree) {
   const servers = Array.from({ length: n }, (_, i) => ({ ...template, server: { ...template.server, id: `vps_bench_${i + 1}` }, firewall: { enabled: false, rulesets: [] } }));
   const sim = await startSimulator({ seed: { ...base, servers }, limits });
   const root = mkdtempSync(join(tmpdir(), 'bench-apply-'));
-  try {
+  /** The stack: every firewall `enabled` (then, for the change, every one turned off). */
+  const synth = (enabled) => {
     const app = new App({ outdir: root });
     const stack = new TerraformStack(app, 'bench');
     new LocalBackend(stack, { path: 'terraform.tfstate' });
     if (bridge === FLOOR) {
-      servers.forEach((s, i) => new DataResource(stack, `fw${i}`, { input: s.server.id }));
+      servers.forEach((s, i) => new DataResource(stack, `fw${i}`, { input: `${s.server.id} ${enabled}` }));
     } else {
       const api = new lib.HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl, bridge });
-      servers.forEach((s, i) => new lib.ServerFirewall(stack, `fw${i}`, { api, serverId: s.server.id, enabled: true }));
+      servers.forEach((s, i) => new lib.ServerFirewall(stack, `fw${i}`, { api, serverId: s.server.id, enabled }));
     }
     app.synth();
+  };
+  try {
+    synth(true);
     const cwd = join(root, 'stacks', 'bench');
     const env = { HOSTING_API_TOKEN: sim.tokens.full };
     await terraform(cwd, env, ['init', '-input=false', '-no-color']);
@@ -99,13 +103,18 @@ async function run(n, bridge, limits, lib = thisTree) {
     // A failure is a resource Terraform reports as failed, whatever the simulator executed.
     const failed = (apply.output.match(/^Error: /gm) ?? []).length;
     const plan = await terraform(cwd, env, ['plan', '-input=false', '-no-color', '-parallelism=10', '-detailed-exitcode']);
+    // A change of every resource, in one terraform apply (its plan and its apply).
+    synth(false);
+    const beforeChange = sim.requests.length;
+    const change = await terraform(cwd, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=10']);
+    const changeRequests = sim.requests.length - beforeChange;
     // Every served request spends one unit of the per-token budget; the first window is free.
     const bound = Math.max(0, Math.ceil((requests - refused) / limits.requestsPerToken) - 1) * (WINDOW_MS / 1000);
     // From the apply's first request to its last: the part of the wall the pacer decides.
     const span = requests ? (sim.requests[requests - 1].at - sim.requests[0].at) / 1000 : 0;
     // The apply's wall around the API's span: Terraform and the provider before the first request and after the last.
     const around = requests ? { before: (sim.requests[0].at - applyStarted) / 1000, after: (applyEnded - sim.requests[requests - 1].at) / 1000 } : undefined;
-    return { apply, plan, requests, refused, failed, bound, span, around, simulatorCpu };
+    return { apply, plan, change, changeRequests, requests, refused, failed, bound, span, around, simulatorCpu };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -121,7 +130,8 @@ async function sideBySide(n) {
     results.push({ ...side, r });
     console.log(
       `N=${String(n).padEnd(4)} ${`${side.bridge} (${side.name})`.padEnd(27)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
-      `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}` +
+      `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}   ` +
+      `change of all: wall ${f(r.change.wall)} s cpu ${f(r.change.cpu)} s, requests/resource ${(r.changeRequests / n).toFixed(2)}${r.change.code === 0 ? '' : ` (exit ${r.change.code})`}` +
       (r.around ? `   apply: ${r.around.before.toFixed(1)} s before the first request, ${r.span.toFixed(1)} s of requests, ${r.around.after.toFixed(1)} s after the last; the simulator's CPU ${r.simulatorCpu.toFixed(1)} s` : ''),
     );
   }

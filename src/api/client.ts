@@ -157,6 +157,18 @@ interface CallSpec<T> {
 
 type Fail = (code: HostingErrorCode, status: number, detail: string, extra?: Partial<HostingApiError>) => HostingApiError;
 
+/** A request checked and built, as each attempt sends it. */
+interface PreparedRequest {
+  readonly method: HttpMethod;
+  readonly pathWithQuery: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly budget: BudgetClass;
+  readonly successStatus: number;
+  /** An error of this request, the token scrubbed from its detail. */
+  readonly fail: Fail;
+}
+
 const envelopeSchema = z.object({ data: z.unknown(), meta: z.optional(metaSchema) });
 
 /**
@@ -445,20 +457,40 @@ export class HostingApiClient {
     }
   }
 
+  /**
+   * Every request, in layers a test can hold alone: the request checked and built (`#prepare`),
+   * then per attempt the stop and the deadline, the pacing wait (`#pace`), one send with its log
+   * line and its answer mapped to a result or a `HostingApiError` (`#attempt`), and the retry
+   * decision with its delay (`#retryDelay`).
+   */
   private async call<T>(spec: CallSpec<T>): Promise<ApiResponse<T>> {
+    const request = this.#prepare(spec);
+    const deadline = Math.min(this.#now() + this.#retry.deadlineMs, spec.deadlineAt ?? Number.POSITIVE_INFINITY, this.#deadlineAt);
+    const firstSent = this.#now();
+    for (let attempt = 1; ; attempt++) {
+      if (this.#signal?.aborted) {
+        throw request.fail('aborted', 0, `stopped before ${attempt === 1 ? 'the request was sent' : `attempt ${attempt}`}`, { attempt: attempt - 1 });
+      }
+      if (this.#now() >= deadline) {
+        throw request.fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
+      }
+      await this.#pace(request, deadline, attempt);
+      const outcome = await this.#attempt(request, spec.schema, deadline, attempt);
+      if (!(outcome instanceof HostingApiError)) return outcome;
+      const delay = this.#retryDelay(request, outcome, attempt, deadline, firstSent);
+      const cause = outcome.status ? `${outcome.status} ${outcome.code}` : outcome.code;
+      const asked = outcome.retryAfterSeconds === undefined ? '' : `, Retry-After ${outcome.retryAfterSeconds} s`;
+      this.#log(`${request.method} ${request.pathWithQuery}: waiting ${delay} ms before attempt ${attempt + 1} (${cause}${asked})`);
+      await this.#wait(outcome.code === 'rate_limited' ? `the API's ${cause} answers (waited out as Retry-After asked)` : `retries after ${cause}`, delay);
+    }
+  }
+
+  /** The request as it is sent, checked first: a write's Idempotency-Key and the body's size. */
+  #prepare<T>(spec: CallSpec<T>): PreparedRequest {
     const method = spec.method;
     const pathWithQuery = spec.query ? `${spec.path}?${new URLSearchParams(spec.query).toString()}` : spec.path;
     const fail: Fail = (code, status, detail, extra = {}) =>
-      new HostingApiError({
-        status,
-        code,
-        method,
-        path: spec.path,
-        detail: this.scrub(detail),
-        idempotencyKey: spec.idempotencyKey,
-        ...extra,
-      });
-
+      new HostingApiError({ status, code, method, path: spec.path, detail: this.scrub(detail), idempotencyKey: spec.idempotencyKey, ...extra });
     const headers: Record<string, string> = {
       'authorization': `Bearer ${this.#token}`,
       'accept': 'application/json',
@@ -477,79 +509,74 @@ export class HostingApiClient {
       }
       headers['content-type'] = 'application/json';
     }
+    return { method, pathWithQuery, headers, body, budget: spec.budget ?? 'request', successStatus: spec.successStatus ?? 200, fail };
+  }
 
-    const budget = spec.budget ?? 'request';
-    const deadline = Math.min(this.#now() + this.#retry.deadlineMs, spec.deadlineAt ?? Number.POSITIVE_INFINITY, this.#deadlineAt);
-    const firstSent = this.#now();
-    for (let attempt = 1; ; attempt++) {
-      if (this.#signal?.aborted) {
-        throw fail('aborted', 0, `stopped before ${attempt === 1 ? 'the request was sent' : `attempt ${attempt}`}`, { attempt: attempt - 1 });
+  /** Waits while the request's budget is spent; fails when it resets only after the deadline. */
+  async #pace(request: PreparedRequest, deadline: number, attempt: number): Promise<void> {
+    const { budget } = request;
+    for (let pacing = this.#pacer.acquire(budget, this.#wallClock()); pacing > 0; pacing = this.#pacer.acquire(budget, this.#wallClock())) {
+      if (this.#now() + pacing > deadline) {
+        throw request.fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
       }
-      if (this.#now() >= deadline) {
-        throw fail('deadline_exceeded', 0, attempt === 1 ? 'the deadline passed before the request could be sent' : `the deadline passed after ${attempt - 1} attempts`);
-      }
-      for (let pacing = this.#pacer.acquire(budget, this.#wallClock()); pacing > 0; pacing = this.#pacer.acquire(budget, this.#wallClock())) {
-        if (this.#now() + pacing > deadline) {
-          throw fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
-        }
-        const limit = this.#limitWords(budget);
-        this.#log(`${method} ${pathWithQuery}: ${limit} is spent; waiting ${(pacing / 1000).toFixed(1)} s for it to reset`);
-        await this.#wait(limit, pacing);
-        if (this.#signal?.aborted) throw fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
-      }
-
-      const started = this.#now();
-      let error: HostingApiError;
-      try {
-        const url = this.baseUrl + pathWithQuery;
-        const res = await this.#transport.send({ method, url, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
-        this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
-        this.#noteBudget(budget, res.headers);
-        const requestId = res.headers['x-request-id'];
-        this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
-        if (res.status === (spec.successStatus ?? 200)) {
-          this.#answered.value = true;
-          return { ...this.parseSuccess(res, spec.schema, requestId, fail), attempt };
-        }
-        error = this.parseFailure(res, requestId, attempt, fail);
-        if (!isUnavailable(error)) this.#answered.value = true;
-      } catch (err) {
-        if (err instanceof HostingApiError) {
-          throw err;
-        }
-        if (!(err instanceof TransportError)) {
-          throw err;
-        }
-        this.#pacer.release(budget);
-        this.#log(`${method} ${pathWithQuery} -> ${err.message}, attempt ${attempt}`);
-        if (err.kind === 'aborted') {
-          throw fail('aborted', 0, `stopped while the request was in flight${method === 'GET' ? '' : '; the write may have been applied'}`, { attempt });
-        }
-        error = fail(err.kind, 0, err.kind === 'timeout'
-          ? `no answer in time (${err.causeCode}); ${method === 'GET' ? '' : 'the write may have been applied; '}retried with the same Idempotency-Key where allowed`
-          : `${err.message}${method === 'GET' ? '' : '; the write may have been applied'}`);
-      }
-
-      if (!isRetryable({ method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
-        throw error;
-      }
-      const during = `${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s`;
-      if (refusedFor(error, attempt)) {
-        throw fail('network_error', 0, `${error.detail}, ${during}: nothing answers at that address`, { attempt });
-      }
-      if (!this.#answered.value && isUnavailable(error) && attempt >= MAX_UNAVAILABLE_BEFORE_AN_ANSWER) {
-        const said = `${error.status} ${error.code}${error.requestId ? `, request id ${error.requestId}` : ''}`;
-        throw fail(error.code, error.status, `${error.detail} (${said}), ${during}, and no other answer yet: the API is down or in maintenance`, { attempt, requestId: error.requestId, apiDown: true });
-      }
-      const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
-      if (this.#now() + delay > deadline) {
-        throw error;
-      }
-      const cause = error.status ? `${error.status} ${error.code}` : error.code;
-      const asked = error.retryAfterSeconds === undefined ? '' : `, Retry-After ${error.retryAfterSeconds} s`;
-      this.#log(`${method} ${pathWithQuery}: waiting ${delay} ms before attempt ${attempt + 1} (${cause}${asked})`);
-      await this.#wait(error.code === 'rate_limited' ? `the API's ${cause} answers (waited out as Retry-After asked)` : `retries after ${cause}`, delay);
+      const limit = this.#limitWords(budget);
+      this.#log(`${request.method} ${request.pathWithQuery}: ${limit} is spent; waiting ${(pacing / 1000).toFixed(1)} s for it to reset`);
+      await this.#wait(limit, pacing);
+      if (this.#signal?.aborted) throw request.fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
     }
+  }
+
+  /** One send, its log line, and its answer: the validated result, or the error it maps to (a stop is thrown). */
+  async #attempt<T>(request: PreparedRequest, schema: z.ZodMiniType<T>, deadline: number, attempt: number): Promise<ApiResponse<T> | HostingApiError> {
+    const { method, pathWithQuery, budget, fail } = request;
+    const started = this.#now();
+    try {
+      const url = this.baseUrl + pathWithQuery;
+      const res = await this.#transport.send({ method, url, headers: request.headers, body: request.body, timeoutMs: deadline - this.#now(), signal: this.#signal });
+      this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
+      this.#noteBudget(budget, res.headers);
+      const requestId = res.headers['x-request-id'];
+      this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
+      if (res.status === request.successStatus) {
+        this.#answered.value = true;
+        return { ...this.parseSuccess(res, schema, requestId, fail), attempt };
+      }
+      const error = this.parseFailure(res, requestId, attempt, fail);
+      if (!isUnavailable(error)) this.#answered.value = true;
+      return error;
+    } catch (err) {
+      if (!(err instanceof TransportError)) throw err;
+      this.#pacer.release(budget);
+      this.#log(`${method} ${pathWithQuery} -> ${err.message}, attempt ${attempt}`);
+      if (err.kind === 'aborted') {
+        throw fail('aborted', 0, `stopped while the request was in flight${method === 'GET' ? '' : '; the write may have been applied'}`, { attempt });
+      }
+      return fail(err.kind, 0, err.kind === 'timeout'
+        ? `no answer in time (${err.causeCode}); ${method === 'GET' ? '' : 'the write may have been applied; '}retried with the same Idempotency-Key where allowed`
+        : `${err.message}${method === 'GET' ? '' : '; the write may have been applied'}`);
+    }
+  }
+
+  /**
+   * How long to wait before attempt `attempt + 1` after `error`; throws it (or what it means) where
+   * no retry may follow: not retryable, attempts or deadline spent, nothing answering at the address,
+   * or an API that has answered nothing but "unavailable".
+   */
+  #retryDelay(request: PreparedRequest, error: HostingApiError, attempt: number, deadline: number, firstSent: number): number {
+    if (!isRetryable({ method: request.method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
+      throw error;
+    }
+    const during = `${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s`;
+    if (refusedFor(error, attempt)) {
+      throw request.fail('network_error', 0, `${error.detail}, ${during}: nothing answers at that address`, { attempt });
+    }
+    if (!this.#answered.value && isUnavailable(error) && attempt >= MAX_UNAVAILABLE_BEFORE_AN_ANSWER) {
+      const said = `${error.status} ${error.code}${error.requestId ? `, request id ${error.requestId}` : ''}`;
+      throw request.fail(error.code, error.status, `${error.detail} (${said}), ${during}, and no other answer yet: the API is down or in maintenance`, { attempt, requestId: error.requestId, apiDown: true });
+    }
+    const delay = backoffDelayMs(attempt, this.#retry, this.#random, error.retryAfterSeconds);
+    if (this.#now() + delay > deadline) throw error;
+    return delay;
   }
 
   private parseSuccess<T>(
