@@ -1,5 +1,5 @@
 import { CONNECTION_TEST_SECONDS, testConnection } from './connection-test';
-import { errorAt, warningOf, type Diagnostic } from './diagnostics';
+import { errorAt, type Diagnostic } from './diagnostics';
 import { validateChangedSincePlan } from './resources/resource';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
 import { createSession, stoppableSleep, type SessionFactory } from './session';
@@ -7,7 +7,7 @@ import { normalizeBaseUrl } from '../api/base-url';
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
-import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { UNKNOWN } from './plugin/values';
@@ -38,7 +38,7 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     name: 'plan_read_max_age_seconds',
     type: 'number',
     optional: true,
-    description: 'No effect: every apply reads what it changes before it writes. Kept so that configurations that set it still plan; remove it.',
+    description: `How old, in seconds, the plan's read of a resource may be for its apply to write from it without reading again (default ${PLAN_READ_MAX_AGE_SECONDS.default}; 0: every apply reads again, one more request per changed resource). An older read (a saved plan applied later) is read again, and what changed since the plan is named. Either way the write's answer is checked whole, and a value changed since is set as planned, with a warning.`,
   },
   CHANGED_SINCE_PLAN_ATTRIBUTE,
   {
@@ -106,9 +106,6 @@ export type Configured =
   | { readonly sessions: SessionFactory; readonly token: string; readonly diagnostics: Diagnostic[] }
   | { readonly diagnostics: Diagnostic[]; readonly token?: string };
 
-/** A setting kept only so that configurations setting it still plan. */
-const NO_EFFECT = warningOf('plan_read_max_age_seconds has no effect', 'Every apply reads what it changes before it writes, so the setting is ignored; remove it from the provider "hosting" block.');
-
 /**
  * ConfigureProvider: the connection from the provider block and the environment, in the words of
  * an HCL user, and the token tested (GET /connect). Values not known yet are refused, never
@@ -119,6 +116,11 @@ export async function configureProvider(config: ObjectValue, environment: Provid
   if (config.token_env_var === UNKNOWN) return { diagnostics: [notKnown('token_env_var', 'the name of the token\'s variable')] };
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
+  if (config.plan_read_max_age_seconds === UNKNOWN) return { diagnostics: [notKnown('plan_read_max_age_seconds', 'how old a plan\'s read may be')] };
+  const maxAge = config.plan_read_max_age_seconds ?? undefined;
+  if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max)) {
+    return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
+  }
   if (config.changed_since_plan === UNKNOWN) return { diagnostics: [notKnown('changed_since_plan', 'to know whether an apply may overwrite a change made since the plan')] };
   const changedSincePlanRefusal = validateChangedSincePlan(config, 'changed_since_plan in the provider "hosting" block');
   if (changedSincePlanRefusal.length) return { diagnostics: changedSincePlanRefusal };
@@ -162,8 +164,13 @@ export async function configureProvider(config: ObjectValue, environment: Provid
   const baseUrlFrom = typeof config.base_url === 'string' ? 'base_url in the provider "hosting" block' : HANDLER_ENV.defaultBaseUrl;
   const tested = await testConnection(client, { tokenEnvVar, baseUrlFrom }, now() + CONNECTION_TEST_SECONDS * 1000);
   if ('refusal' in tested) return { token, diagnostics: [tested.refusal] };
-  const policy = { changedSincePlan: config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const, readOnlyPlan, expectTakeover: config.expect_takeover === true };
-  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, now, ...policy }, stopped);
-  const deprecated = config.plan_read_max_age_seconds === null || config.plan_read_max_age_seconds === undefined ? [] : [NO_EFFECT];
-  return { token, sessions, diagnostics: deprecated };
+  const policy = {
+    changedSincePlan: config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const,
+    readOnlyPlan,
+    expectTakeover: config.expect_takeover === true,
+    planReadMaxAgeSeconds: maxAge,
+  };
+  const clocks = { now, wallClock: environment.clock?.wallClock };
+  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, ...clocks, ...policy }, stopped);
+  return { token, sessions, diagnostics: [] };
 }

@@ -140,12 +140,14 @@ export const ipSettingsResource: ProviderResource = {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
     const ctx = session.context(SETTINGS_RUN_SECONDS);
     const { replacesIncomplete: _, observedSettings, ...base } = priv;
-    // The refresh's read may be a saved plan's, hours old: the address is read again, and what moved
-    // since is named. A create has what its plan in this apply walk read a moment before.
+    // The refresh's read decides while recent; an older one (a saved plan applied later) is read again,
+    // and what moved since is named. A create has what its plan in this apply walk read a moment before.
     const shown = settingsIn(prior, priv);
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
+    const fromRefresh = !observedSettings && session.trustsRead(priv);
+    const observed = observedSettings ?? (fromRefresh ? shown : undefined);
     // "fail" reads again before writing: a change by hand since the plan is never written over.
-    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed: observedSettings, shown };
+    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed, shown, confirmInSync: fromRefresh };
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
@@ -183,7 +185,8 @@ export const ipSettingsResource: ProviderResource = {
     const before = priv.restore;
     if (left || !before) return left ? ctx.log(leftInPlaceLine(left)) : undefined;
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), {});
+    const observed = session.trustsRead(priv) ? settingsIn(prior, priv) : undefined;
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed, confirmInSync: true });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.

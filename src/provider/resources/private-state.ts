@@ -6,9 +6,14 @@ import type { Value } from '../plugin/values';
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a
  * plan, carried from plan to apply and stored with the state. Terraform stores none when the
  * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (keys.ts); an older
- * provider's members (`instance`, `generation`, `readAt`, `readIn`, `notedAtPlan`) are dropped as they are read.
+ * provider's members (`instance`, `generation`, `readIn`, `notedAtPlan`) are dropped as they are read.
  */
 export interface PrivateState {
+  /**
+   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock):
+   * the apply writes from that read while it is at most `plan_read_max_age_seconds` old.
+   */
+  readonly readAt?: number;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
@@ -39,6 +44,7 @@ const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(valueSchema), z.record(z.string(), valueSchema)]));
 
 const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
+  readAt: z.optional(z.number()),
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
@@ -69,6 +75,11 @@ export function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
 
 export function encodePrivate(state: PrivateState): Buffer {
   return Buffer.from(JSON.stringify(state));
+}
+
+/** Whether the prior values were read at most `maxAgeMs` ago (a clock gone back never counts). */
+export function readWithin(state: PrivateState, maxAgeMs: number, now: number): boolean {
+  return state.readAt !== undefined && now >= state.readAt && now - state.readAt <= maxAgeMs;
 }
 
 /**

@@ -132,10 +132,11 @@ export const serverFirewallResource: ProviderResource = {
   },
 
   /**
-   * Reads the firewall, then writes only what differs from the planned values: the refresh's read
-   * may be a saved plan's, hours old, and what moved since is named. A create's plan in this apply
-   * walk read it a moment before (Terraform plans each change again right before applying it): its
-   * PUT is the only request.
+   * Writes only what differs from the planned values, from a read at most
+   * `plan_read_max_age_seconds` old: the refresh's, or for a create the read of its plan in this
+   * apply walk (Terraform plans each change again right before applying it); an older one (a saved
+   * plan applied later) is read again, and what moved since is named. The PUT's answer is checked
+   * whole either way.
    */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
@@ -149,7 +150,10 @@ export const serverFirewallResource: ProviderResource = {
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
     // "fail" reads again before writing: a change by hand since the plan is never written over.
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed: planRead, shown };
+    // The refresh's read, while recent, decides which members to write: the PUT's answer is checked whole.
+    const fromRefresh = !planRead && session.trustsRead(priv);
+    const observed = planRead ?? (fromRefresh ? shown : undefined);
+    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed, shown, confirmInSync: fromRefresh };
     const plan = await planFirewall(ctx, spec, { ...since, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
@@ -175,7 +179,8 @@ export const serverFirewallResource: ProviderResource = {
     const left = this.leftInPlace(prior, priv);
     if (left) return ctx.log(leftInPlaceLine(left));
     const restore = priv.restore as Partial<Firewall>;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), {});
+    const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
+    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed, confirmInSync: true });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },
