@@ -527,12 +527,15 @@ export class HostingApiClient {
   }
 
   /** One send, its log line, and its answer: the validated result, or the error it maps to (a stop is thrown). */
-  async #attempt<T>(request: PreparedRequest, schema: z.ZodMiniType<T>, deadline: number, attempt: number): Promise<ApiResponse<T> | HostingApiError> {
+  async #attempt<T>(
+    request: PreparedRequest, schema: z.ZodMiniType<T>, deadline: number, attempt: number,
+  ): Promise<ApiResponse<T> | HostingApiError> {
     const { method, pathWithQuery, budget, fail } = request;
     const started = this.#now();
     try {
       const url = this.baseUrl + pathWithQuery;
-      const res = await this.#transport.send({ method, url, headers: request.headers, body: request.body, timeoutMs: deadline - this.#now(), signal: this.#signal });
+      const { headers, body } = request;
+      const res = await this.#transport.send({ method, url, headers, body, timeoutMs: deadline - this.#now(), signal: this.#signal });
       this.#pacer.observe(budget, { remaining: res.headers['ratelimit-remaining'], reset: res.headers['ratelimit-reset'] }, this.#wallClock());
       this.#noteBudget(budget, res.headers);
       const requestId = res.headers['x-request-id'];
@@ -563,7 +566,8 @@ export class HostingApiClient {
    * or an API that has answered nothing but "unavailable".
    */
   #retryDelay(request: PreparedRequest, error: HostingApiError, attempt: number, deadline: number, firstSent: number): number {
-    if (!isRetryable({ method: request.method, status: error.status, code: error.code, replayed: error.replayed }) || attempt >= this.#retry.maxAttempts) {
+    const retryable = isRetryable({ method: request.method, status: error.status, code: error.code, replayed: error.replayed });
+    if (!retryable || attempt >= this.#retry.maxAttempts) {
       throw error;
     }
     const during = `${attempt} times in ${((this.#now() - firstSent) / 1000).toFixed(1)} s`;

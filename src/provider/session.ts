@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ObjectValue, Value } from './plugin/values';
-import { readWithin, type PrivateState } from './resources/private-state';
 import { applyForecast, type ApplyForecast } from './rate-forecast';
+import { readWithin, type PrivateState } from './resources/private-state';
 import type { ChangedSincePlan } from './schema';
 import { sharedReads, type SharedReads } from './shared-reads';
 import type { HostingApiClient } from '../api/client';

@@ -135,7 +135,8 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = () => readFirewall(ctx, label, doc.serverId);
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
-  const actual = options.observed && !(options.confirmInSync && diffFirewall(desired, options.observed).changes.length === 0) ? options.observed : await read();
+  const confirmed = options.observed && !(options.confirmInSync && diffFirewall(desired, options.observed).changes.length === 0);
+  const actual = confirmed ? options.observed! : await read();
   const diff = diffFirewall(desired, actual);
   const movedValues = options.shown && !options.observed ? movedFirewall(desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;

@@ -105,7 +105,8 @@ export interface IpSettingsPlanOptions {
 export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
-  const actual = options.observed && !(options.confirmInSync && diffIpSettings(doc.desired, options.observed).length === 0) ? options.observed : await read();
+  const confirmed = options.observed && !(options.confirmInSync && diffIpSettings(doc.desired, options.observed).length === 0);
+  const actual = confirmed ? options.observed! : await read();
   const changes = diffIpSettings(doc.desired, actual);
   const movedValues = options.shown && !options.observed ? movedIpSettings(doc.desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;

@@ -37,6 +37,13 @@ const seconds = z.number().check(
 );
 const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: seconds });
 
+/** A rule set by id (a whole number, 0 or more) or by name, refused in the reader's words with the value quoted. */
+const notRuleset = (issue: { readonly input?: unknown }) => `${JSON.stringify(issue.input)} is no rule set: use an id (a whole number, 0 or more) or a name`;
+const rulesetEntry = z.union(
+  [z.int({ error: notRuleset }).check(z.nonnegative({ error: notRuleset })), z.string().check(z.minLength(1, { error: notRuleset }))],
+  { error: notRuleset },
+);
+
 const atLeastOne = (desired: object) => Object.values(desired).some((v) => v !== undefined);
 
 /** Each kind's members; strict, so a typo in a hand-written document is an error, not a no-op. */
@@ -47,7 +54,7 @@ const SHAPES = {
     desired: z
       .strictObject({
         enabled: z.optional(z.boolean()),
-        rulesets: z.optional(z.array(z.union([z.int().check(z.nonnegative()), z.string().check(z.minLength(1))]))),
+        rulesets: z.optional(z.array(rulesetEntry)),
       })
       .check(z.refine(atLeastOne, 'set enabled and/or rulesets')),
   },

@@ -115,8 +115,8 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
 
   test('HOSTING_API_READ_ONLY_PLAN=on: the plan still says what each create takes over, beside the scope its apply needs', async () => {
     writeFileSync(mainTf, `${header}\n${[IDS.vpsRunning, IDS.vpsStopped].map((id, i) => `resource "hosting_server_firewall" "t${i}" {\n  server_id = "${id}"\n  rulesets  = [${i + 3}]\n}`).join('\n')}`);
-    const env = { HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly], HOSTING_API_READ_ONLY_PLAN: 'on' };
-    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env });
+    const readOnly = { HOSTING_API_TOKEN: sim.tokens[SEED_TOKEN_NAMES.readOnly], HOSTING_API_READ_ONLY_PLAN: 'on' };
+    const run = await ws.terraform(['plan', '-input=false', '-no-color'], { env: readOnly });
     expect(run.code).toBe(0);
     const warnings = run.output.split('\n').filter((line) => line.startsWith('Warning: '));
     expect(warnings.sort()).toEqual(['Warning: Creating this resource changes a firewall that exists already', 'Warning: The apply needs a token with network:write']);

@@ -198,31 +198,31 @@ describeWithTerraform('a refused token or a silent API: one error per provider c
     const probe = await ws.terraform(['version'], { env: noProc });
     expect(probe.code).toBe(0);
     const same = (text: string) => text.replace(/req_[0-9a-f]+/g, 'req_…').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…').replace(/after \d+s/g, 'after …s');
-    const runBoth = async (steps: (env: Record<string, string>) => Promise<string>) => {
+    const runBoth = async (steps: (extra: Record<string, string>) => Promise<string>) => {
       const outputs = [];
-      for (const env of [{}, noProc]) {
-        outputs.push(same(await steps(env)));
+      for (const walkEnv of [{}, noProc]) {
+        outputs.push(same(await steps(walkEnv)));
         configure('');
         await ws.apply();
       }
       return outputs;
     };
-    const [planned, plannedNoProc] = await runBoth(async (env) => {
+    const [planned, plannedNoProc] = await runBoth(async (extra) => {
       configure(fourCreates.replace('  expect_takeover = true\n', ''));
-      return (await ws.terraform(['plan', '-input=false', '-no-color'], { env })).output;
+      return (await ws.terraform(['plan', '-input=false', '-no-color'], { env: extra })).output;
     });
     expect(planned).toContain('Warning: Creating this resource');
     expect(plannedNoProc).toBe(planned);
-    const [refused, refusedNoProc] = await runBoth(async (env) => {
+    const [refused, refusedNoProc] = await runBoth(async (extra) => {
       configure(fourCreates);
-      return (await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: { ...env, ...WRONG } })).output;
+      return (await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color'], { env: { ...extra, ...WRONG } })).output;
     });
     expect(refused).toContain('Error: the token in HOSTING_API_TOKEN was refused by ');
     expect(refusedNoProc).toBe(refused);
-    const [rotated, rotatedNoProc] = await runBoth(async (env) => {
+    const [rotated, rotatedNoProc] = await runBoth(async (extra) => {
       configure(fourCreates);
-      expect((await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan'], { env })).code).toBe(0);
-      return (await ws.terraform(['apply', '-input=false', '-no-color', 'tfplan'], { env: { ...env, ...WRONG } })).output;
+      expect((await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan'], { env: extra })).code).toBe(0);
+      return (await ws.terraform(['apply', '-input=false', '-no-color', 'tfplan'], { env: { ...extra, ...WRONG } })).output;
     });
     expect(errorsOf({ code: 1, output: rotated })).toHaveLength(1);
     expect(rotatedNoProc).toBe(rotated);

@@ -1,4 +1,5 @@
 import { decodeValue } from '../../src/provider/plugin/values';
+import { APPLY_REBOOTS, APPLY_STARTS_INSTEAD } from '../../src/provider/resources/power-state';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
@@ -31,7 +32,7 @@ describe('a setting edit never reboots again', () => {
     expect(t.driver.state.get('pw')!.value).toMatchObject({ reboot_triggers: { v: '1' }, reboot_generation: 0 });
     const edited = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, operation_timeout_seconds: 120, ready_timeout_seconds: 30 }) });
     expect(edited.errors).toEqual([]);
-    expect(edited.warnings).toEqual([expect.stringContaining('rebooted by an earlier, interrupted run')]);
+    expect(edited.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual([expect.stringContaining('rebooted by an earlier, interrupted run')]);
     expect(reboots(t.a)).toBe(1);
   });
 });
@@ -96,8 +97,35 @@ test('a change of settings that touch nothing on the server says so in the plan 
   const pw = power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 90, hard_reboot: true });
   const edited = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw });
   expect(edited.changes).toEqual({ fw: 'update', pw: 'update' });
-  expect(edited.warnings).toEqual(Array(4).fill('Nothing on the server changes'));
+  expect(edited.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual(Array(4).fill('Nothing on the server changes'));
   expect(t.a.executed({ serverId: SERVER }).length).toBe(writes);
   // A change that writes says nothing of the kind.
   expect((await t.driver.apply({ ...fw({ on_destroy: 'restore', rulesets: [2] }), pw })).warnings).toEqual([]);
+});
+
+describe('a change of reboot_triggers, said at plan', () => {
+  test('a running server: the plan says the apply reboots it, and the apply reboots it once without a warning', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    const planned = await t.driver.plan({ pw: power({ reboot_triggers: { v: '2' } }) });
+    expect(planned.warnings).toEqual([APPLY_REBOOTS]);
+    expect(planned.details).toEqual([`The apply reboots ${SERVER} once (reboot, through the operating system).`]);
+    const applied = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) });
+    expect(applied.errors).toEqual([]);
+    expect(applied.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual([]);
+    expect(reboots(t.a)).toBe(1);
+  });
+
+  test('a server stopped by hand that is to run: the plan says the apply starts it instead, and the apply starts it and does not reboot it', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    t.a.drift(SERVER, { power: 'stopped' });
+    const next = { pw: power({ reboot_triggers: { v: '2' } }) };
+    const planned = await t.driver.plan(next);
+    expect(planned.errors).toEqual([]);
+    expect(planned.warnings).toEqual([APPLY_STARTS_INSTEAD]);
+    expect((await t.driver.apply(next)).errors).toEqual([]);
+    const actions = t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail);
+    expect(actions.slice(-1)).toEqual(['start']);
+    expect(reboots(t.a)).toBe(0);
+    expect((await t.driver.plan(next)).changes).toEqual({});
+  });
 });

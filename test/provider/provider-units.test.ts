@@ -8,7 +8,7 @@ import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
-import { CREATE_DOES_NOT_REBOOT, powerStateResource } from '../../src/provider/resources/power-state';
+import { APPLY_REBOOTS, CREATE_DOES_NOT_REBOOT, powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, readWithin, withRestoreValues } from '../../src/provider/resources/private-state';
 import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
 import { checkServerExists, takeoverWarning, type ObjectValue, type ProviderResource } from '../../src/provider/resources/resource';
@@ -331,7 +331,8 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
     expect(await warningsOf(null, power({ reboot_triggers: { image: 'v1' } }))).toEqual([CREATE_DOES_NOT_REBOOT]);
     expect(await warningsOf(null, power())).toEqual([]);
     const applied = { ...power({ reboot_triggers: { image: 'v1' } }), id: IDS.vpsRunning, reboot_generation: 0, life_id: 'life-1' };
-    expect(await warningsOf(applied, power({ reboot_triggers: { image: 'v2' } }))).toEqual([]);
+    // An update of the triggers: the plan says the reboot it makes instead.
+    expect(await warningsOf(applied, power({ reboot_triggers: { image: 'v2' } }))).toEqual([APPLY_REBOOTS]);
   });
 });
 
@@ -346,5 +347,29 @@ describe('the server list a process shares', () => {
     session.forgetServerList();
     expect((await session.listedServer(IDS.vpsRunning))?.id).toBe(IDS.vpsRunning);
     expect(lists()).toBe(2);
+  });
+});
+
+test('a rule set that is none is refused in the reader\'s words, its value quoted, on the attribute that holds it', () => {
+  const firewall = { id: null, server_id: 'vps_web_1', enabled: null, rulesets: [-1], ruleset_names: [''], applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null };
+  expect(serverFirewallResource.validate(firewall).map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([
+    ['rulesets', 'invalid rulesets: -1 is no rule set: use an id (a whole number, 0 or more) or a name'],
+    ['ruleset_names', 'invalid ruleset_names: "" is no rule set: use an id (a whole number, 0 or more) or a name'],
+  ]);
+});
+
+describe('a replacement plans from its own server, not from the old one', () => {
+  const s = useSimulator();
+  test('a firewall with rulesets unset moved to another server: its rule sets are known after apply, and the takeover names none', async () => {
+    const session = (await configuredSessions(s.client(), { now: s.clock.now })).forCall('plan');
+    const unset = { rulesets: null, ruleset_names: null, on_destroy: null, expect_takeover: null, changed_since_plan: null };
+    s.sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [] } });
+    const prior = { ...unset, id: IDS.vpsStopped, server_id: IDS.vpsStopped, enabled: true, rulesets: [2], applied_rulesets: [2] };
+    const moved = { ...unset, id: null, server_id: IDS.vpsRunning, enabled: true, applied_rulesets: null };
+    const change = await serverFirewallResource.plan(session, prior, moved, {});
+    expect(change.requiresReplace).toEqual(['server_id']);
+    expect([change.planned.rulesets, change.planned.applied_rulesets, change.planned.id]).toEqual([UNKNOWN, UNKNOWN, UNKNOWN]);
+    const takeover = (change.diagnostics ?? []).filter((d) => d.summary.startsWith('Creating this resource'));
+    expect(takeover.map((d) => d.detail)).toEqual([expect.stringContaining(`The apply changes the firewall of ${IDS.vpsRunning}: enabled false -> true. `)]);
   });
 });

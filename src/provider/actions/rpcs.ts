@@ -2,7 +2,7 @@ import { ACTION_BUDGET_SECONDS, ACTIONS, type ProviderAction } from '.';
 import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue } from '../plugin/values';
+import { decodeDynamic } from '../plugin/values';
 import type { ObjectValue } from '../resources/resource';
 
 type ActionRpc = Extract<ProviderRpc, 'ValidateActionConfig' | 'PlanAction' | 'InvokeAction'>;
@@ -13,7 +13,7 @@ function actionOf(typeName: string): ProviderAction {
   return action;
 }
 
-const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+const configOf = (req: Record<string, any>) => (decodeDynamic(req.config) ?? {}) as ObjectValue;
 
 /** The actions' RPCs: each invocation under keys of its own, its log lines as Terraform's progress events. */
 export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ActionRpc, RpcHandler> {

@@ -5,6 +5,9 @@ import { checkServerIdArgument } from '../data-sources/data-source';
 import { warningOf } from '../resources/resource';
 import { schemaOf } from '../schema';
 
+/** Statuses in which the API accepts no power action (spec 3.1). */
+const INACTIVE: readonly string[] = ['suspended', 'failed', 'terminated'];
+
 /** `hosting_server_reboot`: one reboot per invocation, with PowerState's rules. */
 export const serverRebootAction: ProviderAction = {
   typeName: 'hosting_server_reboot',
@@ -15,9 +18,11 @@ export const serverRebootAction: ProviderAction = {
   validate: (config) => checkServerIdArgument(config),
   async plan(session, config) {
     const label = `reboot ${String(config.server_id)}`;
-    const diagnostics = await actionDiagnostics(session, config, label, (power) => (power === 'running' ? (config.hard === true ? 'reset' : 'reboot') : undefined));
     const listed = typeof config.server_id === 'string' ? await session.listedServer(config.server_id) : undefined;
-    const stopped = listed && listed.power !== 'running' ? [warningOf(`${label}: the server is ${listed.power}, so the invocation will not reboot it`)] : [];
+    // A server that takes no power action (suspended, failed, terminated) is refused whatever its power, as hosting_server_power is.
+    const inactive = listed !== undefined && INACTIVE.includes(listed.status);
+    const diagnostics = await actionDiagnostics(session, config, label, (power) => (power === 'running' || inactive ? (config.hard === true ? 'reset' : 'reboot') : undefined));
+    const stopped = !inactive && listed && listed.power !== 'running' ? [warningOf(`${label}: the server is ${listed.power}, so the invocation will not reboot it`)] : [];
     return [...diagnostics, ...stopped];
   },
   invoke(ctx, config) {

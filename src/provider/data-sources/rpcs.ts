@@ -2,7 +2,7 @@ import { DATA_SOURCES, type ProviderDataSource } from '.';
 import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue, encodeValue } from '../plugin/values';
+import { decodeDynamic, encodeValue } from '../plugin/values';
 import type { ObjectValue } from '../resources/resource';
 
 type DataSourceRpc = Extract<ProviderRpc, 'ValidateDataResourceConfig' | 'ReadDataSource'>;
@@ -13,7 +13,7 @@ export function dataSourceOf(typeName: string): ProviderDataSource {
   return dataSource;
 }
 
-const configOf = (req: Record<string, any>) => (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+const configOf = (req: Record<string, any>) => (decodeDynamic(req.config) ?? {}) as ObjectValue;
 
 /** The data source RPCs of tfplugin6: validation of the arguments, and one read, never a write. */
 export function dataSourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<DataSourceRpc, RpcHandler> {

@@ -2,7 +2,7 @@ import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type 
 import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue, encodeValue } from '../plugin/values';
+import { decodeDynamic, encodeValue } from '../plugin/values';
 import { identityData } from '../resources/identity';
 import type { ObjectValue } from '../resources/resource';
 import { resourceOf } from '../resources/rpcs';
@@ -15,7 +15,7 @@ function listOf(typeName: string): ProviderListResource {
   return list;
 }
 
-const objectOf = (value: { msgpack?: Uint8Array } | undefined) => (decodeValue(value?.msgpack) ?? {}) as ObjectValue;
+const objectOf = (value: { msgpack?: Uint8Array; json?: Uint8Array } | undefined) => (decodeDynamic(value) ?? {}) as ObjectValue;
 
 /** `terraform query` (Terraform 1.14+): the list resources' RPCs, and the configuration of what they found. */
 export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ListRpc, RpcHandler> {

@@ -187,6 +187,8 @@ const DESCRIPTOR = {
         },
         ReadDataSource: rpc({ type_name: { type: 'string', id: 1 }, config: dynamic(2) }, { state: dynamic(1), diagnostics: diagnostics(2) }),
         StopProvider: rpc({}, { Error: { type: 'string', id: 1 } }),
+        // The provider has no functions: its answer is the empty map (field 1), never sent, and no diagnostic.
+        GetFunctions: rpc({}, { diagnostics: diagnostics(2) }),
       },
     },
   },
@@ -220,7 +222,7 @@ function method(service: string, name: string, request: string, response: string
 const RPCS = [
   'GetMetadata', 'GetProviderSchema', 'GetResourceIdentitySchemas', 'UpgradeResourceIdentity', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
   'UpgradeResourceState', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState',
-  'ReadDataSource', 'StopProvider', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource', 'ValidateActionConfig', 'PlanAction', 'InvokeAction',
+  'ReadDataSource', 'StopProvider', 'GetFunctions', 'GenerateResourceConfig', 'ValidateListResourceConfig', 'ListResource', 'ValidateActionConfig', 'PlanAction', 'InvokeAction',
 ] as const;
 /** The RPCs that answer with a stream of events, and the message of each event. */
 const STREAM_EVENTS: Partial<Record<string, string>> = { ListResource: 'tfplugin6.ListResource.Event', InvokeAction: 'tfplugin6.InvokeAction.Event' };

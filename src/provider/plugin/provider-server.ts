@@ -15,7 +15,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { decodeValue, UNKNOWN } from './values';
+import { decodeDynamic, UNKNOWN } from './values';
 import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
 /** What this provider offers beyond the required RPCs: plans of removals (what they leave in place), an optional schema fetch, moves from the bridges' resources. */
@@ -62,7 +62,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
   const log = (line: string) => environment.log(scrub(line));
   /** The provider block's configuration, which also says who reads the messages. */
   const configOf = (req: Record<string, any>) => {
-    const config = (decodeValue(req.config?.msgpack) ?? {}) as ObjectValue;
+    const config = (decodeDynamic(req.config) ?? {}) as ObjectValue;
     language = languageOf(config.message_language);
     return config;
   };
@@ -109,6 +109,8 @@ export function createProviderService(environment: ProviderEnvironment): Service
     ...dataSourceRpcs(rpcEnvironment),
     ...listResourceRpcs(rpcEnvironment),
     ...actionRpcs(rpcEnvironment),
+    // No provider functions: an empty list, the protocol's answer (UNIMPLEMENTED reads as a failure to some clients).
+    GetFunctions: () => ({ diagnostics: [] }),
     StopProvider: () => {
       log('Terraform asked the provider to stop: no request starts from now on, and the ones in flight are cut off');
       stopping.abort();

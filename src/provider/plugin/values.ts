@@ -27,6 +27,16 @@ export function decodeValue(bytes: Uint8Array | undefined): Value {
   return decode(bytes, { extensionCodec: codec }) as Value;
 }
 
+/**
+ * A `DynamicValue` as Terraform or another protocol client sends it: msgpack, or JSON (which the
+ * protocol allows beside it, and which cannot carry an unknown value).
+ */
+export function decodeDynamic(value: { readonly msgpack?: Uint8Array; readonly json?: Uint8Array } | undefined): Value {
+  if (value?.msgpack?.length) return decodeValue(value.msgpack);
+  if (value?.json?.length) return JSON.parse(Buffer.from(value.json).toString('utf8')) as Value;
+  return null;
+}
+
 export function encodeValue(value: Value): Buffer {
   return Buffer.from(encode(value, { extensionCodec: codec }));
 }

@@ -1,5 +1,5 @@
 import type { ObjectValue, ProviderResource } from './resource';
-import { decodeValue, encodeValue, UNKNOWN, type Value } from '../plugin/values';
+import { decodeDynamic, encodeValue, UNKNOWN, type Value } from '../plugin/values';
 
 /*
  * Resource identity (Terraform 1.12+): the values that name a resource's remote object, apart from
@@ -40,6 +40,6 @@ type IdentityData = { identity_data?: { msgpack?: Uint8Array; json?: Uint8Array 
 export function identityFrom(resource: ProviderResource, data: IdentityData): ObjectValue | undefined {
   const bytes = data?.identity_data;
   if (!bytes?.msgpack?.length && !bytes?.json?.length) return undefined;
-  const value = (bytes.msgpack?.length ? decodeValue(bytes.msgpack) : JSON.parse(Buffer.from(bytes.json!).toString('utf8'))) as ObjectValue;
+  const value = decodeDynamic(bytes) as ObjectValue;
   return Object.fromEntries(resource.identity.attributes.map((a) => [a.name, (value[a.name] ?? null) as Value]));
 }

@@ -1,5 +1,6 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote, validateSpec,
+  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote,
+  validateSpec,
   warningOf,
   type ObjectValue, type ProviderResource,
 } from './resource';
@@ -133,10 +134,14 @@ export const powerStateResource: ProviderResource = {
       // The reboot, if any, was not reached: still to do.
       return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
     }
-    if (triggersChanged(prior, planned)) {
+    if (triggersChanged(prior, planned) && sent && spec.desired.state === 'running') {
+      // The apply started a stopped server: that boot is the one the changed triggers ask for.
+      ctx.log(`${resourceLabel({ ...spec, kind: 'reboot', hard: false })}: started, a fresh boot, so not rebooted for the changed reboot_triggers`);
+    } else if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it, another life never meets it.
-      const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers) };
+      // The plan said the reboot is coming: done, it is a line of the log, not a warning.
+      const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers), done: ctx.log };
       sent = false;
       try {
         const hard = orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot);
@@ -200,7 +205,8 @@ const unrebooted = (prior: ObjectValue): ObjectValue => ({
 function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planned: ObjectValue): PowerAction[] {
   if ((power !== 'running' && power !== 'stopped') || (planned.state !== 'running' && planned.state !== 'stopped')) return [];
   const converge = powerActionFor(planned.state, power, orDefault(planned.stop_method, POWER_DEFAULTS.stopMethod));
-  const reboot = triggersChanged(prior, planned) && planned.state === 'running' ? (orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot) ? 'reset' : 'reboot') : undefined;
+  // A stopped server that is to run is started, a fresh boot: it is not rebooted as well.
+  const reboot = triggersChanged(prior, planned) && planned.state === 'running' && power === 'running' ? (orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot) ? 'reset' : 'reboot') : undefined;
   return [converge, reboot].filter((a): a is PowerAction => a !== undefined);
 }
 
@@ -250,6 +256,23 @@ async function checkActions(session: ProviderSession, prior: ObjectValue | null,
   if (actions.length === 0) return [];
   const label = resourceLabel(specOf({ ...planned, state: 'running' }));
   const refused = await checkWrite(session, serverId, label, [...new Set(actions.flatMap(scopesForAction))], actions.join(' and '));
-  if (refused.length) return refused;
-  return actions.flatMap((action) => actionRefusal(label, server, action) ?? []).map((r) => refusalAt('state', r));
+  if (refused.some(isError)) return refused;
+  const refusals = actions.flatMap((action) => actionRefusal(label, server, action) ?? []).map((r) => refusalAt('state', r));
+  return refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(planned, server.power, actions)];
+}
+
+/** The one summary of every planned reboot, which Terraform folds; the detail names the server and why. */
+export const APPLY_REBOOTS = 'The apply reboots a server: its reboot_triggers changed';
+/** The same for a stopped server that the apply starts instead. */
+export const APPLY_STARTS_INSTEAD = 'The apply starts a server whose reboot_triggers changed, and does not reboot it';
+
+/** What the apply does for a change of reboot_triggers, said at plan so the reviewer sees it. */
+function rebootNote(planned: ObjectValue, power: Value, actions: readonly PowerAction[]): Diagnostic[] {
+  const serverId = String(planned.server_id);
+  const reboot = actions.find((a) => a === 'reboot' || a === 'reset');
+  if (reboot) return [warningOf(APPLY_REBOOTS, `The apply reboots ${serverId} once (${reboot === 'reset' ? 'reset, hard_reboot' : 'reboot, through the operating system'}).`)];
+  if (actions.includes('start') && power === 'stopped') {
+    return [warningOf(APPLY_STARTS_INSTEAD, `${serverId} is stopped: the apply starts it, a fresh boot, instead of rebooting it.`)];
+  }
+  return [];
 }

@@ -7,7 +7,7 @@ import { checkServerExists, LEAVES_IN_PLACE, type ObjectValue, type ProviderReso
 import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeValue, encodeValue, type Value } from '../plugin/values';
+import { decodeDynamic, encodeValue, type Value } from '../plugin/values';
 import type { Warning } from '../session';
 
 /** The schema version every stored state of this provider carries; UpgradeResourceState migrates from older ones. */
@@ -25,7 +25,7 @@ export function resourceOf(typeName: string): ProviderResource {
   return resource;
 }
 
-const objectOf = (value: { msgpack?: Uint8Array } | undefined) => decodeValue(value?.msgpack) as ObjectValue | null;
+const objectOf = (value: { msgpack?: Uint8Array; json?: Uint8Array } | undefined) => decodeDynamic(value) as ObjectValue | null;
 const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
 
 /** The resource RPCs of tfplugin6 over the provider's resource types: decode, call the resource, encode. */

@@ -180,7 +180,8 @@ export const serverFirewallResource: ProviderResource = {
     if (left) return ctx.log(leftInPlaceLine(left));
     const restore = priv.restore as Partial<Firewall>;
     const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
-    const plan = await planFirewall(ctx, specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets }), { observed, confirmInSync: true });
+    const restored = specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets });
+    const plan = await planFirewall(ctx, restored, { observed, confirmInSync: true });
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },
