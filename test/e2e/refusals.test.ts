@@ -208,6 +208,8 @@ describeWithTerraform('a refused token or a silent API: one error per provider c
       return outputs;
     };
     const [planned, plannedNoProc] = await runBoth(async (extra) => {
+      // A firewall that differs from the configuration: the create takes it over.
+      sim.drift(IDS.vpsStopped, { firewall: { enabled: false, rulesets: [] } });
       configure(fourCreates.replace('  expect_takeover = true\n', ''));
       return (await ws.terraform(['plan', '-input=false', '-no-color'], { env: extra })).output;
     });
