@@ -13,6 +13,10 @@ terraform-provider-hosting simulator start --account "$account_file" --port "${S
 api=$(sed -n 's/^Hosting API simulator listening on //p' "$work/simulator.txt")
 port=${api##*:}; port=${port%%/*}
 trap 'terraform-provider-hosting simulator stop --port "$port"' EXIT
+# Ctrl-C or a runner's stop ends the job too: `terraform test` interrupted by SIGINT prints "Success!"
+# and exits 0 (Terraform's own behaviour), and bash goes on after a child that exited 0 unless it traps.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 control=${api%/api/v1}/__simulator
 json='content-type: application/json'  # the control surface takes changes as JSON only
 
