@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
-import { parseCommandLine } from './command-line';
+import { parseCommandLine, UsageError } from './command-line';
 import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
@@ -58,7 +58,7 @@ export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
   const { flags } = parseCommandLine(args, ADOPT_FLAGS, ADOPT_USAGE);
   const { language, cdk, out } = flags;
   const tokenEnvVar = flags['token-env-var'] ?? 'HOSTING_API_TOKEN';
-  if (language === undefined) throw new Error(`--language is required; usage: ${ADOPT_USAGE}`);
+  if (language === undefined) throw new UsageError('--language is required', ADOPT_USAGE);
   if (!(LANGUAGES as readonly string[]).includes(language)) throw new Error(`--language ${JSON.stringify(language)} is not a language adopt writes: use typescript, python or hcl`);
   if (cdk !== undefined && !(CDKS as readonly string[]).includes(cdk)) throw new Error(`--cdk ${JSON.stringify(cdk)} is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)`);
   if (out === '') throw new Error('--out needs a file name');

@@ -7,6 +7,13 @@ import { likelyName } from '../contract/patterns';
  * a directory called "--packd"; `--flag=value` keeps the whole value, `=` signs and all.
  */
 
+/** A command line the command does not take: said on its own line, the command's usage after it, exit 2 (as git and terraform do). */
+export class UsageError extends Error {
+  constructor(message: string, public readonly usage: string) {
+    super(message);
+  }
+}
+
 /** A flag a subcommand takes: a value (`string`, repeatable when `multiple`) or a switch (`boolean`). */
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
@@ -36,11 +43,11 @@ export function parseCommandLine<T extends FlagSpecs>(
     if (parsed.positionals.length > words) {
       const extra = parsed.positionals[words];
       const meant = words === 0 && extra === args[0] ? closestWord(extra, verbs) : undefined;
-      throw new Error(`unexpected argument ${JSON.stringify(extra)}${meant ? `; did you mean "${meant}"?` : ''}`);
+      throw Object.assign(new Error(`unexpected argument ${JSON.stringify(extra)}${meant ? `; did you mean "${meant}"?` : ''}`), { code: 'UNEXPECTED_ARGUMENT' });
     }
     return { flags: parsed.values as FlagValues<T>, words: parsed.positionals };
   } catch (err) {
-    throw new Error(`${explain(err as Error & { code?: string }, Object.keys(flags))}; usage: ${usage}`);
+    throw new UsageError(explain(err as Error & { code?: string }, Object.keys(flags)), usage);
   }
 }
 

@@ -1,5 +1,5 @@
 import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
-import { closestWord } from './command-line';
+import { closestWord, UsageError } from './command-line';
 import { endWithLauncher } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
 import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
@@ -103,6 +103,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await command.run(args);
   } catch (err) {
     process.stderr.write(`${THIS_PACKAGE.command}: ${(err as Error).message}\n`);
-    return 1;
+    if (!(err instanceof UsageError)) return 1;
+    process.stderr.write(`usage: ${err.usage}\n`);
+    return 2;
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { closestWord, parseCommandLine } from './command-line';
+import { closestWord, parseCommandLine, UsageError } from './command-line';
 import { providerBuilds } from './provider-builds';
 import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { NODE_RELEASE } from './standalone-executable';
@@ -39,7 +39,7 @@ export async function runProviderCommand(args: readonly string[], print: (text: 
   if (verb === 'mirror') return runMirrorCommand(rest, print, log);
   if (verb === 'registry') return writeRegistry(parseProviderArgs(rest), print, log);
   const meant = verb === undefined ? undefined : closestWord(verb, ['mirror', 'registry']);
-  throw new Error(`${verb === undefined ? '' : `unknown provider command ${JSON.stringify(verb)}${meant ? `; did you mean "${meant}"?` : ''}; `}usage: ${PROVIDER_USAGE}`);
+  throw new UsageError(verb === undefined ? 'a provider command is missing: mirror or registry' : `unknown provider command ${JSON.stringify(verb)}${meant ? `; did you mean "${meant}"?` : ''}`, PROVIDER_USAGE);
 }
 
 /**
@@ -147,7 +147,7 @@ const PROVIDER_FLAGS = {
 /** The flags of `provider mirror|registry` and its one word, the directory. */
 export function parseProviderArgs(args: readonly string[]): ProviderOptions {
   const { flags, words } = parseCommandLine(args, PROVIDER_FLAGS, PROVIDER_USAGE, 1);
-  if (words.length !== 1) throw new Error(`the directory to write is missing; usage: ${PROVIDER_USAGE}`);
+  if (words.length !== 1) throw new UsageError('the directory to write is missing', PROVIDER_USAGE);
   return {
     packed: flags.packed ?? false,
     standalone: flags.standalone ?? false,

@@ -1,4 +1,5 @@
 import { HostingApiError } from '../../src/api/errors';
+import { ADOPT_USAGE } from '../../src/cli/adopt-command';
 import { main } from '../../src/cli/main';
 import { runMirrorCommand, runProviderCommand } from '../../src/cli/provider-command';
 import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
@@ -49,9 +50,6 @@ describe('the cdktf-server-hosting command', () => {
 
   test.each([
     [['--language', 'typescript', '--cdk', 'cdk8s'], '--cdk "cdk8s" is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)'],
-    [['--language', 'python', '--cdk'], '--cdk needs a value (to give one that starts with -, write --cdk=VALUE); usage: cdktf-server-hosting adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME]'],
-    [['--language', 'python', '--cdk=cdktn', '--outt', 'x.py'], 'unknown option --outt; did you mean --out?; usage: cdktf-server-hosting adopt --language'],
-    [['--language', 'python', 'main.py'], 'unexpected argument "main.py"; usage: cdktf-server-hosting adopt'],
     [['--language', 'python', '--source', 'registry.example.com/platform/hosting'], '--source and --version name the provider in an hcl configuration; a typescript or python program carries its provider: leave them out'],
     [['--language', 'hcl', '--source', 'registry.example.com/platform/aws'], '--source "registry.example.com/platform/aws" is not a provider address HOST/NAMESPACE/hosting'],
     [['--language', 'hcl', '--version', '"; evil'], '--version "\\"; evil" is not a version constraint, e.g. "~> 1.4"'],
@@ -60,6 +58,15 @@ describe('the cdktf-server-hosting command', () => {
   ])('adopt %j is refused before anything is read', async (args, message) => {
     expect(await main(['adopt', ...args])).toBe(1);
     expect(written.err).toMatch(new RegExp(`^cdktf-server-hosting: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  test.each([
+    [['--language', 'python', '--cdk'], '--cdk needs a value (to give one that starts with -, write --cdk=VALUE)'],
+    [['--language', 'python', '--cdk=cdktn', '--outt', 'x.py'], 'unknown option --outt; did you mean --out?'],
+    [['--language', 'python', 'main.py'], 'unexpected argument "main.py"'],
+  ])('adopt %j is a usage error: its own line, then the command\'s usage, exit 2', async (args, message) => {
+    expect(await main(['adopt', ...args])).toBe(2);
+    expect(written.err).toBe(`cdktf-server-hosting: ${message}\nusage: ${ADOPT_USAGE}\n`);
   });
 
   test('each command\'s --help describes its flags, --port 0 among them', async () => {
@@ -72,19 +79,23 @@ describe('the cdktf-server-hosting command', () => {
   });
 
   test.each([
-    [['provider', 'mirror', '--packd'], 'unknown option --packd; did you mean --packed?'],
-    [['provider', 'mirror', 'out', '--standalone', '--platfrom', 'linux_amd64'], 'unknown option --platfrom; did you mean --platform?'],
-    [['provider', 'mirror', 'one', 'two'], 'unexpected argument "two"'],
-    [['provider', 'mirror'], 'the directory to write is missing'],
-    [['provider', 'mirror', 'out', '--packed=no'], '--packed takes no value'],
-    [['simulator', '--hots', '0.0.0.0'], 'unknown option --hots; did you mean --host?'],
-    [['simulator', 'stats', '--port', '8787'], 'unexpected argument "stats"; did you mean "status"?'],
-    [['simulator', 'strat'], 'unexpected argument "strat"; did you mean "start"?'],
-    [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?'],
+    [['provider', 'mirror', '--packd'], 'unknown option --packd; did you mean --packed?', 2],
+    [['provider', 'mirror', 'out', '--standalone', '--platfrom', 'linux_amd64'], 'unknown option --platfrom; did you mean --platform?', 2],
+    [['provider', 'mirror', 'one', 'two'], 'unexpected argument "two"', 2],
+    [['provider', 'mirror'], 'the directory to write is missing', 2],
+    [['provider', 'mirror', 'out', '--packed=no'], '--packed takes no value', 2],
+    [['simulator', '--hots', '0.0.0.0'], 'unknown option --hots; did you mean --host?', 2],
+    [['simulator', 'stats', '--port', '8787'], 'unexpected argument "stats"; did you mean "status"?', 2],
+    [['simulator', 'strat'], 'unexpected argument "strat"; did you mean "start"?', 2],
+    [['simulator', '--bogus'], 'unknown option --bogus', 2],
+    [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?', 2],
   ])('%j is refused, naming the flag, and writes nothing', async (...argv) => {
-    const [args, message] = argv as [string[], string];
-    expect(await main(args)).toBe(1);
-    expect(written.err).toContain(message);
+    const [args, message, code] = argv as [string[], string, number];
+    expect(await main(args)).toBe(code);
+    const [said, ...rest] = written.err.split('\n');
+    expect(said).toBe(`cdktf-server-hosting: ${message}`);
+    // A usage error: the command's own usage on the lines after it, as git and terraform print it.
+    if (code === 2) expect(rest[0]).toMatch(new RegExp(`^usage: cdktf-server-hosting ${args[0]} `));
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {

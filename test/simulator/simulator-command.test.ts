@@ -20,7 +20,7 @@ test('--port N and --port=N', () => {
 test.each([
   [['--port', 'x'], '--port "x" is not a port: a number from 0 (any free port) to 65535'],
   [['--port', '70000'], '--port "70000" is not a port'],
-  [['--verbose'], 'unknown option --verbose; usage: cdktf-server-hosting simulator [--port N]'],
+  [['--verbose'], 'unknown option --verbose'],
   [['--acount', 'a.json'], 'unknown option --acount; did you mean --account?'],
   [['--port'], '--port needs a value'],
   [['--exit-with-parent=yes'], '--exit-with-parent takes no value'],
