@@ -4,7 +4,7 @@ import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
- * The four ways keys and run notes followed something other than the user's intent (issue 46 §1),
+ * The ways keys and kept reads followed something other than the user's intent (issue 46 §1),
  * each driven as Terraform drives the provider (test/helpers/protocol-driver.ts). Each failed on the
  * keys of apply_id + configuration and process-id run notes.
  */

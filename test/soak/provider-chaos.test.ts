@@ -161,7 +161,7 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
         noSecret(plan);
         if (refusedAtPlan) {
           expect(plan.code).toBe(1);
-          // A refusal of the whole run is said once, however many resources plan.
+          // ConfigureProvider's one error: the token is tested before any resource plans.
           expect(errorsOf(plan)).toHaveLength(1);
           return count('refused at plan');
         }

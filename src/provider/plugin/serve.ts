@@ -9,7 +9,7 @@ import type { LoadedProvider, ProviderStart } from './provider-server';
  * goes away. Never reads stdin: go-plugin hands the plugin Terraform's own.
  *
  * Only what the handshake needs runs before it: the certificate and the gRPC server. The provider
- * itself (its RPCs, the API client, the run notes and their libraries) is loaded at Terraform's
+ * itself (its RPCs, the API client and their libraries) is loaded at Terraform's
  * first RPC, by `loadProvider`, which the entry gives: the bundles compile it only then.
  */
 

@@ -221,7 +221,7 @@ const takenOver = (session: ProviderSession, serverId: string, ip: string): Prom
  * What the apply would refuse, known now: an address that is not the server's, a field this token
  * may not edit (read for a new resource, from the refresh otherwise), a shared server, a missing
  * scope. Only for a plan that writes something. For a create, also what it takes over: what its
- * apply starts from, and what the plan says it changes (once a run).
+ * apply starts from, and what the plan says it changes.
  */
 async function checkWrites(
   session: ProviderSession,
