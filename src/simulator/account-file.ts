@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { DEMO_ACCOUNT_ID, TOKEN_NAME_PATTERN, TOKEN_NAME_RULE, ipSettingsWithDefaults, serverWithDefaults, type SeedServer, type SeedToken, type SimulatorSeed } from './seed';
 import { LAYER4_MODES, LAYER7_MODES, POWER_VALUES, SCOPES, SERVER_STATUSES, SERVER_TYPES, type Scope } from '../api/schemas';
-import { IPV4_PATTERN, SERVER_ID_PATTERN } from '../contract/patterns';
+import { IPV4_PATTERN, likelyName, SERVER_ID_PATTERN } from '../contract/patterns';
 
 /*
  * An account file: the simulated account a team's tests run against, as JSON. What is not given
@@ -58,10 +58,38 @@ export type AccountFile = z.input<typeof accountFileSchema>;
 /** The name of the token with every scope that every account has. */
 export const FULL_TOKEN = 'full';
 
+/** The members an object of the account file takes at `path`, to name the one a key not taken likely meant. */
+function membersAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = accountFileSchema;
+  const inner = (s: z.ZodType): z.ZodType => {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) return inner(s.unwrap() as z.ZodType);
+    return s;
+  };
+  for (const step of path) {
+    schema = inner(schema);
+    if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else if (schema instanceof z.ZodObject) schema = (schema.shape as Record<string, z.ZodType>)[String(step)];
+    if (!schema) return [];
+  }
+  schema = inner(schema);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** One mistake of the file in the reader's words: where, what, and the member a typo likely meant. */
+function issueWords(issue: z.core.$ZodIssue): string {
+  const where = issue.path.join('.') || '(file)';
+  if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+  const members = membersAt(issue.path);
+  return issue.keys.map((key) => {
+    const meant = likelyName(key, members);
+    return `${where}: ${JSON.stringify(key)} is not a member here${meant ? `; did you mean ${JSON.stringify(meant)}?` : `: its members are ${members.join(', ')}`}`;
+  }).join('; ');
+}
+
 /** The seed an account file describes, or an error naming each wrong member (`servers.1.firewall: …`). */
 export function seedFromAccountFile(json: unknown): SimulatorSeed {
   const parsed = accountFileSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`the account file is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`the account file is not valid: ${parsed.error.issues.map(issueWords).join('; ')}`);
   const account = parsed.data;
   const problems = consistencyProblems(account);
   if (problems.length) throw new Error(`the account file is not valid: ${problems.join('; ')}`);

@@ -48,7 +48,7 @@ describe('the account file', () => {
 
   test('a wrong file is refused, naming every wrong member, and the file', () => {
     expect(() => seedFromAccountFile({ servers: [{ id: 'vps_a_1', type: 'dedicated', name: 'x', firewall: { rulesets: [9] } }, { id: 'vps_a_1', type: 'vps', name: 'y', colour: 'red' }] }))
-      .toThrow('the account file is not valid: servers.1: Unrecognized key: "colour"');
+      .toThrow('the account file is not valid: servers.1: "colour" is not a member here: its members are id, type, name, status, power, hostname, os, ipv4, ipv6, shared, firewall, ipSettings');
     expect(() => seedFromAccountFile({ servers: [{ id: 'vps_a_1', type: 'dedicated', name: 'x', firewall: { rulesets: [9] } }, { id: 'vps_a_1', type: 'vps', name: 'y', ipv4: [], ipSettings: [] }] }))
       .toThrow('the account file is not valid: servers.0.id: a dedicated server\'s id starts with ded_; servers.0.firewall: dedicated servers have no firewall here (the API has none for them); servers.0.firewall.rulesets: 9 is not one of rulesets; servers.1.id: vps_a_1 is used twice; servers.1.ipSettings: only dedicated servers have IP settings');
     expect(() => readAccountFile(join(ROOT, 'package.json'))).toThrow(/package\.json: the account file is not valid: servers: Invalid input: expected array/);
@@ -153,4 +153,10 @@ test('a mistyped server id or scope is answered with the one likely meant, namin
   } finally {
     account.stop();
   }
+});
+
+test('an account file\'s mistakes are all said at once, a mistyped member with the one it likely meant', () => {
+  expect(() => seedFromAccountFile({ servers: [{ id: 'vps_a_1', type: 'vps', name: 'a', powr: 'running', firewal: {} }], tokns: [] })).toThrow(
+    'the account file is not valid: servers.0: "powr" is not a member here; did you mean "power"?; servers.0: "firewal" is not a member here; did you mean "firewall"?; (file): "tokns" is not a member here; did you mean "tokens"?',
+  );
 });
