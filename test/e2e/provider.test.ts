@@ -123,7 +123,9 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     expect(plan.output).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
     const run = await ws.apply();
     expect(run.code).toBe(0);
-    expect(run.output).toMatch(/Warning: reboot vps_\S+: rebooted \(reset\), because its reboot triggers changed/);
+    // Said at plan (in the stack's words: a TypeScript stack), then done: the reboot itself is a line of the log.
+    expect(run.output).toContain('Warning: The apply reboots a server: its rebootTriggers changed');
+    expect(run.output).toMatch(/The apply reboots vps_\S+ once \(reset, hardReboot\)\./);
     expect(newWrites()).toEqual(['action reset']);
     expect((await ws.apply()).output).toContain('No changes.');
     expect(newWrites()).toEqual([]);
