@@ -80,7 +80,8 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(other.code).toBe(1);
     const typo = await run(EXECUTABLE, ['provider', 'mirror', '--packd'], root);
     expect(typo.output).toContain('unknown option --packd; did you mean --packed?');
-    expect(typo.code).toBe(1);
+    // A usage error, as git and terraform say it: exit 2.
+    expect(typo.code).toBe(2);
   });
 
   test('writes itself as a signed registry folder: its own platform, the zip holding exactly this executable and its notices', async () => {
