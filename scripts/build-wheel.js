@@ -66,6 +66,7 @@ if (!existsSync(notices)) {
 }
 copyFileSync(notices, join(sourceDir, 'THIRD_PARTY_NOTICES.txt'));
 writeConsoleScripts(sourceDir);
+splitAuthor(join(sourceDir, 'setup.py'));
 appendFileSync(join(sourceDir, 'setup.cfg'), '\n[metadata]\nlicense_files =\n    LICENSE\n    THIRD_PARTY_NOTICES.txt\n');
 mkdirSync(wheelDir, { recursive: true });
 const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], {
@@ -80,6 +81,20 @@ if (build.status !== 0 || wheels.length === 0) {
   process.exit(1);
 }
 process.stdout.write(`Built ${wheels.map((w) => join(wheelDir, w)).join(', ')}\n`);
+
+/**
+ * jsii-pacmak writes the package.json author as one field, "NAME<EMAIL>", so `pip show` gives an
+ * empty Author-email: the wheel's metadata gets the two fields apart.
+ */
+function splitAuthor(setupPy) {
+  const generated = readFileSync(setupPy, 'utf8');
+  const author = /"author": "([^"<]+?)\s*<([^">]+)>"/;
+  if (!author.test(generated)) {
+    process.stderr.write(`${setupPy} has no "author": "NAME<EMAIL>" field, the shape this build splits\n`);
+    process.exit(1);
+  }
+  writeFileSync(setupPy, generated.replace(author, '"author": "$1", "author_email": "$2"'));
+}
 
 /**
  * Each console script jsii-pacmak generated (it boots the jsii kernel for a command that needs no

@@ -86,39 +86,63 @@ def private_folder(path):
     return path if is_private(path) else None
 
 
-def cache_bases():
-    """Where the cache may be, in order: the user's cache folder (when HOME or XDG_CACHE_HOME is an
-    absolute path), then a folder of this user's in the temporary folder (no HOME, a uid with no
-    passwd entry, an unwritable home)."""
-    base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else os.environ.get("XDG_CACHE_HOME")
-    if not (base and os.path.isabs(base)):
+CACHE_DIR_VARIABLE = "CDKTF_SERVER_HOSTING_CACHE_DIR"
+
+
+def home_problem():
+    """Why the user's cache folder cannot be found, in the words the Node command uses
+    (src/cli/user-cache.ts); None when HOME (or the passwd entry, with HOME unset) is absolute."""
+    home = os.environ.get("HOME")
+    if home is None:
+        # As Node's os.homedir: the passwd entry's home (as root, /root).
         home = os.path.expanduser("~")
-        base = os.path.join(home, ".cache") if os.path.isabs(home) else None
+        return None if os.path.isabs(home) else "HOME is not set and this user has no passwd entry"
+    return None if os.path.isabs(home) else f"HOME ({json.dumps(home)}) is not an absolute path"
+
+
+def cache_bases():
+    """Where the cache may be, in order, each with why it is a fallback: CDKTF_SERVER_HOSTING_CACHE_DIR
+    as given; else the user's cache folder (when XDG_CACHE_HOME or HOME is an absolute path), then
+    the folder of this user's in the temporary folder the Node command falls back to as well."""
+    given = os.environ.get(CACHE_DIR_VARIABLE)
+    if given:
+        return [(given, None)]
+    base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else os.environ.get("XDG_CACHE_HOME")
+    problem = None
+    if not (base and os.path.isabs(base)):
+        problem = home_problem()
+        base = None if problem else os.path.join(os.path.expanduser("~"), ".cache")
     user = os.getuid() if hasattr(os, "getuid") else "user"
     bases = [] if base is None else [(os.path.join(base, COMMAND), None)]
-    why = "HOME is not an absolute path" if base is None else f"{base} cannot hold a folder of this user's alone"
-    return bases + [(os.path.join(tempfile.gettempdir(), f"{COMMAND}-{user}"), why)]
+    why = problem or f"{base} cannot hold a folder of this user's alone"
+    return bases + [(os.path.join(tempfile.gettempdir(), f"{COMMAND}-cache-{user}"), why)]
 
 
 def cache_root():
-    """This user's cache folder for the command, or None where none can be had privately."""
+    """This user's cache folder for the command, and the folder it is in when that is a fallback
+    (the Node command is told to use it too: one folder, one line); None where none can be had
+    privately, with why."""
+    problems = []
     for owner, fallback in cache_bases():
         try:
             os.makedirs(os.path.dirname(owner), exist_ok=True)
         except OSError:
+            problems.append(f"{os.path.dirname(owner)} could not be made")
             continue
         if private_folder(owner) is None:
+            problems.append(f"{owner} is not this user's alone")
             continue
         root = os.path.join(owner, "python-command")
         if is_ours(root) and not is_private(root):
             # Others could write there (an earlier version made it under umask 002): nothing in it is trusted.
             shutil.rmtree(root, ignore_errors=True)
         if private_folder(root) is None:
+            problems.append(f"{root} is not this user's alone")
             continue
         if fallback:
-            sys.stderr.write(f"{COMMAND}: {fallback}: the package is kept in {root} instead\n")
-        return root
-    return None
+            sys.stderr.write(f"{COMMAND}: {fallback}: the cache is kept in {owner} instead\n")
+        return root, (owner if fallback else None), None
+    return None, None, "; ".join(problems)
 
 
 def unpack(tarball, into):
@@ -185,19 +209,24 @@ def remove_stale_unpackings(root):
 
 
 def package_files(tarball):
-    """The unpacked package: made once per build, reused while private and whole; and a folder to
-    remove when the command ends, if the copy is this run's alone."""
-    root = cache_root()
+    """The unpacked package: made once per build, reused while private and whole; the fallback
+    cache folder the Node command is to use, if any; and a folder to remove when the command ends,
+    if the copy is this run's alone."""
+    root, fallback, why_none = cache_root()
     if root is None:
+        if sys.argv[1:3] == ["simulator", "start"]:
+            # A simulator in the background would read its copy after this command ended: a copy of its own would stay for good.
+            fail(f"no folder of this user's alone can keep the package's files for a simulator in the background ({why_none}); "
+                 f"set {CACHE_DIR_VARIABLE} to a folder of yours, or run the simulator in the foreground (simulator, without start)")
         scratch = tempfile.mkdtemp(prefix=f"{COMMAND}-")
-        sys.stderr.write(f"{COMMAND}: no folder of this user's alone for the package's files: unpacked into {scratch} for this run\n")
+        sys.stderr.write(f"{COMMAND}: no folder of this user's alone for the package's files ({why_none}): unpacked into {scratch} for this run\n")
         unpack(tarball, scratch)
-        return scratch, scratch
+        return scratch, None, scratch
     remove_stale_unpackings(root)
     folder = os.path.join(root, digest_of(tarball))
     problem = damage(folder) if os.path.lexists(folder) else None
     if os.path.lexists(folder) and problem is None:
-        return folder, None
+        return folder, fallback, None
     staging = tempfile.mkdtemp(prefix=".unpacking-", dir=root)
     sizes = unpack(tarball, staging)
     with open(os.path.join(staging, COMPLETE), "w", encoding="utf-8") as file:
@@ -215,7 +244,7 @@ def package_files(tarball):
         shutil.rmtree(staging, ignore_errors=True)
         if damage(folder) is not None:
             fail(f"{folder} is not a complete copy of the package; remove it and run the command again")
-    return folder, None
+    return folder, fallback, None
 
 
 def command_file(package):
@@ -236,10 +265,12 @@ def main():
     node = os.environ.get("JSII_NODE") or shutil.which("node")
     if not node:
         fail("Node.js 20 or newer must be on PATH: the library and this command run on it")
-    files, scratch = package_files(tarball_path())
+    files, fallback, scratch = package_files(tarball_path())
     script = command_file(os.path.join(files, "package"))
     # The command ends with this process, as it would with jsii's script (src/cli/parent-watch.ts).
     env = dict(os.environ, CDKTF_SERVER_HOSTING_LAUNCHER="python")
+    if fallback:
+        env[CACHE_DIR_VARIABLE] = fallback
     child = subprocess.Popen([node, script, *sys.argv[1:]], env=env)
 
     def forward(signum, _frame):
@@ -261,8 +292,8 @@ def main():
             code = child.wait(timeout=2)
         except (subprocess.TimeoutExpired, KeyboardInterrupt):
             code = -2
-    # A copy of this run's alone goes with it, unless a simulator it started in the background still reads it.
-    if scratch and sys.argv[1:3] != ["simulator", "start"]:
+    # A copy of this run's alone goes with it.
+    if scratch:
         shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(128 - code if code < 0 else code)
 

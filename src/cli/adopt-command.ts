@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adoptionOf, byServerId, render, type AccountSnapshot, type AdoptLanguage } from './adopt-render';
 import { quotedString } from './code-literals';
-import { parseCommandLine, UsageError } from './command-line';
+import type { CommandHelp } from './command-help';
+import { asUsage, parseCommandLine, UsageError } from './command-line';
 import { THIS_PACKAGE, type CdkFlavour } from './this-package';
 import { HostingApiClient } from '../api/client';
 import type { Firewall, IpSettings, Server } from '../api/schemas';
@@ -16,7 +17,6 @@ import { readIpSettings } from '../reconcile/ip-settings';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { readServerList } from '../reconcile/servers';
 
-export const ADOPT_USAGE = `${THIS_PACKAGE.command} adopt --language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME] [--base-url URL] [--source ADDRESS] [--version CONSTRAINT]`;
 
 export interface AdoptOptions {
   readonly language: AdoptLanguage;
@@ -29,17 +29,24 @@ export interface AdoptOptions {
   readonly version?: string;
 }
 
-/** What `adopt --help` prints below the usage line. */
-export const ADOPT_HELP = [
-  '  --language L          the program to write: typescript, python or hcl (required)',
-  '  --cdk C               the CDK a typescript or python program imports: cdktf or cdktn (CDK Terrain)',
-  '  --out FILE            write the program to FILE (default: standard output)',
-  '  --token-env-var NAME  the environment variable holding the API token (default HOSTING_API_TOKEN)',
-  '  --base-url URL        write this API address into the program (default: none; the provider and constructs read HOSTING_API_URL)',
-  '  --source ADDRESS      hcl: the provider\'s source, HOST/NAMESPACE/hosting (default: the address the mirrors serve)',
-  '  --version CONSTRAINT  hcl: the provider versions to accept (default: ~> this release\'s MAJOR.MINOR; none for a development build)',
-  'Reads the account from HOSTING_API_URL with the token from the environment; progress goes to standard error.',
-].join('\n');
+export const ADOPT_HELP: CommandHelp = {
+  words: 'adopt',
+  summary: 'Write a stack that adopts an account\'s servers as they are',
+  forms: ['--language typescript|python|hcl [--cdk cdktf|cdktn] [--out FILE] [--token-env-var NAME] [--base-url URL] [--source ADDRESS] [--version CONSTRAINT]'],
+  about: 'Reads the account at HOSTING_API_URL with the token in the environment and writes a program that manages its servers '
+    + 'as they are: the next plan imports them and shows no change. Progress goes to standard error.',
+  options: [
+    ['--language L', 'the program to write: typescript, python or hcl (required)'],
+    ['--cdk C', 'the CDK a typescript or python program imports: cdktf or cdktn (CDK Terrain)'],
+    ['--out FILE', 'write the program to FILE (default: standard output)'],
+    ['--token-env-var NAME', 'the environment variable holding the API token (default HOSTING_API_TOKEN)'],
+    ['--base-url URL', 'write this API address into the program (default: none; the provider and constructs read HOSTING_API_URL)'],
+    ['--source ADDRESS', 'hcl: the provider\'s source, HOST/NAMESPACE/hosting (default: the address the mirrors serve)'],
+    ['--version CONSTRAINT', 'hcl: the provider versions to accept (default: ~> this release\'s MAJOR.MINOR; none for a development build)'],
+  ],
+  exampleNote: 'With HOSTING_API_URL and HOSTING_API_TOKEN set:',
+  examples: [['adopt', '--language', 'hcl', '--out', 'adopted/main.tf'], ['adopt', '--language', 'python', '--out', 'main.py']],
+};
 
 const ADOPT_FLAGS = {
   'language': { type: 'string' },
@@ -55,18 +62,18 @@ const LANGUAGES: readonly AdoptLanguage[] = ['typescript', 'python', 'hcl'];
 const CDKS: readonly CdkFlavour[] = ['cdktf', 'cdktn'];
 
 export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
-  const { flags } = parseCommandLine(args, ADOPT_FLAGS, ADOPT_USAGE);
+  const { flags } = parseCommandLine(args, ADOPT_FLAGS);
   const { language, cdk, out } = flags;
   const tokenEnvVar = flags['token-env-var'] ?? 'HOSTING_API_TOKEN';
-  if (language === undefined) throw new UsageError('--language is required', ADOPT_USAGE);
-  if (!(LANGUAGES as readonly string[]).includes(language)) throw new Error(`--language ${JSON.stringify(language)} is not a language adopt writes: use typescript, python or hcl`);
-  if (cdk !== undefined && !(CDKS as readonly string[]).includes(cdk)) throw new Error(`--cdk ${JSON.stringify(cdk)} is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)`);
-  if (out === '') throw new Error('--out needs a file name');
-  if (!isTokenVariableName(tokenEnvVar)) throw new Error(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
+  if (language === undefined) throw new UsageError('--language is required');
+  if (!(LANGUAGES as readonly string[]).includes(language)) throw new UsageError(`--language ${JSON.stringify(language)} is not a language adopt writes: use typescript, python or hcl`);
+  if (cdk !== undefined && !(CDKS as readonly string[]).includes(cdk)) throw new UsageError(`--cdk ${JSON.stringify(cdk)} is not a CDK adopt writes for: use cdktf or cdktn (CDK Terrain)`);
+  if (out === '') throw new UsageError('--out needs a file name');
+  if (!isTokenVariableName(tokenEnvVar)) throw new UsageError(`--token-env-var takes the NAME of an environment variable (${TOKEN_VARIABLE_NAME_RULE}); the value is not shown`);
   // An HCL configuration imports no CDK: a --cdk there is a mistake about what is being written.
-  if (language === 'hcl' && cdk) throw new Error('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
+  if (language === 'hcl' && cdk) throw new UsageError('--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out');
   if (language !== 'hcl' && (flags.source !== undefined || flags.version !== undefined)) {
-    throw new Error('--source and --version name the provider in an hcl configuration; a typescript or python program carries its provider: leave them out');
+    throw new UsageError('--source and --version name the provider in an hcl configuration; a typescript or python program carries its provider: leave them out');
   }
   const flavour = (cdk as CdkFlavour | undefined) ?? THIS_PACKAGE.cdk;
   return {
@@ -75,7 +82,7 @@ export function parseAdoptArgs(args: readonly string[]): AdoptOptions {
     tokenEnvVar,
     ...(out !== undefined && { out }),
     ...(flags['base-url'] !== undefined && { baseUrl: parseBaseUrlFlag(flags['base-url']) }),
-    ...(flags.source !== undefined && { source: parseProviderSource(flags.source) }),
+    ...(flags.source !== undefined && { source: asUsage(() => parseProviderSource(flags.source!)) }),
     version: flags.version === undefined ? defaultConstraint() : parseConstraint(flags.version),
   };
 }
@@ -85,7 +92,7 @@ const CONSTRAINT = new RegExp(`^${CONSTRAINT_PART}(?:,${CONSTRAINT_PART})*$`);
 
 function parseConstraint(text: string): string {
   if (CONSTRAINT.test(text)) return text.trim();
-  throw new Error(`--version ${JSON.stringify(text)} is not a version constraint, e.g. "~> 1.4" or ">= 1.4.2, < 2.0.0"`);
+  throw new UsageError(`--version ${JSON.stringify(text)} is not a version constraint, e.g. "~> 1.4" or ">= 1.4.2, < 2.0.0"`);
 }
 
 /** `~> MAJOR.MINOR` of this release: the versions a team that adopts today accepts. None for a development build. */
@@ -101,7 +108,7 @@ function parseBaseUrlFlag(text: string): string {
   } catch {
     // Said below.
   }
-  throw new Error(`--base-url ${JSON.stringify(text)} is not an http(s) URL, e.g. https://api.example.com/api/v1`);
+  throw new UsageError(`--base-url ${JSON.stringify(text)} is not an http(s) URL, e.g. https://api.example.com/api/v1`);
 }
 
 export interface AdoptIo {

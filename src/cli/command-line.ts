@@ -7,10 +7,18 @@ import { likelyName } from '../contract/patterns';
  * a directory called "--packd"; `--flag=value` keeps the whole value, `=` signs and all.
  */
 
-/** A command line the command does not take: said on its own line, the command's usage after it, exit 2 (as git and terraform do). */
-export class UsageError extends Error {
-  constructor(message: string, public readonly usage: string) {
-    super(message);
+/**
+ * A command line the command does not take (an unknown flag, a value it cannot be, a word missing):
+ * said on its own line, the command's usage after it, exit 2, as git and terraform do.
+ */
+export class UsageError extends Error {}
+
+/** What `parse` returns; what it throws, as a usage error: a value of the command line it cannot take. */
+export function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
 }
 
@@ -36,7 +44,7 @@ export interface CommandLine<T extends FlagSpecs> {
  * subcommands a first word too many may have been meant as (`simulator stats`: did you mean status?).
  */
 export function parseCommandLine<T extends FlagSpecs>(
-  args: readonly string[], flags: T, usage: string, words = 0, verbs: readonly string[] = [],
+  args: readonly string[], flags: T, words = 0, verbs: readonly string[] = [],
 ): CommandLine<T> {
   try {
     const parsed = parseArgs({ args: [...args], options: flags as Record<string, FlagSpec>, strict: true, allowPositionals: true });
@@ -47,7 +55,7 @@ export function parseCommandLine<T extends FlagSpecs>(
     }
     return { flags: parsed.values as FlagValues<T>, words: parsed.positionals };
   } catch (err) {
-    throw new UsageError(explain(err as Error & { code?: string }, Object.keys(flags)), usage);
+    throw new UsageError(explain(err as Error & { code?: string }, Object.keys(flags)));
   }
 }
 

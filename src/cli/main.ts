@@ -1,28 +1,31 @@
-import { ADOPT_HELP, ADOPT_USAGE, runAdoptCommand } from './adopt-command';
+import { ADOPT_HELP, runAdoptCommand } from './adopt-command';
+import { helpOf, usageOf, wrap, WIDTH, type CommandHelp } from './command-help';
 import { closestWord, UsageError } from './command-line';
 import { endWithLauncher } from './parent-watch';
-import { PROVIDER_HELP, PROVIDER_USAGE, runProviderCommand } from './provider-command';
-import { runSimulatorCommand, SIMULATOR_HELP, SIMULATOR_USAGE } from './simulator-command';
-import { SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE, simulatorStatus, startDetached, stopSimulators } from './simulator-lifecycle';
+import { PROVIDER_HELP, PROVIDER_MIRROR_HELP, PROVIDER_REGISTRY_HELP, runProviderCommand } from './provider-command';
+import { runSimulatorCommand, SIMULATOR_HELP } from './simulator-command';
+import { SIMULATOR_START_HELP, SIMULATOR_STATUS_HELP, SIMULATOR_STOP_HELP, simulatorStatus, startDetached, stopSimulators } from './simulator-lifecycle';
 import { THIS_PACKAGE } from './this-package';
 
 interface Command {
-  /** What it does, in one line of the top-level help. */
-  readonly summary: string;
-  readonly usage: string;
-  /** What `<command> --help` prints below the usage: each flag, and what it does. */
-  readonly help?: string;
+  /** The command itself, when it runs without a subcommand (or with one it does not know). */
+  readonly help: CommandHelp;
+  /** Its subcommands' help, by their word (`start` of `simulator start`). */
+  readonly verbs?: Readonly<Record<string, CommandHelp>>;
+  /** The lines it has in the top-level help: itself, its subcommands, or both. */
+  readonly listed: readonly CommandHelp[];
   /** Runs the command; resolves to its exit status. */
   readonly run: (args: readonly string[]) => Promise<number>;
 }
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 const COMMANDS: Record<string, Command> = {
   simulator: {
-    summary: 'Run the API simulator: in the foreground, or start, status and stop it in the background',
-    usage: [SIMULATOR_USAGE, SIMULATOR_START_USAGE, SIMULATOR_STATUS_USAGE, SIMULATOR_STOP_USAGE].join('\n       '),
     help: SIMULATOR_HELP,
+    verbs: { start: SIMULATOR_START_HELP, status: SIMULATOR_STATUS_HELP, stop: SIMULATOR_STOP_HELP },
+    listed: [SIMULATOR_HELP, SIMULATOR_START_HELP, SIMULATOR_STATUS_HELP, SIMULATOR_STOP_HELP],
     run: async ([verb, ...rest]) => {
-      const print = (line: string) => process.stdout.write(`${line}\n`);
       if (verb === 'start') {
         (await startDetached(rest)).forEach(print);
         return 0;
@@ -34,39 +37,43 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   provider: {
-    summary: 'Write the Terraform provider as a filesystem mirror, or a registry folder with signed releases',
-    usage: PROVIDER_USAGE,
     help: PROVIDER_HELP,
+    verbs: { mirror: PROVIDER_MIRROR_HELP, registry: PROVIDER_REGISTRY_HELP },
+    listed: [PROVIDER_MIRROR_HELP, PROVIDER_REGISTRY_HELP],
     run: async (args) => {
       await runProviderCommand(args, (text) => process.stdout.write(text));
       return 0;
     },
   },
   adopt: {
-    summary: 'Write a stack that adopts an account\'s servers as they are: the next plan imports them and shows no change',
-    usage: ADOPT_USAGE,
     help: ADOPT_HELP,
+    listed: [ADOPT_HELP],
     run: (args) => runAdoptCommand(args, { env: process.env, stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) }),
   },
 };
 
-const USAGE = [
-  `usage: ${Object.values(COMMANDS).map((c) => c.usage).join('\n       ')}`,
-  `       ${THIS_PACKAGE.command} --version`,
-  // Run by hand, the executable must say why it is not serving Terraform.
-  ...(THIS_PACKAGE.standalone ? ['Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.'] : []),
-].join('\n');
+/** The help of the command `words` name: the subcommand, when the word after the command is one. */
+const helpFor = (command: Command, words: readonly string[]): CommandHelp => command.verbs?.[words[0] ?? ''] ?? command.help;
 
-/** The top-level help, as git's and terraform's: each command and what it does, then how to see its flags. */
-const HELP = [
-  USAGE,
-  '',
-  'Commands:',
-  ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)}${c.summary}`),
-  `  ${'--version'.padEnd(11)}Print the package and its version`,
-  '',
-  `"${THIS_PACKAGE.command} COMMAND --help" lists a command's flags and what each does.`,
-].join('\n');
+const tool = () => THIS_PACKAGE.command;
+
+const USAGE = () => [`usage: ${tool()} COMMAND [OPTIONS]`, `       ${tool()} --version`].join('\n');
+
+/** The top-level help, as git's and terraform's: each command and what it does, then how to see its options. */
+function topHelp(): string {
+  const helps = Object.values(COMMANDS).flatMap((c) => c.listed);
+  return [
+    USAGE(),
+    '',
+    'Commands:',
+    ...helps.map((h) => `  ${h.words.padEnd(19)}${h.summary}`),
+    '',
+    ...wrap(`"${tool()} help COMMAND" (or "${tool()} COMMAND --help") shows a command's options and an example.`, WIDTH),
+    // Run by hand, the executable must say why it is not serving Terraform.
+    ...(THIS_PACKAGE.standalone ? ['', ...wrap('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.', WIDTH)] : []),
+  ].join('\n');
+}
+
 const isHelp = (arg: string) => arg === 'help' || arg === '--help' || arg === '-h';
 
 /** The package and version; for the standalone executable also its platform and the Node inside. */
@@ -76,35 +83,47 @@ function versionLine(): string {
   return `${THIS_PACKAGE.name} ${THIS_PACKAGE.version}${build}${inside}`;
 }
 
+/** An unknown command: said on its own line, with the command it most likely meant, then the usage; exit 2. */
+function unknownCommand(name: string | undefined): number {
+  const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
+  const said = name === undefined ? 'a command is missing' : `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
+  process.stderr.write(`${tool()}: ${said}\n${USAGE()}\n${wrap(`"${tool()} help" lists the commands.`, WIDTH).join('\n')}\n`);
+  return 2;
+}
+
+/** `help [COMMAND [SUBCOMMAND]]`: the top-level help, or that command's. */
+function printHelp(words: readonly string[]): number {
+  const [name, ...rest] = words;
+  if (name === undefined) {
+    print(topHelp());
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) return unknownCommand(name);
+  print(helpOf(helpFor(command, rest), tool()));
+  return 0;
+}
+
 /** Entry point of the package's command (`cdktf-server-hosting`, or `cdktn-server-hosting`). */
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv;
-  const command = name === undefined ? undefined : COMMANDS[name];
   if (name === '--version' || name === 'version') {
-    process.stdout.write(`${versionLine()}\n`);
+    print(versionLine());
     return 0;
   }
-  if (name !== undefined && isHelp(name)) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
-  if (!command) {
-    const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
-    process.stderr.write(`${name ? `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}\n` : ''}${USAGE}\n`);
-    return 2;
-  }
+  if (name !== undefined && isHelp(name)) return printHelp(args);
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) return unknownCommand(name);
   // Before any parsing: `provider mirror --help` must never take --help for a directory.
-  if (args.some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`usage: ${command.usage}\n${command.help ? `${command.help}\n` : ''}`);
-    return 0;
-  }
+  if (args.some((arg) => arg === '--help' || arg === '-h')) return printHelp(argv.filter((arg) => arg !== '--help' && arg !== '-h'));
   endWithLauncher();
   try {
     return await command.run(args);
   } catch (err) {
-    process.stderr.write(`${THIS_PACKAGE.command}: ${(err as Error).message}\n`);
+    process.stderr.write(`${tool()}: ${(err as Error).message}\n`);
     if (!(err instanceof UsageError)) return 1;
-    process.stderr.write(`usage: ${err.usage}\n`);
+    const help = helpFor(command, args);
+    process.stderr.write(`${usageOf(help, tool())}\n${wrap(`"${tool()} help ${help.words}" shows its options and an example.`, WIDTH).join('\n')}\n`);
     return 2;
   }
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { closestWord, parseCommandLine, UsageError } from './command-line';
+import type { CommandHelp } from './command-help';
+import { asUsage, closestWord, parseCommandLine, UsageError } from './command-line';
 import { providerBuilds } from './provider-builds';
 import { releaseSigner, signedRelease, SIGNING_PASSPHRASE_VARIABLE } from './release-signing';
 import { NODE_RELEASE } from './standalone-executable';
-import { THIS_PACKAGE } from './this-package';
 import { isNamespace, isRegistryHost, parseProviderSource, PROVIDER_SOURCE } from '../contract/provider-address';
 import {
   executableName, mirrorInstructions, PLATFORMS, writePackedProviderMirror, writeProviderMirror, type Platform, type ProviderPackage,
@@ -12,24 +12,48 @@ import {
 import { mergedRelease, registryInstructions, writeProviderRegistry, type RegistryAddress } from '../contract/provider-registry';
 import { providerRelease } from '../contract/provider-release';
 
-/** What `provider --help` prints below the usage lines. */
-export const PROVIDER_HELP = [
-  'mirror: the provider as a Terraform filesystem mirror in <directory>',
-  '  --packed              the layout `terraform providers mirror` writes (zips, index.json), also a network mirror',
-  '  --standalone          one executable per platform, which runs without Node',
-  '  --platform OS_ARCH    with --standalone, only these platforms (repeatable)',
-  '  --source ADDRESS      publish under HOST/NAMESPACE/hosting instead of the default address',
-  'registry: this version as a signed provider registry in <directory>, beside the versions already there',
-  '  --host HOST           where the folder is served over HTTPS, e.g. registry.example.com',
-  '  --namespace NAME      the NAMESPACE of HOST/NAMESPACE/hosting',
-  '  --signing-key FILE    an ASCII-armoured OpenPGP private key (passphrase from HOSTING_RELEASE_SIGNING_PASSPHRASE)',
-  '  --platform OS_ARCH    only these platforms (repeatable)',
-].join('\n');
+export const PROVIDER_MIRROR_HELP: CommandHelp = {
+  words: 'provider mirror',
+  summary: 'Write the provider as a filesystem mirror',
+  forms: ['<directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]'],
+  about: 'Writes the Terraform provider into <directory> as a filesystem mirror, and prints the blocks that make Terraform '
+    + 'install it from there. Run it again after upgrading this package, then "terraform init -upgrade".',
+  options: [
+    ['<directory>', 'the folder to write (made if missing)'],
+    ['--packed', 'the layout "terraform providers mirror" writes (zips, index.json): also a network mirror'],
+    ['--standalone', 'one executable per platform, which runs without Node'],
+    ['--platform OS_ARCH', `with --standalone, only these platforms (repeatable): ${PLATFORMS.join(', ')}`],
+    ['--source ADDRESS', 'publish under HOST/NAMESPACE/hosting instead of the default address'],
+  ],
+  examples: [['provider', 'mirror', 'providers'], ['provider', 'mirror', 'providers', '--standalone', '--platform', 'linux_amd64']],
+};
 
-export const PROVIDER_USAGE = [
-  `${THIS_PACKAGE.command} provider mirror <directory> [--packed] [--standalone [--platform OS_ARCH]...] [--source HOST/NAMESPACE/hosting]`,
-  `${THIS_PACKAGE.command} provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE [--platform OS_ARCH]...`,
-].join('\n       ');
+export const PROVIDER_REGISTRY_HELP: CommandHelp = {
+  words: 'provider registry',
+  summary: 'Write this version into a signed provider registry',
+  forms: ['<directory> --host HOST --namespace NAMESPACE --signing-key FILE [--platform OS_ARCH]...'],
+  about: 'Adds this version to the provider registry in <directory> (the standalone executables, signed), beside the versions '
+    + 'already there. Any static HTTPS host serving the folder at --host is then a registry Terraform installs from by version.',
+  options: [
+    ['<directory>', 'the registry\'s folder (made if missing)'],
+    ['--host HOST', 'where the folder is served over HTTPS, e.g. registry.example.com'],
+    ['--namespace NAME', 'the NAMESPACE of HOST/NAMESPACE/hosting'],
+    ['--signing-key FILE', `an ASCII-armoured OpenPGP private key; its passphrase, if any, from ${SIGNING_PASSPHRASE_VARIABLE}`],
+    ['--platform OS_ARCH', 'only these platforms (repeatable; default: every one)'],
+  ],
+  examples: [['provider', 'registry', 'registry', '--host', 'registry.example.com', '--namespace', 'platform', '--signing-key', 'release-key.asc']],
+};
+
+/** `provider` alone, or with a verb it does not have: both verbs' usage. */
+export const PROVIDER_HELP: CommandHelp = {
+  words: 'provider',
+  summary: 'Write the provider as a mirror or into a registry',
+  forms: ['mirror <directory> [OPTIONS]', 'registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE'],
+  about: '"provider mirror" writes the provider as a filesystem mirror; "provider registry" adds this version to a signed registry. '
+    + '"provider mirror --help" and "provider registry --help" list their options.',
+  options: [],
+  examples: [['provider', 'mirror', 'providers']],
+};
 
 const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -39,7 +63,7 @@ export async function runProviderCommand(args: readonly string[], print: (text: 
   if (verb === 'mirror') return runMirrorCommand(rest, print, log);
   if (verb === 'registry') return writeRegistry(parseProviderArgs(rest), print, log);
   const meant = verb === undefined ? undefined : closestWord(verb, ['mirror', 'registry']);
-  throw new UsageError(verb === undefined ? 'a provider command is missing: mirror or registry' : `unknown provider command ${JSON.stringify(verb)}${meant ? `; did you mean "${meant}"?` : ''}`, PROVIDER_USAGE);
+  throw new UsageError(verb === undefined ? 'a provider command is missing: mirror or registry' : `unknown provider command ${JSON.stringify(verb)}${meant ? `; did you mean "${meant}"?` : ''}`);
 }
 
 /**
@@ -54,12 +78,12 @@ export async function runProviderCommand(args: readonly string[], print: (text: 
 export function runMirrorCommand(args: readonly string[], print: (text: string) => void, log: (line: string) => void = stderrLine): void {
   const options = parseProviderArgs(args);
   const root = resolve(options.directory);
-  if (options.host || options.namespace || options.signingKey) throw new Error('--host, --namespace and --signing-key belong to "provider registry"');
+  if (options.host || options.namespace || options.signingKey) throw new UsageError('--host, --namespace and --signing-key belong to "provider registry"');
   const builds = providerBuilds();
   // The standalone executable has no script provider to write (builds.script): it writes itself.
   const script = options.standalone ? undefined : builds.script;
   const standalone = !script;
-  if (options.platforms.length && !standalone) throw new Error('--platform selects the platforms of --standalone; the script provider is written for every platform, as node runs it on each');
+  if (options.platforms.length && !standalone) throw new UsageError('--platform selects the platforms of --standalone; the script provider is written for every platform, as node runs it on each');
   const { version } = builds;
   const pkg = script ? script() : builds.standalone(options.platforms.length ? options.platforms : builds.platforms, log, 'mirror');
   const what = `the hosting provider ${version} (${describe(pkg, standalone)})`;
@@ -87,9 +111,9 @@ export function runMirrorCommand(args: readonly string[], print: (text: string) 
  */
 async function writeRegistry(options: ProviderOptions, print: (text: string) => void, log: (line: string) => void): Promise<void> {
   const root = resolve(options.directory);
-  if (options.packed || options.standalone || options.source !== PROVIDER_SOURCE) throw new Error('--packed, --standalone and --source belong to "provider mirror"; a registry always serves the standalone executables at --host/--namespace');
+  if (options.packed || options.standalone || options.source !== PROVIDER_SOURCE) throw new UsageError('--packed, --standalone and --source belong to "provider mirror"; a registry always serves the standalone executables at --host/--namespace');
   const address = registryAddress(options);
-  if (!options.signingKey) throw new Error('--signing-key FILE is required: Terraform installs nothing from a registry that is not signed (an ASCII-armoured OpenPGP private key)');
+  if (!options.signingKey) throw new UsageError('--signing-key FILE is required: Terraform installs nothing from a registry that is not signed (an ASCII-armoured OpenPGP private key)');
   const signer = await releaseSigner(readKeyFile(options.signingKey), process.env[SIGNING_PASSPHRASE_VARIABLE], options.signingKey);
   const builds = providerBuilds();
   const { version } = builds;
@@ -106,8 +130,8 @@ async function writeRegistry(options: ProviderOptions, print: (text: string) => 
 function registryAddress(options: ProviderOptions): RegistryAddress {
   const host = options.host?.toLowerCase() ?? '';
   const namespace = options.namespace?.toLowerCase() ?? '';
-  if (!isRegistryHost(host)) throw new Error(`--host ${JSON.stringify(options.host ?? '')} is not a registry host: the host name (and port, if not 443) users write before /NAMESPACE/hosting, e.g. registry.example.com or localhost:8443`);
-  if (!isNamespace(namespace)) throw new Error(`--namespace ${JSON.stringify(options.namespace ?? '')} is not a namespace: lower-case letters, digits and inner hyphens, e.g. platform`);
+  if (!isRegistryHost(host)) throw new UsageError(`--host ${JSON.stringify(options.host ?? '')} is not a registry host: the host name (and port, if not 443) users write before /NAMESPACE/hosting, e.g. registry.example.com or localhost:8443`);
+  if (!isNamespace(namespace)) throw new UsageError(`--namespace ${JSON.stringify(options.namespace ?? '')} is not a namespace: lower-case letters, digits and inner hyphens, e.g. platform`);
   return { host, namespace };
 }
 
@@ -146,13 +170,13 @@ const PROVIDER_FLAGS = {
 
 /** The flags of `provider mirror|registry` and its one word, the directory. */
 export function parseProviderArgs(args: readonly string[]): ProviderOptions {
-  const { flags, words } = parseCommandLine(args, PROVIDER_FLAGS, PROVIDER_USAGE, 1);
-  if (words.length !== 1) throw new UsageError('the directory to write is missing', PROVIDER_USAGE);
+  const { flags, words } = parseCommandLine(args, PROVIDER_FLAGS, 1);
+  if (words.length !== 1) throw new UsageError('the directory to write is missing');
   return {
     packed: flags.packed ?? false,
     standalone: flags.standalone ?? false,
     platforms: (flags.platform ?? []).map(parsePlatform),
-    source: flags.source === undefined ? PROVIDER_SOURCE : parseProviderSource(flags.source),
+    source: flags.source === undefined ? PROVIDER_SOURCE : asUsage(() => parseProviderSource(flags.source!)),
     host: flags.host,
     namespace: flags.namespace,
     signingKey: flags['signing-key'],
@@ -162,5 +186,5 @@ export function parseProviderArgs(args: readonly string[]): ProviderOptions {
 
 function parsePlatform(text: string): Platform {
   if ((PLATFORMS as readonly string[]).includes(text)) return text as Platform;
-  throw new Error(`--platform ${JSON.stringify(text)} is not one the provider is built for: use ${PLATFORMS.join(', ')}`);
+  throw new UsageError(`--platform ${JSON.stringify(text)} is not one the provider is built for: use ${PLATFORMS.join(', ')}`);
 }

@@ -1,33 +1,35 @@
 import { readFileSync } from 'node:fs';
-import { parseCommandLine } from './command-line';
+import type { CommandHelp } from './command-help';
+import { parseCommandLine, UsageError } from './command-line';
 import { watchParent } from './parent-watch';
-import { THIS_PACKAGE } from './this-package';
 import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
-export const SIMULATOR_USAGE = `${THIS_PACKAGE.command} simulator [--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still] [--exit-with-parent]`;
+/** The flags the simulator takes, in the foreground and with `start`. */
+export const SIMULATOR_FLAG_FORM = '[--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still]';
 
-/** What `simulator --help` prints below the usage line. */
-export const SIMULATOR_HELP = [
-  '  --port N            the port to listen on (default 8787); 0 picks a free one, named in the first line printed',
-  '  --host ADDRESS      the address to listen on (default 127.0.0.1). Another than a loopback address is reachable',
-  '                      from other machines: the control surface and live page then need the access key printed at',
-  '                      start, and the demo tokens get random secrets',
-  '  --allow-host NAME   a host name requests may use besides the loopback names and --host (repeatable)',
-  '  --account FILE      the account to simulate (docs/testing/account-file.md; default: the demo account)',
-  `  --request-log N     how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`,
-  '  --still             no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want',
-  '  --exit-with-parent  stop when the process that started this one ends (what the testing kit asks for);',
-  '                      without it the simulator runs until it is interrupted or sent SIGTERM (under npx, or',
-  '                      the Python command, it also ends with them)',
-  '',
-  '  start [flags]       the same simulator in the background: waits until its API answers, prints its address,',
-  '                      where its output (with the tokens) goes, and how to stop it',
-  '  status [--port N]   whether the simulators started with start still answer (exit 0) or not (exit 3)',
-  '  stop [--port N] [--keep-log]',
-  '                      stops them (every one without --port), waiting for a clean close, and removes the',
-  '                      output files start made (--keep-log keeps them)',
-].join('\n');
+export const SIMULATOR_OPTIONS: readonly (readonly [string, string])[] = [
+  ['--port N', 'the port to listen on (default 8787); 0 picks a free one, named in the first line printed'],
+  ['--host ADDRESS', 'the address to listen on (default 127.0.0.1). An address other machines reach makes the control surface and live page ask for the access key printed at start, and gives the demo tokens random secrets'],
+  ['--allow-host NAME', 'a host name requests may use besides the loopback names and --host (repeatable)'],
+  ['--account FILE', 'the account to simulate (docs/testing/account-file.md; default: the demo account)'],
+  ['--request-log N', `how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`],
+  ['--still', 'no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want'],
+];
+
+export const SIMULATOR_HELP: CommandHelp = {
+  words: 'simulator',
+  summary: 'Run the API simulator in the foreground',
+  forms: [`${SIMULATOR_FLAG_FORM} [--exit-with-parent]`],
+  about: 'Serves the whole Server Hosting Management API on this machine, with a demo account or yours, and prints its address, '
+    + 'its tokens and its control surface. It runs until Ctrl-C or SIGTERM. "simulator start" runs it in the background.',
+  options: [
+    ...SIMULATOR_OPTIONS,
+    ['--exit-with-parent', 'stop when the process that started this one ends (what the testing kit asks for); '
+      + 'without it the simulator runs until it is interrupted (under npx, or the Python command, it also ends with them)'],
+  ],
+  examples: [['simulator', '--port', '8787'], ['simulator', '--port', '0', '--account', 'account.json', '--still']],
+};
 
 export interface SimulatorCommandOptions {
   readonly port: number;
@@ -51,15 +53,15 @@ const SIMULATOR_FLAGS = {
 } as const;
 
 export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOptions {
-  const { flags } = parseCommandLine(args, SIMULATOR_FLAGS, SIMULATOR_USAGE, 0, SIMULATOR_VERBS);
+  const { flags } = parseCommandLine(args, SIMULATOR_FLAGS, 0, SIMULATOR_VERBS);
   const port = flags.port ?? '8787';
-  if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--port ${JSON.stringify(port)} is not a port: a number from 0 (any free port) to 65535`);
+  if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--port ${JSON.stringify(port)} is not a port: a number from 0 (any free port) to 65535`);
   const logSize = flags['request-log'];
   const isLogSize = logSize === undefined || (/^\d+$/.test(logSize) && Number(logSize) >= 1 && Number(logSize) <= 1_000_000);
   if (!isLogSize) {
-    throw new Error(`--request-log ${JSON.stringify(logSize)} is not a number of requests from 1 to 1000000`);
+    throw new UsageError(`--request-log ${JSON.stringify(logSize)} is not a number of requests from 1 to 1000000`);
   }
-  if (flags.host === '') throw new Error('--host needs an address, e.g. 127.0.0.1');
+  if (flags.host === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1');
   return {
     port: Number(port),
     host: flags.host ?? '127.0.0.1',

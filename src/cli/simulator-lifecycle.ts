@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseCommandLine } from './command-line';
+import type { CommandHelp } from './command-help';
+import { parseCommandLine, UsageError } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
-import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
+import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_FLAG_FORM, SIMULATOR_OPTIONS, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
 import { THIS_PACKAGE } from './this-package';
 import { defaultCacheDir } from './user-cache';
 import { processStart, processState } from '../contract/process-start';
@@ -71,6 +72,7 @@ const thisTool = (): [string, string[]] => (THIS_PACKAGE.standalone ? [process.e
  */
 export async function startDetached(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const options = parseSimulatorArgs(args);
+  if (options.exitWithParent) throw new UsageError('--exit-with-parent is for the simulator in the foreground; "simulator start" keeps it running until "simulator stop"');
   const dir = ownStateDir(env);
   if (options.port !== 0 && existsSync(stateFile(env, options.port))) {
     const known = await describeOne(env, options.port);
@@ -88,7 +90,12 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   closeSync(out);
   child.unref();
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const ready = await Promise.race([listening(log), exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)))]);
+  const ended = exited.then((code) => Promise.reject(new Error(`the simulator ended at start (exit ${code}):\n${readFileSync(log, 'utf8')}`)));
+  // A simulator that never answered is not left running with no state file to stop it by.
+  const ready = await Promise.race([listening(log), ended]).catch((err: Error) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   const baseUrl = ready.baseUrl;
   const port = Number(new URL(baseUrl).port);
   const started: StartedSimulator = { pid: child.pid!, port, baseUrl, log, started: processStart(child.pid!), secret, accessKey };
@@ -136,7 +143,7 @@ const STOP_FLAGS = { ...STATUS_FLAGS, 'keep-log': { type: 'boolean' } } as const
 /** The ports named by `--port`, or every simulator this user started. */
 function portsOf(port: string | undefined, env: NodeJS.ProcessEnv): number[] {
   if (port !== undefined) {
-    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--port ${JSON.stringify(port)} is not a port`);
+    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--port ${JSON.stringify(port)} is not a port: a number from 1 to 65535`);
     return [Number(port)];
   }
   const dir = stateDir(env);
@@ -244,7 +251,7 @@ async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ runn
 
 /** `simulator status [--port N]`: one line per simulator; exit 0 when every one asked for runs, 3 otherwise. */
 export async function simulatorStatus(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const ports = portsOf(parseCommandLine(args, STATUS_FLAGS, SIMULATOR_STATUS_USAGE).flags.port, env);
+  const ports = portsOf(parseCommandLine(args, STATUS_FLAGS).flags.port, env);
   if (ports.length === 0) {
     print('no simulator started with "simulator start" is running');
     return 3;
@@ -264,7 +271,7 @@ export async function simulatorStatus(args: readonly string[], print: (line: str
  * pid or port since (a container's leftover state file, say) is named and left alone.
  */
 export async function stopSimulators(args: readonly string[], print: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { flags } = parseCommandLine(args, STOP_FLAGS, SIMULATOR_STOP_USAGE);
+  const { flags } = parseCommandLine(args, STOP_FLAGS);
   const ports = portsOf(flags.port, env);
   if (ports.length === 0) {
     print('no simulator started with "simulator start" is running; nothing to stop');
@@ -298,14 +305,43 @@ function removeLog(env: NodeJS.ProcessEnv, log: string): string {
   return 'its output was removed (--keep-log keeps it)';
 }
 
-export const SIMULATOR_START_USAGE = `${THIS_PACKAGE.command} simulator start [--port N] [the flags of simulator]`;
-export const SIMULATOR_STATUS_USAGE = `${THIS_PACKAGE.command} simulator status [--port N]`;
-export const SIMULATOR_STOP_USAGE = `${THIS_PACKAGE.command} simulator stop [--port N] [--keep-log]`;
+export const SIMULATOR_START_HELP: CommandHelp = {
+  words: 'simulator start',
+  summary: 'Start the simulator in the background',
+  forms: [SIMULATOR_FLAG_FORM],
+  about: 'Starts the simulator in the background and waits until its API answers. It prints the address, the file its output '
+    + '(with the tokens) goes to, and the commands that ask for its status and stop it. A CI script needs no "kill $!".',
+  options: SIMULATOR_OPTIONS,
+  examples: [['simulator', 'start', '--port', '8787'], ['simulator', 'start', '--port', '0', '--account', 'account.json', '--still']],
+};
+
+export const SIMULATOR_STATUS_HELP: CommandHelp = {
+  words: 'simulator status',
+  summary: 'Say whether the simulators started here answer',
+  forms: ['[--port N]'],
+  about: 'Says, for each simulator "simulator start" started (or the one on --port), whether it still answers. '
+    + 'Exits 0 when every one asked for answers, 3 otherwise.',
+  options: [['--port N', 'only the simulator started on this port (default: every one)']],
+  examples: [['simulator', 'status', '--port', '8787']],
+};
+
+export const SIMULATOR_STOP_HELP: CommandHelp = {
+  words: 'simulator stop',
+  summary: 'Stop the simulators started here',
+  forms: ['[--port N] [--keep-log]'],
+  about: 'Stops the simulators "simulator start" started (or the one on --port), waiting for a clean close, and removes the '
+    + 'output files start made. A process is signalled only once it proves to be the simulator start made.',
+  options: [
+    ['--port N', 'only the simulator started on this port (default: every one)'],
+    ['--keep-log', 'keep the output files'],
+  ],
+  examples: [['simulator', 'stop', '--port', '8787'], ['simulator', 'stop']],
+};
 
 /** Checks the arguments of `simulator [start|status|stop] …` as the command would, without running anything. */
 export function checkSimulatorArgs([verb, ...rest]: readonly string[]): void {
   if (verb === 'start') parseSimulatorArgs(rest);
-  else if (verb === 'status') parseCommandLine(rest, STATUS_FLAGS, SIMULATOR_STATUS_USAGE);
-  else if (verb === 'stop') parseCommandLine(rest, STOP_FLAGS, SIMULATOR_STOP_USAGE);
+  else if (verb === 'status') parseCommandLine(rest, STATUS_FLAGS);
+  else if (verb === 'stop') parseCommandLine(rest, STOP_FLAGS);
   else parseSimulatorArgs(verb === undefined ? [] : [verb, ...rest]);
 }

@@ -8,8 +8,8 @@ export type CdkFlavour = 'cdktf' | 'cdktn';
 /**
  * The flavour this package was built as, from its own name: `cdktf-server-hosting`, or
  * `cdktn-server-hosting` for CDK Terrain. Its commands and the programs `adopt` writes use it.
- * `command` is what a user types: the package's command, or the standalone executable's own file
- * name when run by hand (an HCL team has that executable and nothing else).
+ * `command` is what a user types: the package's command, or the standalone executable as it was
+ * run by hand, by the name or path typed (an HCL team has that executable and nothing else).
  */
 export interface ThisPackage {
   readonly name: string;
@@ -31,6 +31,7 @@ export const shellWord = (path: string): string => (/^[\w@%+=:,./-]+$/.test(path
 export const THIS_PACKAGE: ThisPackage = (() => {
   const { name, version } = packageManifest();
   const standalone = isSea();
-  const command = standalone ? basename(process.execPath) : name;
+  // As the user typed it: through a link on PATH the executable's own file name would not run.
+  const command = standalone ? process.argv0 || basename(process.execPath) : name;
   return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command, runnable: standalone ? shellWord(process.execPath) : name, standalone };
 })();

@@ -23,7 +23,7 @@ if (mode === 'wait') {
   writeFileSync(file, 'ready');
   setInterval(() => undefined, 1000);
 } else {
-  process.stdout.write(JSON.stringify({ args: process.argv.slice(2) }));
+  process.stdout.write(JSON.stringify({ args: process.argv.slice(2), cache: process.env.CDKTF_SERVER_HOSTING_CACHE_DIR }));
 }
 `;
 
@@ -95,22 +95,40 @@ test('a cache folder an earlier version made group-writable is not trusted: its 
   expect(mode(cache)).toBe(0o700);
 });
 
-test.each<[string, Record<string, string | undefined>]>([
-  ['no HOME', { HOME: undefined }],
-  ['a relative HOME', { HOME: 'relative' }],
-  ['a HOME that is a file', { HOME: '/dev/null' }],
-])('%s: the copy is kept in a folder of this user\'s in the temporary folder, said in one line; nothing is left in the working folder', (_name, env) => {
-  const temp = newFolder(`tmp-${_name.replace(/\W/g, '')}`);
-  const where = { env: { ...env, TMPDIR: temp }, cwd: newFolder(`work-${_name.replace(/\W/g, '')}`), uid: process.getuid?.() === 0 ? 12_345 : undefined };
+test.each<[string, Record<string, string | undefined>, string]>([
+  ['no HOME', { HOME: undefined }, 'HOME is not set and this user has no passwd entry'],
+  ['a relative HOME', { HOME: 'relative' }, 'HOME ("relative") is not an absolute path'],
+  ['a HOME that is a file', { HOME: '/dev/null' }, '/dev/null/.cache cannot hold a folder of this user\'s alone'],
+])('%s: one folder of this user\'s in the temporary folder, for the package and the command, said in one line; nothing in the working folder', (name, env, why) => {
+  const temp = newFolder(`tmp-${name.replace(/\W/g, '')}`);
+  const where = { env: { ...env, TMPDIR: temp }, cwd: newFolder(`work-${name.replace(/\W/g, '')}`), uid: process.getuid?.() === 0 ? 12_345 : undefined };
   const first = run(where);
-  expect(first.status).toBe(0);
   const user = where.uid ?? process.getuid!();
-  const cache = join(temp, `${COMMAND}-${user}`, 'python-command');
-  expect(first.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${COMMAND}: .*: the package is kept in ${cache} instead$`))]);
+  // The folder the Node command falls back to (src/cli/user-cache.ts), handed to it: it says nothing more.
+  const owner = join(temp, `${COMMAND}-cache-${user}`);
+  expect(first).toEqual({ status: 0, stdout: JSON.stringify({ args: ['hello'], cache: owner }), stderr: `${COMMAND}: ${why}: the cache is kept in ${owner} instead\n` });
   expect(run(where).status).toBe(0);
-  expect(readdirSync(cache)).toHaveLength(1);
+  expect(readdirSync(join(owner, 'python-command'))).toHaveLength(1);
   expect(listing(where.cwd)).toEqual([]);
-  expect(readdirSync(temp)).toEqual([`${COMMAND}-${user}`]);
+  expect(readdirSync(temp)).toEqual([`${COMMAND}-cache-${user}`]);
+});
+
+const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+asRoot('no folder of this user\'s alone anywhere: a copy for the run, removed after it; "simulator start" is refused before it unpacks', () => {
+  const temp = newFolder('tmp-untrusted');
+  const where = { env: { HOME: undefined, TMPDIR: temp }, cwd: newFolder('work-untrusted'), uid: 12_346 };
+  // Another user made the fallback folder first.
+  mkdirSync(join(temp, `${COMMAND}-cache-12346`));
+  spawnSync('chown', ['23456', join(temp, `${COMMAND}-cache-12346`)]);
+  const once = run(where);
+  expect(once).toMatchObject({ status: 0, stdout: '{"args":["hello"]}' });
+  expect(once.stderr).toMatch(new RegExp(`^${COMMAND}: no folder of this user's alone for the package's files \\(.*${COMMAND}-cache-12346 is not this user's alone\\): unpacked into \\S+ for this run\n$`));
+  expect(readdirSync(temp)).toEqual([`${COMMAND}-cache-12346`]);
+  const start = run(where, ['simulator', 'start']);
+  expect(start.status).toBe(1);
+  expect(start.stderr).toContain('set CDKTF_SERVER_HOSTING_CACHE_DIR to a folder of yours, or run the simulator in the foreground');
+  expect(readdirSync(temp)).toEqual([`${COMMAND}-cache-12346`]);
 });
 
 test('a run killed mid-unpack leaves nothing for good; a damaged copy is made again, said in one line', () => {

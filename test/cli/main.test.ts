@@ -1,9 +1,20 @@
 import { HostingApiError } from '../../src/api/errors';
-import { ADOPT_USAGE } from '../../src/cli/adopt-command';
+import { ADOPT_HELP, parseAdoptArgs } from '../../src/cli/adopt-command';
+import { usageOf } from '../../src/cli/command-help';
 import { main } from '../../src/cli/main';
-import { runMirrorCommand, runProviderCommand } from '../../src/cli/provider-command';
+import { parseProviderArgs, runMirrorCommand, runProviderCommand } from '../../src/cli/provider-command';
+import { checkSimulatorArgs } from '../../src/cli/simulator-lifecycle';
 import { explainApiError, type ReconcileContext } from '../../src/reconcile/context';
 import type { ReconcileError } from '../../src/reconcile/reconcile-error';
+
+const allCommands = () => ['simulator', 'simulator start', 'simulator status', 'simulator stop', 'provider', 'provider mirror', 'provider registry', 'adopt'];
+
+/** Whether the command's parser takes `args` (the tool's arguments), without running it. */
+function checkCommandLine([command, ...args]: string[]): void {
+  if (command === 'simulator') checkSimulatorArgs(args);
+  else if (command === 'provider') parseProviderArgs(args.slice(1));
+  else parseAdoptArgs(args);
+}
 
 describe('the cdktf-server-hosting command', () => {
   const written = { out: '', err: '' };
@@ -15,20 +26,26 @@ describe('the cdktf-server-hosting command', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  test.each(['help', '--help', '-h'])('%s prints the usage on stdout and exits 0', async (arg) => {
+  test.each(['help', '--help', '-h'])('%s prints each command and what it does on stdout, exits 0', async (arg) => {
     expect(await main([arg])).toBe(0);
-    expect(written.out).toMatch(/^usage: cdktf-server-hosting simulator \[--port N\] \[--host ADDRESS\] \[--allow-host NAME\]\.\.\. \[--account FILE\] \[--request-log N\] \[--still\] \[--exit-with-parent\]\n {7}cdktf-server-hosting simulator start \[--port N\] \[the flags of simulator\]\n {7}cdktf-server-hosting simulator status \[--port N\]\n {7}cdktf-server-hosting simulator stop \[--port N\] \[--keep-log\]\n {7}cdktf-server-hosting provider mirror <directory> \[--packed\] \[--standalone \[--platform OS_ARCH\]\.\.\.\] \[--source HOST\/NAMESPACE\/hosting\]\n {7}cdktf-server-hosting provider registry <directory> --host HOST --namespace NAMESPACE --signing-key FILE \[--platform OS_ARCH\]\.\.\.\n {7}cdktf-server-hosting adopt --language typescript\|python\|hcl \[--cdk cdktf\|cdktn\] \[--out FILE\] \[--token-env-var NAME\] \[--base-url URL\] \[--source ADDRESS\] \[--version CONSTRAINT\]\n {7}cdktf-server-hosting --version\n/);
-    // As git and terraform: each command with what it does, then how to see its flags (issue 60 §2).
-    expect(written.out.split('\n').slice(-8)).toEqual([
+    // As git and terraform: the usage, each command with what it does, then how to see its options.
+    expect(written.out).toBe([
+      'usage: cdktf-server-hosting COMMAND [OPTIONS]',
+      '       cdktf-server-hosting --version',
+      '',
       'Commands:',
-      '  simulator  Run the API simulator: in the foreground, or start, status and stop it in the background',
-      '  provider   Write the Terraform provider as a filesystem mirror, or a registry folder with signed releases',
-      '  adopt      Write a stack that adopts an account\'s servers as they are: the next plan imports them and shows no change',
-      '  --version  Print the package and its version',
+      '  simulator          Run the API simulator in the foreground',
+      '  simulator start    Start the simulator in the background',
+      '  simulator status   Say whether the simulators started here answer',
+      '  simulator stop     Stop the simulators started here',
+      '  provider mirror    Write the provider as a filesystem mirror',
+      '  provider registry  Write this version into a signed provider registry',
+      '  adopt              Write a stack that adopts an account\'s servers as they are',
       '',
-      '"cdktf-server-hosting COMMAND --help" lists a command\'s flags and what each does.',
+      '"cdktf-server-hosting help COMMAND" (or "cdktf-server-hosting COMMAND --help")',
+      'shows a command\'s options and an example.',
       '',
-    ]);
+    ].join('\n'));
     expect(written.err).toBe('');
   });
 
@@ -37,15 +54,42 @@ describe('the cdktf-server-hosting command', () => {
     expect(written.out).toBe('cdktf-server-hosting 0.0.0 (a development build)\n');
   });
 
-  test.each([['provider', 'mirror', '--help'], ['adopt', '-h'], ['simulator', '--port', '1', '--help']])('%s … --help prints that command\'s usage and does nothing else', async (...argv) => {
+  test.each([
+    [['provider', 'mirror', '--help'], 'provider mirror'],
+    [['adopt', '-h'], 'adopt'],
+    [['simulator', '--port', '1', '--help'], 'simulator'],
+    [['simulator', 'start', '--help'], 'simulator start'],
+    [['help', 'simulator', 'stop'], 'simulator stop'],
+    [['help', 'adopt'], 'adopt'],
+    [['provider', '-h'], 'provider'],
+  ])('%j prints the help of %s alone, and does nothing else', async (argv, words) => {
     expect(await main(argv)).toBe(0);
-    expect(written.out).toMatch(new RegExp(`^usage: cdktf-server-hosting ${argv[0]} `));
+    expect(written.out).toMatch(new RegExp(`^usage: cdktf-server-hosting ${words} `));
+    expect(written.out).toMatch(new RegExp(`\nExamples?:\n(.*\n)*  cdktf-server-hosting ${words} `));
     expect(written.err).toBe('');
   });
 
-  test('adopt --language py says the value is wrong', async () => {
-    expect(await main(['adopt', '--language', 'py'])).toBe(1);
-    expect(written.err).toBe('cdktf-server-hosting: --language "py" is not a language adopt writes: use typescript, python or hcl\n');
+  test('every line of every help fits 80 columns', async () => {
+    for (const argv of [['help'], ...allCommands().map((words) => ['help', ...words.split(' ')])]) {
+      written.out = '';
+      expect(await main(argv)).toBe(0);
+      expect(written.out.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    }
+  });
+
+  test('every example of every help is a command line its command takes', async () => {
+    for (const words of allCommands()) {
+      written.out = '';
+      await main(['help', ...words.split(' ')]);
+      const examples = written.out.split(/\nExamples?:\n/)[1].replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  cdktf-server-hosting '));
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) expect(() => checkCommandLine(example.trim().split(' ').slice(1))).not.toThrow();
+    }
+  });
+
+  test('adopt --language py says the value is wrong: a usage error', async () => {
+    expect(await main(['adopt', '--language', 'py'])).toBe(2);
+    expect(written.err.split('\n')[0]).toBe('cdktf-server-hosting: --language "py" is not a language adopt writes: use typescript, python or hcl');
   });
 
   test.each([
@@ -55,8 +99,8 @@ describe('the cdktf-server-hosting command', () => {
     [['--language', 'hcl', '--version', '"; evil'], '--version "\\"; evil" is not a version constraint, e.g. "~> 1.4"'],
     [['--language', 'hcl', '--base-url', 'ftp://x'], '--base-url "ftp://x" is not an http(s) URL'],
     [['--language', 'hcl', '--cdk', 'cdktn'], '--cdk chooses the imports of a typescript or python program; an hcl configuration has none: leave --cdk out'],
-  ])('adopt %j is refused before anything is read', async (args, message) => {
-    expect(await main(['adopt', ...args])).toBe(1);
+  ])('adopt %j is refused before anything is read, a usage error', async (args, message) => {
+    expect(await main(['adopt', ...args])).toBe(2);
     expect(written.err).toMatch(new RegExp(`^cdktf-server-hosting: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 
@@ -66,12 +110,12 @@ describe('the cdktf-server-hosting command', () => {
     [['--language', 'python', 'main.py'], 'unexpected argument "main.py"'],
   ])('adopt %j is a usage error: its own line, then the command\'s usage, exit 2', async (args, message) => {
     expect(await main(['adopt', ...args])).toBe(2);
-    expect(written.err).toBe(`cdktf-server-hosting: ${message}\nusage: ${ADOPT_USAGE}\n`);
+    expect(written.err).toBe(`cdktf-server-hosting: ${message}\n${usageOf(ADOPT_HELP, 'cdktf-server-hosting')}\n"cdktf-server-hosting help adopt" shows its options and an example.\n`);
   });
 
   test('each command\'s --help describes its flags, --port 0 among them', async () => {
     expect(await main(['simulator', '--help'])).toBe(0);
-    expect(written.out).toContain('--port N            the port to listen on (default 8787); 0 picks a free one');
+    expect(written.out).toContain('  --port N              the port to listen on (default 8787); 0 picks a free\n');
     expect(await main(['provider', 'registry', '--help'])).toBe(0);
     expect(written.out).toContain('--signing-key FILE');
     expect(await main(['adopt', '--help'])).toBe(0);
@@ -88,6 +132,10 @@ describe('the cdktf-server-hosting command', () => {
     [['simulator', 'stats', '--port', '8787'], 'unexpected argument "stats"; did you mean "status"?', 2],
     [['simulator', 'strat'], 'unexpected argument "strat"; did you mean "start"?', 2],
     [['simulator', '--bogus'], 'unknown option --bogus', 2],
+    [['simulator', '--port', 'abc'], '--port "abc" is not a port: a number from 0 (any free port) to 65535', 2],
+    [['simulator', 'stop', '--port', '99999'], '--port "99999" is not a port: a number from 1 to 65535', 2],
+    [['simulator', 'start', '--exit-with-parent'], '--exit-with-parent is for the simulator in the foreground; "simulator start" keeps it running until "simulator stop"', 2],
+    [['provider', 'mirror', 'out', '--source', 'example.com/x/aws'], '--source "example.com/x/aws" is not a provider address HOST/NAMESPACE/hosting (e.g. registry.example.com/platform/hosting); the type stays "hosting", which every resource name starts with', 2],
     [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?', 2],
   ])('%j is refused, naming the flag, and writes nothing', async (...argv) => {
     const [args, message, code] = argv as [string[], string, number];
@@ -96,14 +144,18 @@ describe('the cdktf-server-hosting command', () => {
     expect(said).toBe(`cdktf-server-hosting: ${message}`);
     // A usage error: the command's own usage on the lines after it, as git and terraform print it.
     if (code === 2) expect(rest[0]).toMatch(new RegExp(`^usage: cdktf-server-hosting ${args[0]} `));
+    if (code === 2) expect(rest.filter(Boolean).at(-1)).toMatch(new RegExp(`^"cdktf-server-hosting help ${args[0]}( \\w+)?" shows its options and an example\\.$`));
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {
     expect(await main(['deploy'])).toBe(2);
-    expect(written.err).toMatch(/^unknown command "deploy"\nusage: /);
+    expect(written.err).toBe('cdktf-server-hosting: unknown command "deploy"\nusage: cdktf-server-hosting COMMAND [OPTIONS]\n       cdktf-server-hosting --version\n"cdktf-server-hosting help" lists the commands.\n');
     written.err = '';
     expect(await main(['simlator'])).toBe(2);
-    expect(written.err).toMatch(/^unknown command "simlator"; did you mean "simulator"\?\nusage: /);
+    expect(written.err).toMatch(/^cdktf-server-hosting: unknown command "simlator"; did you mean "simulator"\?\nusage: /);
+    written.err = '';
+    expect(await main(['help', 'adpot'])).toBe(2);
+    expect(written.err).toMatch(/^cdktf-server-hosting: unknown command "adpot"; did you mean "adopt"\?\n/);
   });
 });
 

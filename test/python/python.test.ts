@@ -277,8 +277,12 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     copyFileSync(join(ROOT, 'examples', 'testing', 'account.json'), join(dir, 'account.json'));
     expect(sh(join(venv, 'bin', 'mypy'), ['--strict', 'web_stack.py', 'test_web_stack.py'], { cwd: dir }).output).toContain('Success: no issues found');
     const pytest = sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_web_stack.py'], { cwd: dir });
-    expect(pytest.output).toMatch(/\b1 passed\b/);
+    expect(pytest.output).toMatch(/\b2 passed\b/);
+    expect(pytest.output).not.toContain('Warning');
     expect(pytest.code).toBe(0);
+    // What the guide avoids: cdktf's Testing imported by name is taken for a test class.
+    writeFileSync(join(dir, 'test_by_name.py'), 'from cdktf import Testing\n\n\ndef test_app() -> None:\n    assert Testing.app()\n');
+    expect(sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_by_name.py'], { cwd: dir }).output).toContain('PytestCollectionWarning');
 
     // stop() returns once the port is closed: a connection right after is refused, and the next
     // account starts on the same port.

@@ -94,6 +94,13 @@ describe('what the registries check on upload', () => {
     }
   });
 
+  test('both wheels name their author and the author\'s email apart, as pip show prints them', () => {
+    for (const wheel of artefacts('python', '.whl')) {
+      const metadata = run('unzip', ['-p', wheel, '*.dist-info/METADATA']).output;
+      expect([wheel, /^Author: (.*)$/m.exec(metadata)?.[1], /^Author-email: (.*)$/m.exec(metadata)?.[1]]).toEqual([wheel, 'cdktf-server-hosting maintainers', 'maintainers@example.com']);
+    }
+  });
+
   test('both wheels pass twine check --strict', () => {
     const wheels = artefacts('python', '.whl');
     expect(wheels).toHaveLength(2);

@@ -70,10 +70,15 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(version.output).toMatch(new RegExp(`^cdktf-server-hosting \\S+.*; the standalone provider executable for linux/x64, Node ${NODE_RELEASE} inside\\n$`));
     expect(version.code).toBe(0);
     const help = await run(EXECUTABLE, ['--help'], root);
-    for (const usage of ['simulator [--port N]', 'adopt --language typescript|python|hcl', 'provider mirror <directory>', 'provider registry <directory>']) {
-      expect(help.output).toContain(`${EXECUTABLE} ${usage}`);
-    }
-    expect(help.output).toContain('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.');
+    expect(help.output).toContain(`usage: ${EXECUTABLE} COMMAND [OPTIONS]`);
+    for (const command of ['simulator start', 'adopt', 'provider mirror', 'provider registry']) expect(help.output).toMatch(new RegExp(`^  ${command} +[A-Z]`, 'm'));
+    expect(help.output).toContain('Terraform runs this file as its provider (hosting); run by hand, it is the');
+    // Kept on PATH through a link (issue 70): every line names the command as typed, which runs.
+    symlinkSync(EXECUTABLE, join(bin, 'terraform-provider-hosting'));
+    const linked = await run('terraform-provider-hosting', ['simulator', 'start', '--help'], root);
+    expect(linked.output).toMatch(/^usage: terraform-provider-hosting simulator start \[--port N\]/);
+    expect(linked.output).toContain('\n  terraform-provider-hosting simulator start --port 8787\n');
+    expect(linked.output).not.toContain(EXECUTABLE);
     const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
     expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
     expect(other.output).toContain('provider mirror <directory> --standalone", which builds every platform');
@@ -130,6 +135,11 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     const tf = (...args: string[]) => run('terraform', [...args, '-input=false', '-no-color'], dir, { ...env, TF_CLI_CONFIG_FILE: rc });
 
     expect((await tf('init')).code).toBe(0);
+    // The provider docs' line that finds the executable `terraform init` installed (issue 70): it runs by hand.
+    const find = /```shell\n(find \.terraform\/providers [^\n]*)\n```/.exec(readFileSync(join(__dirname, '..', '..', 'docs', 'index.md'), 'utf8'))![1];
+    const found = (await run('sh', ['-c', find], dir)).output.trim().split('\n');
+    expect(found).toEqual([expect.stringMatching(/^\.terraform\/providers\/.*\/linux_amd64\/terraform-provider-hosting_v/)]);
+    expect((await run(join(dir, found[0]), ['--version'], dir)).output).toContain('the standalone provider executable for linux/x64');
     const plan = await tf('plan');
     expect(plan.output).toContain(`Plan: ${imports} to import, 0 to add, 0 to change, 0 to destroy.`);
     const apply = await tf('apply', '-auto-approve');

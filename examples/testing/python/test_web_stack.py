@@ -3,6 +3,7 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
+import cdktf
 import pytest
 from cdktf import App
 
@@ -33,3 +34,10 @@ def test_the_change_stops_exactly_web_1_and_writes_nothing_else(account: testing
     assert [(a.server_id, a.action) for a in account.executed_actions()] == [("vps_web_1", "shutdown")]
     assert len(account.executed_writes()) == 1
     assert next(s for s in account.state() if s.id == "vps_web_2").power == "running"
+
+
+def test_the_stack_synthesizes_a_firewall_per_server() -> None:
+    # cdktf.Testing through its module: a name starting with "Test" imported into a test file is
+    # a class pytest tries to collect, and warns it cannot (PytestCollectionWarning).
+    synthesized = cdktf.Testing.synth(WebStack(cdktf.Testing.app(), "web"))
+    assert cdktf.Testing.to_have_resource(synthesized, "hosting_server_firewall")
