@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runMirrorCommand } from '../../src/cli/provider-command';
+import { PROVIDER_SOURCE } from '../../src/contract/provider-address';
 import { SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, type RunningSimulator } from '../../src/simulator';
 import { cdktfCli } from '../helpers/cdktf-cli';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
@@ -89,5 +91,61 @@ describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesiz
     const said = destroy.output.replace(/\s+/g, ' ');
     expect([`the firewall of ${IDS.vpsRunning}`, `the settings of ${IPS.secondary} on ${IDS.dedicated}`, `${IDS.vpsStopped}, which stays running`].some((left) => said.includes(left))).toBe(true);
     expect(destroy.code).toBe(0);
+  });
+});
+
+/**
+ * cdktf's own bindings (`cdktf provider add`, `cdktf get`) of the provider installed from a
+ * filesystem mirror, as docs/guides/provider.md says: a fresh checkout has no lock file, so cdktf
+ * runs `terraform providers lock`, which asks the source's host and never the CLI configuration's
+ * mirror. The stack is written as the generated classes write it (a TerraformProvider with the
+ * mirror's source and version, a resource of its type).
+ */
+describeWithTerraform('cdktf-cli with generated bindings, the provider from a filesystem mirror', () => {
+  let sim: RunningSimulator;
+  const project = mkdtempSync(join(tmpdir(), 'cdktf-cli-bindings-'));
+  let env: Record<string, string>;
+  let CLI: string;
+
+  beforeAll(async () => {
+    CLI = cdktfCli();
+    sim = await simulatorWithSentinel();
+    let printed = '';
+    runMirrorCommand([join(project, 'mirror')], (text) => (printed += text));
+    const rc = join(project, 'terraform.rc');
+    writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${/^provider_installation \{\n[\s\S]*?^\}$/m.exec(printed)![0]}\n`);
+    const version = /version += "([^"]+)"/.exec(printed)![1];
+    env = { HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1', CI: 'true', FORCE_COLOR: '0' };
+    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', terraformProviders: [`${PROVIDER_SOURCE}@${version}`], terraformModules: [] }));
+    writeFileSync(join(project, 'main.js'), [
+      `const { App, TerraformProvider, TerraformResource, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
+      'const app = new App();',
+      "const stack = new TerraformStack(app, 'web');",
+      `const provider = new TerraformProvider(stack, 'hosting', { terraformResourceType: 'hosting', terraformProviderSource: '${PROVIDER_SOURCE}', terraformGeneratorMetadata: { providerName: 'hosting', providerVersion: '${version}' } });`,
+      "const firewall = new TerraformResource(stack, 'fw', { terraformResourceType: 'hosting_server_firewall', provider });",
+      `firewall.addOverride('server_id', '${IDS.vdsRunning}');`,
+      "firewall.addOverride('enabled', true);",
+      "firewall.addOverride('expect_takeover', true);",
+      'app.synth();',
+      '',
+    ].join('\n'));
+  }, 300_000);
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  test('a fresh checkout fails at terraform providers lock, naming the host; --skip-provider-lock deploys, and the next diff is clean', async () => {
+    const locked = await run(CLI, ['deploy', '--auto-approve'], project, env);
+    expect(locked.output.replace(/\s+/g, ' ')).toContain('Could not retrieve providers for locking');
+    expect(locked.code).not.toBe(0);
+    const deploy = await run(CLI, ['deploy', '--auto-approve', '--skip-provider-lock'], project, env);
+    expect(deploy.output).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(deploy.code).toBe(0);
+    expect(sim.state.server(IDS.vdsRunning).firewall?.enabled).toBe(true);
+    // terraform init recorded the lock file from the mirror: from now on cdktf runs no providers lock.
+    const diff = await run(CLI, ['diff'], project, env);
+    expect(diff.output).toContain('No changes.');
+    expect(diff.code).toBe(0);
   });
 });
