@@ -48,6 +48,9 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
   warn(summary: string, detail?: string): void;
 }
 
+/** The summary of every operation's waits, one for all so Terraform folds them; the detail says how long and why. */
+export const WAITED_SUMMARY = 'Waited for the API\'s rate limits';
+
 /** A warning as Terraform shows it. */
 export interface Warning {
   readonly summary: string;
@@ -171,7 +174,11 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
   const reads = sharedReads(readContext, options.token);
   const handovers = createHandovers();
-  const forecast = applyForecast(options.client);
+  const foretold = applyForecast(options.client);
+  // Terraform plans each change again in the apply's walk: once this process applies, what the
+  // apply spends is being spent, and waits are said as they were, not foretold.
+  let applying = false;
+  const forecast: ApplyForecast = { forecast: (cost) => (applying ? [] : foretold.forecast(cost)) };
   const wallClock = options.wallClock ?? Date.now;
   const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS.default) * 1000;
   const policy = {
@@ -185,6 +192,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   return {
     forCall(callPhase) {
       phase = callPhase;
+      applying ||= callPhase === 'apply';
       const warnings: Warning[] = [];
       const clients: HostingApiClient[] = [];
       return {
@@ -195,7 +203,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         warn: warnerFor(warnings),
         get warnings() {
           const waited = waitSummary(clients);
-          return waited ? [...warnings, { summary: waited }] : warnings;
+          return waited ? [...warnings, { summary: WAITED_SUMMARY, detail: waited }] : warnings;
         },
         handovers,
       };

@@ -352,7 +352,9 @@ describeWithTerraform('a plan whose apply exceeds the token\'s limits says so, o
     const base = defaultSeed();
     const template = base.servers.find((s) => s.server.id === IDS.vpsStopped)!;
     const servers = ids.map((id) => ({ ...template, server: { ...template.server, id } }));
-    sim = await simulatorWithSentinel({ seed: { ...base, servers: [...base.servers, ...servers] } });
+    // The spec's 10 power actions, in a window of 8 s rather than a minute: the eleventh waits a few seconds.
+    const limits = { actionsPerToken: 10, windowMs: 8_000 };
+    sim = await simulatorWithSentinel({ seed: { ...base, servers: [...base.servers, ...servers] }, limits });
     ws = new TerraformWorkspace(env);
   });
   afterAll(async () => {
@@ -375,4 +377,15 @@ describeWithTerraform('a plan whose apply exceeds the token\'s limits says so, o
     expect(said).toContain('TF_LOG_PROVIDER=INFO');
     expect(sim.executed()).toHaveLength(0);
   });
+
+  // Issue 70: the apply's walk plans each change again; the waits are said once they happened, under one summary.
+  test('terraform apply: foretold once, by its plan; the waits that came told under one summary Terraform folds', async () => {
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    const said = run.output.replace(/\s+/g, ' ');
+    expect(said.match(/Warning: The apply will wait for the API's rate limits/g)).toHaveLength(1);
+    expect(said.match(/Warning: Waited for the API's rate limits/g)?.length).toBeGreaterThan(0);
+    expect(said).toMatch(/waited \d+(\.\d)? s for the API's limits: \S+ s for the token's limit of 10 power actions/);
+    expect(sim.executed().filter((e) => e.kind === 'action' && e.detail.includes('start'))).toHaveLength(12);
+  }, 120_000);
 });

@@ -51,6 +51,22 @@ describe('a plan against an API whose answers report 6 requests a minute', () =>
   });
 });
 
+describe('a process that applies foretells no more', () => {
+  const s = useSimulator({ limits: { requestsPerToken: 6 } });
+  test('the apply walk plans each change again: once it applied, its plans say nothing of waits to come', async () => {
+    const sessions = await configuredSessions(s.client(), { now: s.clock.now });
+    const unset = { id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, changed_since_plan: null };
+    const config = { ...unset, server_id: IDS.vpsRunning, enabled: true, expect_takeover: true };
+    sessions.forCall('apply');
+    const said: string[] = [];
+    for (const id of [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]) {
+      const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
+      said.push(...(change.diagnostics ?? []).map((d) => d.summary));
+    }
+    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual([]);
+  });
+});
+
 describe('the tightest budget decides the forecast: the account\'s, spent by its other tokens', () => {
   test('a budget with few requests left foretells the wait that the limit alone would not', () => {
     const cost = { requests: 40, actions: 0 };
