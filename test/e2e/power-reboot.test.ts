@@ -80,3 +80,42 @@ describe.each([Bridge.PROVIDER, Bridge.TERRAFORM_DATA])('bridge %s', (bridge) =>
     });
   });
 });
+
+/**
+ * Issue 70: `terraform apply -replace` of a power state whose triggers also changed shows the
+ * trigger change under `-/+`, which reads as a reboot coming. A replacement is a create, which
+ * never reboots: the plan says so, and the apply sends no action.
+ */
+describeWithTerraform('a replaced power state does not reboot, and its plan says so', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const stackWith = (image: string) => (stack: TerraformStack) => {
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image } });
+  };
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    ws.synth(stackWith('v1'));
+    expect((await ws.init()).code).toBe(0);
+    expect((await ws.apply()).code).toBe(0);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('-replace with new triggers: "does not reboot" at plan and apply, no action sent', async () => {
+    const [address] = (await ws.terraform(['state', 'list'])).output.trim().split('\n').filter((line) => line.startsWith('hosting_power_state.'));
+    ws.synth(stackWith('v2'));
+    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${address}`]);
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('will be replaced, as requested');
+    expect(run.output).toContain('Warning: Creating a power state does not reboot its server');
+    // Terraform plans the update first and shows what that plan said too: it says what a replacement does.
+    expect(run.output.replace(/\s+/g, ' ')).toContain('If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.');
+    expect(sim.executed({ kind: 'action' })).toEqual([]);
+    expect(sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
+  });
+});

@@ -108,7 +108,7 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
     const planned = await t.driver.plan({ pw: power({ reboot_triggers: { v: '2' } }) });
     expect(planned.warnings).toEqual([APPLY_REBOOTS]);
-    expect(planned.details).toEqual([`The apply reboots ${SERVER} once (reboot, through the operating system).`]);
+    expect(planned.details).toEqual([`The apply reboots ${SERVER} once (reboot, through the operating system). If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.`]);
     const applied = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) });
     expect(applied.errors).toEqual([]);
     expect(applied.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual([]);

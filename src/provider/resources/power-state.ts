@@ -266,11 +266,17 @@ export const APPLY_REBOOTS = 'The apply reboots a server: its reboot_triggers ch
 /** The same for a stopped server that the apply starts instead. */
 export const APPLY_STARTS_INSTEAD = 'The apply starts a server whose reboot_triggers changed, and does not reboot it';
 
+/**
+ * Said when a replacement (`-replace`) plans this update first: Terraform asks for the update's plan,
+ * then the create's, and shows what both said; it never tells the provider which it applies.
+ */
+const UNLESS_REPLACED = 'If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.';
+
 /** What the apply does for a change of reboot_triggers, said at plan so the reviewer sees it. */
 function rebootNote(planned: ObjectValue, power: Value, actions: readonly PowerAction[]): Diagnostic[] {
   const serverId = String(planned.server_id);
   const reboot = actions.find((a) => a === 'reboot' || a === 'reset');
-  if (reboot) return [warningOf(APPLY_REBOOTS, `The apply reboots ${serverId} once (${reboot === 'reset' ? 'reset, hard_reboot' : 'reboot, through the operating system'}).`)];
+  if (reboot) return [warningOf(APPLY_REBOOTS, `The apply reboots ${serverId} once (${reboot === 'reset' ? 'reset, hard_reboot' : 'reboot, through the operating system'}). ${UNLESS_REPLACED}`)];
   if (actions.includes('start') && power === 'stopped') {
     return [warningOf(APPLY_STARTS_INSTEAD, `${serverId} is stopped: the apply starts it, a fresh boot, instead of rebooting it.`)];
   }
