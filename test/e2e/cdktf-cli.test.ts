@@ -24,6 +24,12 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   });
 }
 
+/** A cdktf project of one JavaScript program, `main.js` of `lines`, with the providers cdktf.json names. */
+function writeProject(project: string, lines: string[], terraformProviders: string[] = []): void {
+  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', terraformProviders, terraformModules: [] }));
+  writeFileSync(join(project, 'main.js'), [...lines, 'app.synth();', ''].join('\n'));
+}
+
 /**
  * What most cdktf users type: `cdktf deploy`, `cdktf diff` and `cdktf destroy` of cdktf-cli 0.21
  * from npm, on a project whose stack synthesizes fresh, with no hand edits and no --skip-synth.
@@ -42,8 +48,7 @@ describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesiz
     expect(spawnSync('node', ['scripts/prepack.js'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
     sim = await simulatorWithSentinel();
     env = { HOSTING_API_TOKEN: SENTINEL_TOKEN, TF_CLI_CONFIG_FILE: TERRAFORM_RC, CHECKPOINT_DISABLE: '1', CI: 'true', FORCE_COLOR: '0' };
-    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', terraformProviders: [], terraformModules: [] }));
-    writeFileSync(join(project, 'main.js'), [
+    writeProject(project, [
       `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
       `const { HostingApi, IpSettings, PowerState, PowerStateValue, ServerFirewall } = require(${JSON.stringify(join(ROOT, 'lib'))});`,
       'const app = new App();',
@@ -52,9 +57,7 @@ describeWithTerraform('cdktf-cli deploys, diffs and destroys a freshly synthesiz
       `new ServerFirewall(stack, 'fw', { api, serverId: '${IDS.vpsRunning}', enabled: true, rulesets: [1] });`,
       `new IpSettings(stack, 'ip', { api, serverId: '${IDS.dedicated}', ip: '${IPS.secondary}', description: ${JSON.stringify(DESCRIPTION)} });`,
       `new PowerState(stack, 'power', { api, serverId: '${IDS.vpsStopped}', state: PowerStateValue.RUNNING });`,
-      'app.synth();',
-      '',
-    ].join('\n'));
+    ]);
   }, 300_000);
   afterAll(async () => {
     await sim?.close();
@@ -116,8 +119,7 @@ describeWithTerraform('cdktf-cli with generated bindings, the provider from a fi
     writeFileSync(rc, `${readFileSync(TERRAFORM_RC, 'utf8')}\n${/^provider_installation \{\n[\s\S]*?^\}$/m.exec(printed)![0]}\n`);
     const version = /version += "([^"]+)"/.exec(printed)![1];
     env = { HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1', CI: 'true', FORCE_COLOR: '0' };
-    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', terraformProviders: [`${PROVIDER_SOURCE}@${version}`], terraformModules: [] }));
-    writeFileSync(join(project, 'main.js'), [
+    writeProject(project, [
       `const { App, TerraformProvider, TerraformResource, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
       'const app = new App();',
       "const stack = new TerraformStack(app, 'web');",
@@ -126,9 +128,7 @@ describeWithTerraform('cdktf-cli with generated bindings, the provider from a fi
       `firewall.addOverride('server_id', '${IDS.vdsRunning}');`,
       "firewall.addOverride('enabled', true);",
       "firewall.addOverride('expect_takeover', true);",
-      'app.synth();',
-      '',
-    ].join('\n'));
+    ], [`${PROVIDER_SOURCE}@${version}`]);
   }, 300_000);
   afterAll(async () => {
     await sim?.close();

@@ -37,33 +37,27 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
 
 describe('a plan against an API whose answers report 6 requests a minute', () => {
   const s = useSimulator({ limits: { requestsPerToken: 6 } });
-  test('three firewall changes are foretold to wait, from the reported figure', async () => {
+  /** The forecasts three firewall creates plan in one process, after `before` RPCs of `phase`. */
+  async function forecastsOfThreeCreates(before: 'apply' | undefined): Promise<string[]> {
     const sessions = await configuredSessions(s.client(), { now: s.clock.now });
+    if (before) sessions.forCall(before);
     const unset = { id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, changed_since_plan: null };
-    const config = { ...unset, server_id: IDS.vpsRunning, enabled: true, expect_takeover: true };
+    const config = { ...unset, enabled: true, expect_takeover: true };
     const said: string[] = [];
     for (const id of [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]) {
       const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
       said.push(...(change.diagnostics ?? []).map((d) => d.summary));
     }
-    // The plan's own reads left 4 of the 6 when the third change crossed them.
-    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual(['The apply will wait for the API\'s rate limits: more than 4 requests with this token']);
-  });
-});
+    return said.filter((w) => w.startsWith('The apply will wait'));
+  }
 
-describe('a process that applies foretells no more', () => {
-  const s = useSimulator({ limits: { requestsPerToken: 6 } });
-  test('the apply walk plans each change again: once it applied, its plans say nothing of waits to come', async () => {
-    const sessions = await configuredSessions(s.client(), { now: s.clock.now });
-    const unset = { id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, changed_since_plan: null };
-    const config = { ...unset, server_id: IDS.vpsRunning, enabled: true, expect_takeover: true };
-    sessions.forCall('apply');
-    const said: string[] = [];
-    for (const id of [IDS.vpsRunning, IDS.vpsStopped, IDS.vdsRunning]) {
-      const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, { ...config, server_id: id }, {});
-      said.push(...(change.diagnostics ?? []).map((d) => d.summary));
-    }
-    expect(said.filter((w) => w.startsWith('The apply will wait'))).toEqual([]);
+  test('three firewall changes are foretold to wait, from the reported figure', async () => {
+    // The plan's own reads left 4 of the 6 when the third change crossed them.
+    expect(await forecastsOfThreeCreates(undefined)).toEqual(['The apply will wait for the API\'s rate limits: more than 4 requests with this token']);
+  });
+
+  test('the apply walk plans each change again: once its process applied, its plans foretell nothing', async () => {
+    expect(await forecastsOfThreeCreates('apply')).toEqual([]);
   });
 });
 
