@@ -94,7 +94,7 @@ function unknownCommand(name: string | undefined): number {
 /** `help [COMMAND [SUBCOMMAND]]`: the top-level help, or that command's. */
 function printHelp(words: readonly string[]): number {
   const [name, ...rest] = words;
-  if (name === undefined) {
+  if (name === undefined || isHelp(name)) {
     print(topHelp());
     return 0;
   }

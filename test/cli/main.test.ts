@@ -26,8 +26,8 @@ describe('the cdktf-server-hosting command', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  test.each(['help', '--help', '-h'])('%s prints each command and what it does on stdout, exits 0', async (arg) => {
-    expect(await main([arg])).toBe(0);
+  test.each([['help'], ['--help'], ['-h'], ['help', 'help']])('%j prints each command and what it does on stdout, exits 0', async (...argv) => {
+    expect(await main(argv)).toBe(0);
     // As git and terraform: the usage, each command with what it does, then how to see its options.
     expect(written.out).toBe([
       'usage: cdktf-server-hosting COMMAND [OPTIONS]',
