@@ -74,10 +74,10 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     for (const command of ['simulator start', 'adopt', 'provider mirror', 'provider registry']) expect(help.output).toMatch(new RegExp(`^  ${command} +[A-Z]`, 'm'));
     expect(help.output).toContain('Terraform runs this file as its provider (hosting); run by hand, it is the');
     // Kept on PATH through a link (issue 70): every line names the command as typed, which runs.
-    symlinkSync(EXECUTABLE, join(bin, 'terraform-provider-hosting'));
-    const linked = await run('terraform-provider-hosting', ['simulator', 'start', '--help'], root);
-    expect(linked.output).toMatch(/^usage: terraform-provider-hosting simulator start \[--port N\]/);
-    expect(linked.output).toContain('\n  terraform-provider-hosting simulator start --port 8787\n');
+    symlinkSync(EXECUTABLE, join(bin, 'hosting'));
+    const linked = await run('hosting', ['simulator', 'start', '--help'], root);
+    expect(linked.output).toMatch(/^usage: hosting simulator start \[--port N\]/);
+    expect(linked.output).toContain('\n  hosting simulator start --port 8787\n');
     expect(linked.output).not.toContain(EXECUTABLE);
     const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
     expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
@@ -136,8 +136,9 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
 
     expect((await tf('init')).code).toBe(0);
     // The provider docs' line that finds the executable `terraform init` installed (issue 70): it runs by hand.
-    const find = /```shell\n(find \.terraform\/providers [^\n]*)\n```/.exec(readFileSync(join(__dirname, '..', '..', 'docs', 'index.md'), 'utf8'))![1];
-    const found = (await run('sh', ['-c', find], dir)).output.trim().split('\n');
+    const find = /```shell\n(find -L \.terraform\/providers [^\n]*)\n```/.exec(readFileSync(join(__dirname, '..', '..', 'docs', 'index.md'), 'utf8'))![1];
+    // Run with the machine's PATH: this suite's PATH holds terraform and the executable alone.
+    const found = spawnSync('sh', ['-c', find], { cwd: dir, encoding: 'utf8' }).stdout.trim().split('\n');
     expect(found).toEqual([expect.stringMatching(/^\.terraform\/providers\/.*\/linux_amd64\/terraform-provider-hosting_v/)]);
     expect((await run(join(dir, found[0]), ['--version'], dir)).output).toContain('the standalone provider executable for linux/x64');
     const plan = await tf('plan');
