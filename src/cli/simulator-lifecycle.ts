@@ -143,7 +143,7 @@ const STOP_FLAGS = { ...STATUS_FLAGS, 'keep-log': { type: 'boolean' } } as const
 /** The ports named by `--port`, or every simulator this user started. */
 function portsOf(port: string | undefined, env: NodeJS.ProcessEnv): number[] {
   if (port !== undefined) {
-    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--port ${JSON.stringify(port)} is not a port: a number from 1 to 65535`);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`--port ${JSON.stringify(port)} is not a port: a number from 1 to 65535`);
     return [Number(port)];
   }
   const dir = stateDir(env);

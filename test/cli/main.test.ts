@@ -134,6 +134,7 @@ describe('the cdktf-server-hosting command', () => {
     [['simulator', '--bogus'], 'unknown option --bogus', 2],
     [['simulator', '--port', 'abc'], '--port "abc" is not a port: a number from 0 (any free port) to 65535', 2],
     [['simulator', 'stop', '--port', '99999'], '--port "99999" is not a port: a number from 1 to 65535', 2],
+    [['simulator', 'status', '--port', '0'], '--port "0" is not a port: a number from 1 to 65535', 2],
     [['simulator', 'start', '--exit-with-parent'], '--exit-with-parent is for the simulator in the foreground; "simulator start" keeps it running until "simulator stop"', 2],
     [['provider', 'mirror', 'out', '--source', 'example.com/x/aws'], '--source "example.com/x/aws" is not a provider address HOST/NAMESPACE/hosting (e.g. registry.example.com/platform/hosting); the type stays "hosting", which every resource name starts with', 2],
     [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?', 2],
