@@ -55,20 +55,20 @@ const COMMANDS: Record<string, Command> = {
 /** The help of the command `words` name: the subcommand, when the word after the command is one. */
 const helpFor = (command: Command, words: readonly string[]): CommandHelp => command.verbs?.[words[0] ?? ''] ?? command.help;
 
-const tool = () => THIS_PACKAGE.command;
+const TOOL = THIS_PACKAGE.command;
 
-const USAGE = () => [`usage: ${tool()} COMMAND [OPTIONS]`, `       ${tool()} --version`].join('\n');
+const USAGE = [`usage: ${TOOL} COMMAND [OPTIONS]`, `       ${TOOL} --version`].join('\n');
 
 /** The top-level help, as git's and terraform's: each command and what it does, then how to see its options. */
 function topHelp(): string {
   const helps = Object.values(COMMANDS).flatMap((c) => c.listed);
   return [
-    USAGE(),
+    USAGE,
     '',
     'Commands:',
     ...helps.map((h) => `  ${h.words.padEnd(19)}${h.summary}`),
     '',
-    ...wrap(`"${tool()} help COMMAND" (or "${tool()} COMMAND --help") shows a command's options and an example.`, WIDTH),
+    ...wrap(`"${TOOL} help COMMAND" (or "${TOOL} COMMAND --help") shows a command's options and an example.`, WIDTH),
     // Run by hand, the executable must say why it is not serving Terraform.
     ...(THIS_PACKAGE.standalone ? ['', ...wrap('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.', WIDTH)] : []),
   ].join('\n');
@@ -87,7 +87,7 @@ function versionLine(): string {
 function unknownCommand(name: string | undefined): number {
   const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
   const said = name === undefined ? 'a command is missing' : `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
-  process.stderr.write(`${tool()}: ${said}\n${USAGE()}\n${wrap(`"${tool()} help" lists the commands.`, WIDTH).join('\n')}\n`);
+  process.stderr.write(`${TOOL}: ${said}\n${USAGE}\n${wrap(`"${TOOL} help" lists the commands.`, WIDTH).join('\n')}\n`);
   return 2;
 }
 
@@ -100,7 +100,7 @@ function printHelp(words: readonly string[]): number {
   }
   const command = COMMANDS[name];
   if (!command) return unknownCommand(name);
-  print(helpOf(helpFor(command, rest), tool()));
+  print(helpOf(helpFor(command, rest), TOOL));
   return 0;
 }
 
@@ -120,10 +120,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(args);
   } catch (err) {
-    process.stderr.write(`${tool()}: ${(err as Error).message}\n`);
+    process.stderr.write(`${TOOL}: ${(err as Error).message}\n`);
     if (!(err instanceof UsageError)) return 1;
     const help = helpFor(command, args);
-    process.stderr.write(`${usageOf(help, tool())}\n${wrap(`"${tool()} help ${help.words}" shows its options and an example.`, WIDTH).join('\n')}\n`);
+    process.stderr.write(`${usageOf(help, TOOL)}\n${wrap(`"${TOOL} help ${help.words}" shows its options and an example.`, WIDTH).join('\n')}\n`);
     return 2;
   }
 }
