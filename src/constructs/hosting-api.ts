@@ -5,8 +5,8 @@ import { Bridge } from './bridge';
 import { AssetType, TerraformAsset, TerraformStack, Token, type TerraformProvider } from './cdk';
 import { ChangedSincePlan, FAIL_SINCE_PLAN_NEEDS_PROVIDER } from './changed-since-plan';
 import { hostingProvider } from './provider-package';
-import { checkOneOf, checkProviderBridge, checkWholeSeconds, ValidationError, inReaderWords } from './validation';
-import { isLoopbackHost, isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { checkOneOf, checkProviderBridge, ValidationError, inReaderWords } from './validation';
+import { isLoopbackHost, isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { providerVersion, readProviderBundle, STANDALONE_MIRROR_HINT, standaloneMirrorPlatforms } from '../contract/provider-mirror';
 import type { ApiConnection } from '../contract/resource-document';
 
@@ -36,14 +36,9 @@ export interface HostingApiProps {
    */
   readonly allowInsecureHttp?: boolean;
   /**
-   * How old, in seconds, the plan's read of a resource may be for its apply to write from it without
-   * reading again (the provider's `plan_read_max_age_seconds`): a `cdktf deploy` or `terraform apply`
-   * that applies within the bound costs each changed resource its read and its write; an older read
-   * (a saved plan applied later) is read again, and what changed since the plan is named. Either
-   * way the write's answer is checked whole, and a value changed since is set as planned, with a
-   * warning. 0: every apply reads again (one more request per changed resource). Bridge.PROVIDER
-   * only: the bridges' handler reads at every apply anyway.
-   * @default 60
+   * Without effect: every apply reads what it changes before it writes, and names what changed
+   * since the plan, however old the plan. Not written to the provider block.
+   * @deprecated remove it; a later major version removes it.
    */
   readonly planReadMaxAgeSeconds?: number;
   /**
@@ -85,7 +80,10 @@ export class HostingApi extends Construct {
   public readonly allowInsecureHttp: boolean;
   /** The standalone provider's mirror directory, resolved, or undefined for the script provider. */
   public readonly standaloneProvider?: string;
-  /** The provider's `plan_read_max_age_seconds`, or undefined for its default. */
+  /**
+   * What `planReadMaxAgeSeconds` was given, without effect.
+   * @deprecated every apply reads before it writes.
+   */
   public readonly planReadMaxAgeSeconds?: number;
   /** The provider's `changed_since_plan`, or undefined for its default (overwrite). */
   public readonly changedSincePlan?: ChangedSincePlan;
@@ -102,7 +100,6 @@ export class HostingApi extends Construct {
     this.baseUrl = props.baseUrl;
     this.bridge = props.bridge ?? Bridge.PROVIDER;
     if (props.standaloneProvider !== undefined) this.standaloneProvider = checkStandaloneProvider(this, props.standaloneProvider, this.bridge);
-    checkWholeSeconds(this, 'planReadMaxAgeSeconds', props.planReadMaxAgeSeconds, PLAN_READ_MAX_AGE_SECONDS.max);
     this.planReadMaxAgeSeconds = props.planReadMaxAgeSeconds;
     checkOneOf(this, 'changedSincePlan', props.changedSincePlan, Object.values(ChangedSincePlan));
     if (props.changedSincePlan === ChangedSincePlan.FAIL) checkProviderBridge(this, this.bridge, 'changedSincePlan', FAIL_SINCE_PLAN_NEEDS_PROVIDER);
@@ -123,8 +120,8 @@ export class HostingApi extends Construct {
    * @internal
    */
   public _provider(): TerraformProvider {
-    const { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds, changedSincePlan } = this;
-    const config = { baseUrl, tokenEnvVar, allowInsecureHttp, planReadMaxAgeSeconds, changedSincePlan };
+    const { baseUrl, tokenEnvVar, allowInsecureHttp, changedSincePlan } = this;
+    const config = { baseUrl, tokenEnvVar, allowInsecureHttp, changedSincePlan };
     return hostingProvider(this, config, this.standaloneProvider);
   }
 

@@ -13,7 +13,6 @@ export interface HostingProviderConfig {
   readonly baseUrl?: string;
   readonly tokenEnvVar: string;
   readonly allowInsecureHttp: boolean;
-  readonly planReadMaxAgeSeconds?: number;
   readonly changedSincePlan?: string;
 }
 
@@ -57,7 +56,6 @@ class HostingProvider extends TerraformProvider {
       base_url: this.config.baseUrl,
       token_env_var: this.config.tokenEnvVar,
       allow_insecure_http: this.config.allowInsecureHttp || undefined,
-      plan_read_max_age_seconds: this.config.planReadMaxAgeSeconds,
       changed_since_plan: this.config.changedSincePlan,
       // The provider then names every setting in its messages as the stack's author wrote it.
       message_language: pythonDrives() ? 'python' : 'typescript',
@@ -67,7 +65,7 @@ class HostingProvider extends TerraformProvider {
 
 const connectionKey = (config: HostingProviderConfig) =>
   JSON.stringify([
-    config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.planReadMaxAgeSeconds ?? null, config.changedSincePlan ?? null,
+    config.baseUrl ?? null, config.tokenEnvVar, config.allowInsecureHttp, config.changedSincePlan ?? null,
   ]);
 
 /**

@@ -122,13 +122,6 @@ export function checkPositiveSeconds(scope: IConstruct, prop: string, value: num
   }
 }
 
-/** A whole number of seconds from 0 to `max` (0 is a meaning of its own, unlike checkPositiveSeconds). */
-export function checkWholeSeconds(scope: IConstruct, prop: string, value: number | undefined, max: number): void {
-  if (value !== undefined && !isToken(value) && !(Number.isInteger(value) && value >= 0 && value <= max)) {
-    throw new ValidationError(scope, prop, `is ${value}; it must be a whole number of seconds from 0 to ${max}`);
-  }
-}
-
 export function checkOneOf<T extends string>(scope: IConstruct, prop: string, value: T | undefined, allowed: readonly T[]): void {
   if (value !== undefined && !isToken(value) && !allowed.includes(value)) {
     throw new ValidationError(scope, prop, `is "${value}"; expected one of ${allowed.map((a) => `"${a}"`).join(', ')}`);

@@ -89,11 +89,6 @@ export function printableUrl(input: string): string {
   return input.trim().split(/[?#]/)[0].replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1');
 }
 
-/**
- * The provider's `plan_read_max_age_seconds` (`planReadMaxAgeSeconds` of HostingApi): how old the
- * plan's read of a resource may be for its apply to write from it without reading again; at most a day.
- */
-export const PLAN_READ_MAX_AGE_SECONDS = { default: 60, max: 86_400 } as const;
 
 /** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
 export function editDistance(a: string, b: string): number {

@@ -1,13 +1,13 @@
 import { CONNECTION_TEST_SECONDS, testConnection } from './connection-test';
-import { errorAt, type Diagnostic } from './diagnostics';
+import { errorAt, warningAt, type Diagnostic } from './diagnostics';
 import { validateChangedSincePlan } from './resources/resource';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, schemaOf } from './schema';
-import { createSession, stoppableSleep, type SessionFactory } from './session';
+import { createSession, READ_ONLY_PLAN_ENV, stoppableSleep, type SessionFactory } from './session';
 import { normalizeBaseUrl } from '../api/base-url';
 import { FileBudgetStore, sharedBudgetFile } from '../api/budget-store';
 import { HostingApiClient, isTransientLogLine } from '../api/client';
 import { tcpKeepAliveSetting } from '../api/transport';
-import { isTokenVariableName, PLAN_READ_MAX_AGE_SECONDS, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
+import { isTokenVariableName, printableUrl, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
 import { HANDLER_ENV } from '../contract/resource-document';
 import { ReconcileError } from '../reconcile/reconcile-error';
 import { UNKNOWN } from './plugin/values';
@@ -15,12 +15,7 @@ import type { ObjectValue } from './resources/resource';
 
 export const DEFAULT_TOKEN_ENV_VAR = 'HOSTING_API_TOKEN';
 
-/**
- * Set to `on` in a pipeline's plan job, whose token may only read (the GitOps guide): a scope the
- * apply will need is a warning of the plan that names it, not an error. The apply, with a token
- * lacking it, fails as before.
- */
-export const READ_ONLY_PLAN_ENV = 'HOSTING_API_READ_ONLY_PLAN';
+export { READ_ONLY_PLAN_ENV };
 
 /** `on`, `off` or unset (off); anything else is refused, its value shown only when it is a short word (never a token pasted here). */
 export function readOnlyPlanSetting(value: string | undefined): boolean {
@@ -38,7 +33,8 @@ export const PROVIDER_SCHEMA = schemaOf('The Server Hosting Management API. The 
     name: 'plan_read_max_age_seconds',
     type: 'number',
     optional: true,
-    description: `How old, in seconds, the plan's read of a resource may be for its apply to write from it without reading again (default ${PLAN_READ_MAX_AGE_SECONDS.default}; 0: every apply reads again, one more request per changed resource). An older read (a saved plan applied later) is read again, and what changed since the plan is named. Either way the write's answer is checked whole, and a value changed since is set as planned, with a warning.`,
+    deprecated: true,
+    description: 'Deprecated, and without effect: every apply reads what it changes before it writes, and names what changed since the plan. Remove it; a later major version refuses it.',
   },
   CHANGED_SINCE_PLAN_ATTRIBUTE,
   {
@@ -83,6 +79,13 @@ export function isTokenPastedAsName(config: ObjectValue | null): boolean {
   return typeof name === 'string' && !isTokenVariableName(name);
 }
 
+/** A setting that no longer does anything, said where it is set (Terraform itself warns only of deprecated references). */
+export function deprecatedSettings(config: ObjectValue): Diagnostic[] {
+  if (config.plan_read_max_age_seconds === null || config.plan_read_max_age_seconds === undefined) return [];
+  const detail = 'every apply reads what it changes before it writes, and names what changed since the plan, however old the plan: remove the setting';
+  return [warningAt('plan_read_max_age_seconds', 'plan_read_max_age_seconds is deprecated, and has no effect', detail)];
+}
+
 const notKnown = (attribute: string, what: string): Diagnostic =>
   errorAt(attribute, `${attribute} of the provider "hosting" block is not known until apply`, `the provider needs ${what} to read the servers at plan time; set it from a value known at plan time (a variable or a literal), not from another resource`);
 
@@ -116,11 +119,6 @@ export async function configureProvider(config: ObjectValue, environment: Provid
   if (config.token_env_var === UNKNOWN) return { diagnostics: [notKnown('token_env_var', 'the name of the token\'s variable')] };
   if (config.base_url === UNKNOWN) return { diagnostics: [notKnown('base_url', 'the API\'s address')] };
   if (config.allow_insecure_http === UNKNOWN) return { diagnostics: [notKnown('allow_insecure_http', 'to know whether plain http is allowed')] };
-  if (config.plan_read_max_age_seconds === UNKNOWN) return { diagnostics: [notKnown('plan_read_max_age_seconds', 'how old a plan\'s read may be')] };
-  const maxAge = config.plan_read_max_age_seconds ?? undefined;
-  if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0 || maxAge > PLAN_READ_MAX_AGE_SECONDS.max)) {
-    return { diagnostics: [errorAt('plan_read_max_age_seconds', `plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to ${PLAN_READ_MAX_AGE_SECONDS.max}, not ${String(maxAge)}`)] };
-  }
   if (config.changed_since_plan === UNKNOWN) return { diagnostics: [notKnown('changed_since_plan', 'to know whether an apply may overwrite a change made since the plan')] };
   const changedSincePlanRefusal = validateChangedSincePlan(config, 'changed_since_plan in the provider "hosting" block');
   if (changedSincePlanRefusal.length) return { diagnostics: changedSincePlanRefusal };
@@ -168,7 +166,6 @@ export async function configureProvider(config: ObjectValue, environment: Provid
     changedSincePlan: config.changed_since_plan === 'fail' ? 'fail' as const : 'overwrite' as const,
     readOnlyPlan,
     expectTakeover: config.expect_takeover === true,
-    planReadMaxAgeSeconds: maxAge,
   };
   const clocks = { now, wallClock: environment.clock?.wallClock };
   const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, ...clocks, ...policy }, stopped);

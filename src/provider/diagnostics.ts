@@ -27,6 +27,10 @@ export function errorAt(attribute: string | undefined, summary: string, detail?:
   return { severity: ERROR, summary, detail, attribute: attribute ? { steps: [{ attribute_name: attribute }] } : undefined };
 }
 
+/** A warning about the value of one attribute, which Terraform shows at that line of the configuration. */
+export const warningAt = (attribute: string, summary: string, detail?: string): Diagnostic =>
+  ({ ...errorAt(attribute, summary, detail), severity: 2 });
+
 /**
  * A failure as a diagnostic, with the API's status, code and request id and what to do, as the
  * handler prints it. The caller's scrub keeps the token out of every line.

@@ -55,7 +55,7 @@ const LIST_NESTING = 2;
 const anchor = (path: string) => `nestedatt--${path.replace(/\./g, '--')}`;
 
 function line(a: WireAttribute, path: string, replacedBy: readonly string[] = []): string {
-  const flags = [a.required ? 'Required' : a.optional ? 'Optional' : undefined, a.computed && !a.required ? 'Computed' : undefined, replacedBy.includes(a.name) ? 'Forces replacement' : undefined];
+  const flags = [a.required ? 'Required' : a.optional ? 'Optional' : undefined, a.computed && !a.required ? 'Computed' : undefined, replacedBy.includes(a.name) ? 'Forces replacement' : undefined, a.deprecated ? 'Deprecated' : undefined];
   const below = a.nested_type ? ` (see [below for nested schema](#${anchor(path)}))` : '';
   return `- \`${a.name}\` (\`${typeOf(a)}\`; ${flags.filter(Boolean).join(', ')}) ${a.description}${below}`;
 }

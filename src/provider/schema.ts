@@ -20,6 +20,8 @@ export interface AttributeSpec {
   readonly required?: boolean;
   readonly optional?: boolean;
   readonly computed?: boolean;
+  /** Terraform warns where a configuration sets it. */
+  readonly deprecated?: boolean;
 }
 
 /** `tfplugin6.StringKind`: descriptions are Markdown, so editors and the generated docs render them. */
@@ -37,12 +39,13 @@ export interface WireAttribute {
   readonly required: boolean;
   readonly optional: boolean;
   readonly computed: boolean;
+  readonly deprecated: boolean;
 }
 
 export const isNested = (type: CtyType | NestedType): type is NestedType => typeof type === 'object' && !Array.isArray(type);
 
 function wireAttribute(a: AttributeSpec): WireAttribute {
-  const flags = { required: !!a.required, optional: !!a.optional, computed: !!a.computed };
+  const flags = { required: !!a.required, optional: !!a.optional, computed: !!a.computed, deprecated: !!a.deprecated };
   const common = { name: a.name, description: a.description, description_kind: MARKDOWN, ...flags };
   return isNested(a.type)
     ? { ...common, nested_type: { attributes: a.type.members.map(wireAttribute), nesting: NESTING_MODE[a.type.nesting] } }

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ObjectValue, Value } from './plugin/values';
 import { applyForecast, type ApplyForecast } from './rate-forecast';
-import { readWithin, type PrivateState } from './resources/private-state';
 import type { ChangedSincePlan } from './schema';
 import { sharedReads, type SharedReads } from './shared-reads';
 import type { HostingApiClient } from '../api/client';
 import type { TokenInfo } from '../api/schemas';
 import { waitSummary } from '../api/wait-summary';
-import { PLAN_READ_MAX_AGE_SECONDS, printableUrl } from '../contract/patterns';
+import { printableUrl } from '../contract/patterns';
 import type { ReconcileContext } from '../reconcile/context';
 import { SETTINGS_RUN_SECONDS } from '../reconcile/plan-resource';
 import type { TokenScopes } from '../reconcile/preflight';
@@ -38,15 +37,18 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
   refusesChangedSincePlan(config: ObjectValue): boolean;
   /** Whether a create's takeover was reviewed: the resource's `expect_takeover`, else the provider's. */
   expectsTakeover(config: ObjectValue): boolean;
-  /** `priv` marked as read now: the refresh's read, which Terraform carries to the apply in the prior state. */
-  markRead(priv: PrivateState): PrivateState;
-  /** Whether the refresh's read behind a prior state is recent enough (`plan_read_max_age_seconds`) for the apply to write from it. */
-  trustsRead(priv: PrivateState): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
   accountName(): string;
   /** A warning for Terraform's output (and the log); `detail` names the resource where `summary` is shared by its kind, so Terraform folds repeats. */
   warn(summary: string, detail?: string): void;
 }
+
+/**
+ * Set to `on` in a pipeline's plan job, whose token may only read (the GitOps guide): a scope the
+ * apply will need is a warning of the plan that names it, not an error. The apply, with a token
+ * lacking it, fails as before.
+ */
+export const READ_ONLY_PLAN_ENV = 'HOSTING_API_READ_ONLY_PLAN';
 
 /** The summary of every operation's waits, one for all so Terraform folds them; the detail says how long and why. */
 export const WAITED_SUMMARY = 'Waited for the API\'s rate limits';
@@ -96,10 +98,6 @@ export interface SessionOptions {
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
-  /** Milliseconds since the epoch, for the age of a read that a later process (the apply) judges; default the machine's. */
-  readonly wallClock?: () => number;
-  /** The provider's `plan_read_max_age_seconds`; default PLAN_READ_MAX_AGE_SECONDS.default. */
-  readonly planReadMaxAgeSeconds?: number;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
   /** The provider's `expect_takeover`: every create's takeover reviewed; default false. */
@@ -179,15 +177,11 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // apply spends is being spent, and waits are said as they were, not foretold.
   let applying = false;
   const forecast: ApplyForecast = { forecast: (cost) => (applying ? [] : foretold.forecast(cost)) };
-  const wallClock = options.wallClock ?? Date.now;
-  const maxAgeMs = (options.planReadMaxAgeSeconds ?? PLAN_READ_MAX_AGE_SECONDS.default) * 1000;
   const policy = {
     readOnlyPlan: options.readOnlyPlan ?? false,
     refusesChangedSincePlan: (config: ObjectValue) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
     expectsTakeover: (config: ObjectValue) => (config.expect_takeover ?? options.expectTakeover ?? false) === true,
     accountName: () => accountNamed(reads.token(), options.client.baseUrl),
-    markRead: (priv: PrivateState) => ({ ...priv, readAt: wallClock() }),
-    trustsRead: (priv: PrivateState) => readWithin(priv, maxAgeMs, wallClock()),
   };
   return {
     forCall(callPhase) {

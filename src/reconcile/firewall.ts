@@ -72,6 +72,8 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
 export interface FirewallPlan extends Plan {
   /** The firewall the plan was made from. */
   readonly actual: Firewall;
+  /** What it makes of the managed members, rule set names resolved. */
+  readonly desired: FirewallDesired;
   readonly diff: FirewallDiff;
 }
 
@@ -144,7 +146,7 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const moved = sincePlanWarning(label, movedValues);
   if (moved) ctx.warn(moved);
   if (diff.changes.length === 0) {
-    return { inSync: true, summary: `${label}: in sync`, actual, diff, apply: async () => undefined };
+    return { inSync: true, summary: `${label}: in sync`, actual, desired, diff, apply: async () => undefined };
   }
   const explain = async (err: unknown): Promise<never> => {
     if (diff.change.rulesets && isHostingApiError(err, 'validation_failed', 'not_found')) {
@@ -166,6 +168,7 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
     inSync: false,
     summary: `${label}: ${diff.changes.join(', ')}`,
     actual,
+    desired,
     diff,
     apply: async () => {
       const after = await write(actual);

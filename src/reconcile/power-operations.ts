@@ -130,17 +130,25 @@ export type ActionOutcome =
 /** Refusals of an offered action before another decision is made, e.g. two resources racing on one server. */
 export const MAX_BUSY_REFUSALS = 3;
 
+/** The other way to reboot: a reboot intent sent one way is found under its key by the other. */
+const OTHER_REBOOT: Partial<Record<PowerAction, PowerAction>> = { reboot: 'reset', reset: 'reboot' };
+
 /**
  * POSTs one action with its deterministic key and follows its operation to a final status.
  * A lost answer is retried by the client with the same key, so the API replays instead of acting twice.
+ * A reboot's key is the same whether it resets or reboots: an interrupted reboot run again after
+ * `hard_reboot` was edited meets its first send (422 `idempotency_key_reused`), whose stored
+ * answer, asked for the way it was sent, tells what it did. One power cycle per intent.
  */
 export async function runAction(
   ctx: ReconcileContext,
   target: PowerTarget,
   action: PowerAction,
   keyParts: { readonly desired: unknown; readonly observed: unknown; readonly attempt: number },
+  sentOtherWay = false,
 ): Promise<ActionOutcome> {
-  const key = keyFor(ctx, { kind: target.kind, serverId: target.serverId, step: action, ...keyParts });
+  const step = target.kind === 'reboot' ? 'reboot' : action;
+  const key = keyFor(ctx, { kind: target.kind, serverId: target.serverId, step, ...keyParts });
   let operationId: string;
   let earlier: boolean;
   try {
@@ -160,6 +168,11 @@ export async function runAction(
     }
     if (isHostingApiError(err, 'action_failed')) return { kind: 'failed', message: err.detail, apiError: err };
     if (isHostingApiError(err, 'action_unsupported')) return { kind: 'busy', message: err.detail, apiError: err };
+    const other = OTHER_REBOOT[action];
+    if (target.kind === 'reboot' && other && !sentOtherWay && isHostingApiError(err, 'idempotency_key_reused')) {
+      ctx.log(`${target.label}: this reboot was sent before as ${other} under the same key; following that one`);
+      return runAction(ctx, target, other, keyParts, true);
+    }
     return explainApiError(ctx, `${target.label}: ${action}`, err, scopesForAction(action));
   }
   let operation;

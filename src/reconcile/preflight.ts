@@ -63,9 +63,10 @@ export function foreignAddress(label: string, server: Server, ip: string): Refus
  * A power action the server cannot take now. Statuses that pass by themselves (provisioning,
  * building) and an operation in flight are waited for by the apply, so they refuse nothing; a
  * suspended, failed or terminated server refuses every action, and an active one what the API does
- * not offer this token.
+ * not offer this token. `actions` lists what the reading token may run (spec 2.3): a token without
+ * the action's scopes (a read-only plan's) is offered nothing, which says nothing of the apply's.
  */
-export function actionRefusal(label: string, server: ServerDetail, action: PowerAction, element: ConfigElement = 'resource'): Refusal | undefined {
+export function actionRefusal(label: string, server: ServerDetail, action: PowerAction, token: TokenScopes | undefined, element: ConfigElement = 'resource'): Refusal | undefined {
   const busy = server.currentOperation !== null && !isFinalOperationStatus(server.currentOperation.status);
   if (server.status === 'suspended' || server.status === 'failed' || server.status === 'terminated') {
     return {
@@ -73,7 +74,8 @@ export function actionRefusal(label: string, server: ServerDetail, action: Power
       hint: server.status === 'terminated' ? `remove this ${element} or point it at another server` : 'resolve the server\'s status in the control panel, then plan again',
     };
   }
-  if (server.status !== 'active' || busy || server.power === 'unknown' || server.actions.includes(action)) return undefined;
+  const mayRun = !token || scopesForAction(action).every((scope) => token.scopes.includes(scope));
+  if (server.status !== 'active' || busy || server.power === 'unknown' || server.actions.includes(action) || !mayRun) return undefined;
   return {
     summary: `${label}: the API does not offer ${action} for this server now (it is ${server.power}; offered: ${server.actions.join(', ') || 'nothing'}); nothing was changed`,
     hint: `check the server in the control panel${scopesForAction(action).includes('servers:control') ? ' and that the token has servers:control' : ''}, then plan again`,

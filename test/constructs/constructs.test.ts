@@ -38,20 +38,16 @@ describe('the provider (Bridge.PROVIDER, the default)', () => {
     expect(power.fqn).toBe(power.resource.fqn);
   });
 
-  test('planReadMaxAgeSeconds and expectTakeover reach the provider block and the resources; another age is another provider configuration', () => {
+  test('expectTakeover reaches the resources; the deprecated planReadMaxAgeSeconds reaches nothing, and makes no provider configuration of its own', () => {
     const s = stack();
     const strict = new HostingApi(s, 'strict', { planReadMaxAgeSeconds: 0 });
     const relaxed = new HostingApi(s, 'relaxed');
     new ServerFirewall(s, 'fw', { api: strict, serverId: VPS, enabled: true, expectTakeover: true });
     new PowerState(s, 'power', { api: relaxed, serverId: DED, state: PowerStateValue.RUNNING });
     const json = synth(s);
-    expect(json.provider.hosting).toEqual([
-      { token_env_var: 'HOSTING_API_TOKEN', plan_read_max_age_seconds: 0, message_language: 'typescript' },
-      { token_env_var: 'HOSTING_API_TOKEN', alias: 'relaxed', message_language: 'typescript' },
-    ]);
+    expect(json.provider.hosting).toEqual([{ token_env_var: 'HOSTING_API_TOKEN', message_language: 'typescript' }]);
     expect(resourceOf(json, 'hosting_server_firewall')).toMatchObject({ expect_takeover: true });
     expect(resourceOf(json, 'hosting_power_state').expect_takeover).toBeUndefined();
-    expect(() => new HostingApi(stack(), 'hosting', { planReadMaxAgeSeconds: 1.5 })).toThrow('HostingApi at test/hosting: planReadMaxAgeSeconds is 1.5; it must be a whole number of seconds from 0 to 86400');
   });
 
   test('changedSincePlan reaches the provider block and each resource that overrides it; FAIL needs the provider', () => {
@@ -570,7 +566,7 @@ describe('every prop takes a value known only at plan, of its kind', () => {
 
   test.each([Bridge.PROVIDER, Bridge.TERRAFORM_DATA])('ServerFirewall, IpSettings, PowerState and HostingApi (%s)', (bridge) => {
     const s = stack();
-    const api = new HostingApi(s, 'hosting', { bridge, baseUrl: text(s, 'url'), tokenEnvVar: 'HOSTING_API_TOKEN', ...(bridge === Bridge.PROVIDER && { planReadMaxAgeSeconds: number(s, 'age') }) });
+    const api = new HostingApi(s, 'hosting', { bridge, baseUrl: text(s, 'url'), tokenEnvVar: 'HOSTING_API_TOKEN' });
     new ServerFirewall(s, 'fw', { api, serverId: text(s, 'vps'), enabled: flag(s, 'on'), rulesets: numbers(s, 'ids'), rulesetNames: texts(s, 'names') });
     new ServerFirewall(s, 'fw-fn', { api, serverId: VPS, rulesets: Token.asNumberList(Fn.lookup(variable(s, 'by_server', 'map(list(number))').value, VPS, [])) });
     new IpSettings(s, 'ip', {

@@ -8,8 +8,8 @@ import { describeWithTerraform, TerraformWorkspace } from '../helpers/terraform'
 /**
  * A GitOps pipeline: `terraform plan -out=tfplan` on the pull request, `terraform apply tfplan`
  * later, after someone changed the account by hand. The apply makes every planned value true
- * against a fresh read and names what moved since the plan; the next plan is clean. Plain HCL;
- * `plan_read_max_age_seconds = 0` stands in for the hours between plan and apply.
+ * against a fresh read and names what moved since the plan, however soon or late it comes; the
+ * next plan is clean. Plain HCL.
  */
 describeWithTerraform('a saved plan applied after the account moved makes the planned values true', () => {
   let sim: RunningSimulator;
@@ -38,9 +38,9 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   });
 
   test('firewall: the rule sets change as reviewed, and what someone turned off meanwhile is turned on again, with a warning', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', firewall('[1]'));
+    configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', firewall('[1, 2]'));
+    configure('', firewall('[1, 2]'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [3] } });
     const run = await applyFile();
@@ -54,9 +54,9 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
   });
 
   test('IP settings: rdns changes as reviewed, and the description someone changed meanwhile is set back, with a warning', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', address('a.example.com'));
+    configure('', address('a.example.com'));
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', address('b.example.com'));
+    configure('', address('b.example.com'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.dedicated, { ip: { address: IPS.secondary, description: 'changed by hand' } });
     const run = await applyFile();
@@ -84,7 +84,7 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [3] });
     expect(sim.executed({ serverId: IDS.vpsRunning, kind: 'firewall' })).toHaveLength(writes);
     // The resource says otherwise: its own setting wins, and the apply (of another job, later) makes the plan true with the usual warning.
-    configure(`${failing}  plan_read_max_age_seconds = 0\n`, firewall('[1, 2]').replace('  rulesets', '  changed_since_plan = "overwrite"\n  rulesets'));
+    configure(failing, firewall('[1, 2]').replace('  rulesets', '  changed_since_plan = "overwrite"\n  rulesets'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vpsRunning, { firewall: { enabled: true, rulesets: [4] } });
     const overwritten = await applyFile();
@@ -122,13 +122,10 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect((await ws.apply()).code).toBe(0);
   });
 
-  test.each([
-    ['within plan_read_max_age_seconds writes from the plan\'s read: the PUT\'s answer shows what moved, which is named and set', '', ['PUT', 'PUT']],
-    ['past it reads again, names what moved, and writes everything that differs in one PUT', '  plan_read_max_age_seconds = 0\n', ['GET', 'PUT']],
-  ])('a saved plan applied %s', async (_name, setting, methods) => {
-    configure(setting, firewall('[1]'));
+  test('a saved plan applied seconds later reads again, names what moved, and writes everything that differs in one PUT', async () => {
+    configure('', firewall('[1]'));
     expect((await ws.apply()).code).toBe(0);
-    configure(setting, firewall('[1, 2]'));
+    configure('', firewall('[1, 2]'));
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vpsRunning, { firewall: { enabled: false } });
     const before = sim.requests.length;
@@ -137,14 +134,14 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(run.output).toContain(`firewall ${IDS.vpsRunning}: changed since the plan: enabled true -> false (set back to true)`);
     expect(sim.state.server(IDS.vpsRunning).firewall).toEqual({ enabled: true, rulesets: [1, 2] });
     // (The apply's plan reads what every resource shares once: the token, the server list, the rule sets.)
-    expect(endpointsSince(before).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(methods.map((m) => `${m} /servers/{serverId}/firewall`));
+    expect(endpointsSince(before).filter((e) => e.includes('/firewall') && !e.includes('rulesets'))).toEqual(['GET', 'PUT'].map((m) => `${m} /servers/{serverId}/firewall`));
     expect((await ws.plan()).code).toBe(0);
   });
 
   test('a planned stop the server already made by hand applies with no action', async () => {
-    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "running"\n}\n`);
+    configure('', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "running"\n}\n`);
     expect((await ws.apply()).code).toBe(0);
-    configure('  plan_read_max_age_seconds = 0\n', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "stopped"\n}\n`);
+    configure('', `resource "hosting_power_state" "p" {\n  server_id = "${IDS.vdsRunning}"\n  state     = "stopped"\n}\n`);
     expect((await planToFile()).code).toBe(0);
     sim.drift(IDS.vdsRunning, { power: 'stopped' });
     const run = await applyFile();
@@ -191,10 +188,10 @@ describeWithTerraform('a saved plan applied after the account moved makes the pl
     expect(sim.state.server(IDS.vpsStopped).firewall!.enabled).toBe(true);
   });
 
-  test('plan_read_max_age_seconds out of range is refused, naming it', async () => {
-    configure('  plan_read_max_age_seconds = -1\n', firewall('[1, 2]'));
+  test('plan_read_max_age_seconds is deprecated: a warning at its line, and no effect', async () => {
+    configure('  plan_read_max_age_seconds = 600\n', firewall('[1, 2]'));
     const run = await ws.plan();
-    expect(run.code).toBe(1);
-    expect(run.output).toContain('plan_read_max_age_seconds in the provider "hosting" block must be a whole number of seconds from 0 to 86400, not -1');
+    expect(run.code).not.toBe(1);
+    expect(run.output).toContain('Warning: plan_read_max_age_seconds is deprecated, and has no effect');
   });
 });

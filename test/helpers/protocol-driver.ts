@@ -2,14 +2,14 @@ import { startGrpcProvider, type GrpcProvider } from './grpc-provider';
 import type { ManualClock } from './simulator';
 import { assertTerraformRules, finalPlanProblems, newStateProblems, planProblems, readProblems } from './terraform-rules';
 import { HostingApiClient } from '../../src/api';
-import { PROVIDER_SCHEMA } from '../../src/provider/configure';
+import { PROVIDER_SCHEMA, READ_ONLY_PLAN_ENV } from '../../src/provider/configure';
 import { CONNECTION_TEST_SECONDS, testConnection } from '../../src/provider/connection-test';
 import type { ProviderRpc } from '../../src/provider/plugin/protocol';
 import { decodeValue, encodeValue, UNKNOWN, type Value } from '../../src/provider/plugin/values';
 import type { ObjectValue } from '../../src/provider/resources/resource';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { createSession } from '../../src/provider/session';
-import type { FaultEffect, RunningSimulator } from '../../src/simulator';
+import { SEED_TOKEN_NAMES, type FaultEffect, type RunningSimulator } from '../../src/simulator';
 
 /*
  * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
@@ -61,6 +61,8 @@ export interface ApplyOptions {
   readonly betweenPlanAndApply?: () => Promise<void> | void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
   readonly refresh?: boolean;
+  /** The plan walk runs with the account's read-only token and HOSTING_API_READ_ONLY_PLAN=on (the GitOps guide's plan job). */
+  readonly readOnlyPlan?: boolean;
 }
 
 export interface RunOutcome {
@@ -133,10 +135,11 @@ export class ProtocolDriver {
   ) {}
 
   /** One provider process for a provider configuration, configured as Terraform does (the token tested); `onWrite` hears each accepted write. */
-  private async process(provider: string, onWrite?: () => void): Promise<ProviderProcess> {
-    const account = this.accounts[provider];
+  private async process(provider: string, onWrite?: () => void, readOnlyPlan = false): Promise<ProviderProcess> {
+    const configured = this.accounts[provider];
+    const account = readOnlyPlan ? { ...configured, token: configured.sim.tokens[SEED_TOKEN_NAMES.readOnly] } : configured;
     const stop = new AbortController();
-    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, stop, onWrite), stop };
+    if (this.transport === 'grpc') return { ...await this.grpcProcess(account, stop, onWrite, readOnlyPlan), stop };
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
       token: account.token,
@@ -152,7 +155,7 @@ export class ProtocolDriver {
     const tested = await testConnection(client, { tokenEnvVar: 'HOSTING_API_TOKEN', baseUrlFrom: 'HOSTING_API_URL' }, this.clock.now() + CONNECTION_TEST_SECONDS * 1000);
     if ('refusal' in tested) return { rpcs: {} as Rpcs, stop, refusal: tested.refusal.summary };
     const clocks = { now: this.clock.now, wallClock: this.clock.now };
-    const sessions = createSession({ client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, ...clocks }, stop.signal);
+    const sessions = createSession({ client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, ...clocks }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
     return { rpcs, stop };
   }
@@ -163,9 +166,9 @@ export class ProtocolDriver {
    * process between answers: `onWrite` is heard when an RPC that wrote to the account ends, and
    * that answer is lost.
    */
-  private async grpcProcess(account: ProviderAccount, stop: AbortController, onWrite?: () => void) {
+  private async grpcProcess(account: ProviderAccount, stop: AbortController, onWrite?: () => void, readOnlyPlan = false) {
     const clock = { now: this.clock.now, wallClock: this.clock.now, sleep: async (ms: number) => this.clock.advance(ms) };
-    const env = { HOSTING_API_TOKEN: account.token, HOSTING_API_URL: account.sim.baseUrl };
+    const env = { HOSTING_API_TOKEN: account.token, HOSTING_API_URL: account.sim.baseUrl, ...(readOnlyPlan && { [READ_ONLY_PLAN_ENV]: 'on' }) };
     const provider = await startGrpcProvider({ env, log: () => undefined, clock }, PROVIDER_BLOCK);
     this.grpcProviders.push(provider);
     stop.signal.addEventListener('abort', () => void provider.close(), { once: true });
@@ -309,7 +312,7 @@ export class ProtocolDriver {
     const processes = new Map<string, ProviderProcess>();
     const processOf = async (provider: string) => {
       if (!processes.has(provider)) {
-        const proc = await this.process(provider);
+        const proc = await this.process(provider, undefined, options.readOnlyPlan);
         processes.set(provider, proc);
         if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
       }

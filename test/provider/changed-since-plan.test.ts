@@ -1,28 +1,35 @@
 import { firewall, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
- * `changed_since_plan = "fail"` in an ordinary `terraform apply`: a lockdown made by hand while
- * "Enter a value:" waits is left in place and fails the apply, as for a saved plan applied by
- * another job. It costs one GET per changed resource, paid only by those who chose it: "overwrite"
- * writes from the refresh's read while it is recent (the PUT's answer is checked whole).
+ * `changed_since_plan` in an ordinary `terraform apply`: a lockdown made by hand while "Enter a
+ * value:" waits, seconds after the plan's refresh. Either way the apply reads once before it
+ * writes (the refresh may be hours old in a saved plan, and no clock decides): "fail" leaves the
+ * change and fails, writing nothing; "overwrite" sets the planned values and names what it put back.
  */
 const t = useTwoAccounts();
 const lockdown = () => t.a.drift(SERVER, { firewall: { enabled: true, rulesets: [3] } });
 const firewallReads = () => t.a.requests.filter((r) => r.endpoint === 'GET /servers/{serverId}/firewall').length;
+const firewallWrites = () => t.a.executed({ serverId: SERVER, kind: 'firewall' }).length;
 
-test.each([['fail', 1], ['overwrite', 0]] as const)('changed_since_plan = "%s": %d more GET in an apply right after its plan', async (choice, moreReads) => {
+test.each(['fail', 'overwrite'] as const)('changed_since_plan = "%s": the apply reads once, and a change 2 s after the plan is never written over unnamed', async (choice) => {
   const fw = (rulesets: number[]) => ({ fw_a: firewall('a', { enabled: false, rulesets, changed_since_plan: choice, expect_takeover: true }) });
   expect((await t.driver.apply(fw([1]))).errors).toEqual([]);
-  const before = firewallReads();
-  // The hand change comes between the plan and the apply, within plan_read_max_age_seconds.
-  const run = await t.driver.apply(fw([1, 2]), { betweenPlanAndApply: lockdown });
-  // The plan's refresh and the apply's reads: the apply of "overwrite" writes from the recent refresh.
-  expect(firewallReads() - before).toBe(1 + moreReads);
+  const [reads, writes] = [firewallReads(), firewallWrites()];
+  const twoSecondsLater = () => {
+    lockdown();
+    t.clock.advance(2_000);
+  };
+  const run = await t.driver.apply(fw([1, 2]), { betweenPlanAndApply: twoSecondsLater });
+  // The plan's refresh, and the apply's one read.
+  expect(firewallReads() - reads).toBe(2);
   if (choice === 'fail') {
-    expect(run.errors).toEqual([expect.stringContaining(`firewall ${SERVER}: changed since the plan: enabled false -> true`)]);
+    expect(run.errors).toEqual([expect.stringContaining(`firewall ${SERVER}: changed since the plan: enabled false -> true, rulesets [1] -> [3]`)]);
+    expect(firewallWrites()).toBe(writes);
     expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [3] });
   } else {
     expect(run.errors).toEqual([]);
+    expect(run.warnings).toEqual([`firewall ${SERVER}: changed since the plan: enabled false -> true (set back to false), rulesets [1] -> [3] (set to [1, 2] as planned)`]);
+    expect(firewallWrites() - writes).toBe(1);
     expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: false, rulesets: [1, 2] });
   }
 });

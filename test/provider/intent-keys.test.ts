@@ -90,17 +90,21 @@ test('a state written with apply_id (the release before) upgrades without it, an
   expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).changes).toEqual({});
 });
 
-test('a change of settings that touch nothing on the server says so in the plan and the apply\'s plan, and writes nothing', async () => {
+test('a change of settings that touch nothing on the server is no warning, and its apply writes nothing, even after the server moved since the plan', async () => {
   const fw = (over = {}) => ({ fw: firewall('a', { enabled: true, rulesets: [1], expect_takeover: true, ...over }), pw: power({ reboot_triggers: { v: '1' } }) });
   expect((await t.driver.apply(fw())).errors).toEqual([]);
   const writes = t.a.executed({ serverId: SERVER }).length;
   const pw = power({ reboot_triggers: { v: '1' }, operation_timeout_seconds: 90, hard_reboot: true });
-  const edited = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw });
+  const moved = () => t.a.drift(SERVER, { firewall: { enabled: false }, power: 'stopped' });
+  const edited = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw }, { betweenPlanAndApply: moved });
   expect(edited.changes).toEqual({ fw: 'update', pw: 'update' });
-  expect(edited.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual(Array(4).fill('Nothing on the server changes'));
+  expect([edited.errors, edited.warnings]).toEqual([[], []]);
   expect(t.a.executed({ serverId: SERVER }).length).toBe(writes);
-  // A change that writes says nothing of the kind.
-  expect((await t.driver.apply({ ...fw({ on_destroy: 'restore', rulesets: [2] }), pw })).warnings).toEqual([]);
+  // The next plan shows what moved, and its apply puts it back.
+  const next = await t.driver.apply({ ...fw({ on_destroy: 'restore' }), pw });
+  expect(next.changes).toEqual({ fw: 'update', pw: 'update' });
+  expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [1] });
+  expect(t.a.state.server(SERVER).server.power).toBe('running');
 });
 
 describe('a change of reboot_triggers, said at plan', () => {

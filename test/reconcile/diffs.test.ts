@@ -102,7 +102,15 @@ describe('plan-time refusals speak of what the person wrote: a resource, or an a
 
   test.each(['resource', 'action'] as const)('for a %s', (element) => {
     expect(writeRefusals('reboot vps_web_1', shared, undefined, [], 'reboot', element).map((r) => r.hint)).toEqual([`manage it from the owning account, or remove this ${element}`]);
-    expect(actionRefusal('reboot vps_web_1', terminated, 'reboot', element)?.hint).toBe(`remove this ${element} or point it at another server`);
+    expect(actionRefusal('reboot vps_web_1', terminated, 'reboot', undefined, element)?.hint).toBe(`remove this ${element} or point it at another server`);
+  });
+
+  test('an action the server does not offer is refused only where the reading token may run it: a read-only plan\'s token is offered nothing', () => {
+    const stopped = { status: 'active', power: 'stopped', currentOperation: null, actions: [] } as unknown as ServerDetail;
+    const readOnly = { name: 'read-only', scopes: ['servers:read', 'network:read'] };
+    const full = { name: 'full', scopes: ['servers:read', 'servers:power', 'servers:control'] };
+    expect(actionRefusal('power vps_web_1', stopped, 'start', readOnly)).toBeUndefined();
+    expect(actionRefusal('power vps_web_1', stopped, 'start', full)?.summary).toMatch(/does not offer start/);
   });
 });
 

@@ -40,7 +40,7 @@ export async function actionDiagnostics(
   if (!act) return [];
   const refused = await checkWrite(session, config.server_id, label, scopesForAction(act), act, 'action');
   if (refused.length) return refused;
-  const refusal = actionRefusal(label, server, act, 'action');
+  const refusal = actionRefusal(label, server, act, session.token(), 'action');
   return refusal ? [refusalAt(undefined, refusal)] : [];
 }
 

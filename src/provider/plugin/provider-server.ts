@@ -1,7 +1,7 @@
 import { likelyName } from '../../contract/patterns';
 import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
-import { configureProvider, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
+import { configureProvider, deprecatedSettings, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
 import { DATA_SOURCES } from '../data-sources';
 import { PROVIDER_SERVICE, type ProviderRpc } from './protocol';
 import { dataSourceRpcs } from '../data-sources/rpcs';
@@ -93,7 +93,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
       action_schemas: Object.fromEntries([...ACTIONS.values()].map((a) => [a.typeName, { schema: a.schema }])),
       server_capabilities: SERVER_CAPABILITIES,
     }),
-    ValidateProviderConfig: (req) => ({ diagnostics: languageRefusal(configOf(req)) }),
+    ValidateProviderConfig: (req) => ({ diagnostics: [...languageRefusal(configOf(req)), ...deprecatedSettings(configOf(req))] }),
     ConfigureProvider: async (req) => {
       if (isTokenPastedAsName(configOf(req))) {
         refused = tokenInNameRefusals();

@@ -1,7 +1,7 @@
 import {
   checkServerExists, checkWrite, importIdProblem, leftInPlaceLine, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined,
   statusNote,
-  takeoverWarning, untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue,
+  takeoverWarning, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
   type ProviderResource,
 } from './resource';
 import { type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
@@ -131,23 +131,22 @@ export const ipSettingsResource: ProviderResource = {
       diagnostics: [
         ...missing,
         ...writes.diagnostics,
-        ...(missing.length || replaced.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
       ],
     };
   },
 
   async apply(session, { prior, planned, config, private: priv }) {
     const [serverId, ip] = [String(planned.server_id), String(planned.ip)];
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
     const { replacesIncomplete: _, observedSettings, ...base } = priv;
-    // The refresh's read decides while recent; an older one (a saved plan applied later) is read again,
-    // and what moved since is named. A create has what its plan in this apply walk read a moment before.
+    // A plan that changes nothing on the server writes nothing, whatever moved since: the next plan shows it.
+    if (writesNothing(prior, planned, FIELDS)) return { state: { ...planned, id: `${serverId}/${ip}` }, private: base };
+    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    // A fresh read: the refresh behind the plan may be hours old (a saved plan), and what moved
+    // since is named. A create has what its plan in this apply walk read a moment before.
     const shown = settingsIn(prior, priv);
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    const fromRefresh = !observedSettings && session.trustsRead(priv);
-    const observed = observedSettings ?? (fromRefresh ? shown : undefined);
     // "fail" reads again before writing: a change by hand since the plan is never written over.
-    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed, shown, confirmInSync: fromRefresh };
+    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed: observedSettings, shown };
     const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
@@ -185,8 +184,7 @@ export const ipSettingsResource: ProviderResource = {
     const before = priv.restore;
     if (left || !before) return left ? ctx.log(leftInPlaceLine(left)) : undefined;
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });
-    const observed = session.trustsRead(priv) ? settingsIn(prior, priv) : undefined;
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore), { observed, confirmInSync: true });
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, restore));
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
     // The API sets strings and has no way to clear a field: a field that was empty stays as it is.

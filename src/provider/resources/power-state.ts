@@ -1,5 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, untouchedNote,
+  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, writesNothing,
   validateSpec,
   warningOf,
   type ObjectValue, type ProviderResource,
@@ -36,9 +36,6 @@ function specOf(values: ObjectValue): PowerStateSpec {
     },
   };
 }
-
-/** What changes only how the provider works: a hard_reboot change reboots nothing until the triggers change too. */
-const LOCAL_ATTRIBUTES = ['stop_method', 'force_stop_fallback', 'ready_timeout_seconds', 'operation_timeout_seconds', 'expect_takeover', 'hard_reboot'];
 
 /** `hosting_power_state`: a server kept running or stopped, rebooted once per change of its reboot triggers. */
 export const powerStateResource: ProviderResource = {
@@ -102,14 +99,13 @@ export const powerStateResource: ProviderResource = {
     // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
     const refused = refusals.some(isError);
     const takesOver = !refused && creates(prior, requiresReplace);
-    const untouched = !refused && !requiresReplace.length ? untouchedNote(prior, planned, LOCAL_ATTRIBUTES) : [];
     const forecast = !refused ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
     const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(planned)] : [];
     return {
       planned,
       requiresReplace,
       private: priv,
-      diagnostics: [...refusals, ...created, ...untouched, ...forecast],
+      diagnostics: [...refusals, ...created, ...forecast],
     };
   },
 
@@ -120,6 +116,8 @@ export const powerStateResource: ProviderResource = {
    * with the error if the apply failed after it (a timeout), so the next plan starts from there.
    */
   async apply(session, { prior, planned, private: priv }) {
+    // A plan that changes neither power nor triggers writes nothing, whatever moved since: the next plan shows it.
+    if (writesNothing(prior, planned, ['state', 'reboot_triggers'])) return { state: { ...planned, id: prior!.id }, private: priv };
     const spec = specOf(planned);
     const generation = typeof planned[REBOOT_GENERATION] === 'number' ? planned[REBOOT_GENERATION] : plannedRebootGeneration(prior, planned);
     const life = appliedLife(planned[LIFE_ID]);
@@ -257,8 +255,8 @@ async function checkActions(session: ProviderSession, prior: ObjectValue | null,
   const label = resourceLabel(specOf({ ...planned, state: 'running' }));
   const refused = await checkWrite(session, serverId, label, [...new Set(actions.flatMap(scopesForAction))], actions.join(' and '));
   if (refused.some(isError)) return refused;
-  const refusals = actions.flatMap((action) => actionRefusal(label, server, action) ?? []).map((r) => refusalAt('state', r));
-  return refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(planned, server.power, actions)];
+  const refusals = actions.flatMap((action) => actionRefusal(label, server, action, session.token()) ?? []).map((r) => refusalAt('state', r));
+  return refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(prior, planned, server.power, actions)];
 }
 
 /** The one summary of every planned reboot, which Terraform folds; the detail names the server and why. */
@@ -273,8 +271,9 @@ export const APPLY_STARTS_INSTEAD = 'The apply starts a server whose reboot_trig
 const UNLESS_REPLACED = 'If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.';
 
 /** What the apply does for a change of reboot_triggers, said at plan so the reviewer sees it. */
-function rebootNote(planned: ObjectValue, power: Value, actions: readonly PowerAction[]): Diagnostic[] {
+function rebootNote(prior: ObjectValue | null, planned: ObjectValue, power: Value, actions: readonly PowerAction[]): Diagnostic[] {
   const serverId = String(planned.server_id);
+  if (!triggersChanged(prior, planned)) return [];
   const reboot = actions.find((a) => a === 'reboot' || a === 'reset');
   if (reboot) return [warningOf(APPLY_REBOOTS, `The apply reboots ${serverId} once (${reboot === 'reset' ? 'reset, hard_reboot' : 'reboot, through the operating system'}). ${UNLESS_REPLACED}`)];
   if (actions.includes('start') && power === 'stopped') {

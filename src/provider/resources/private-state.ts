@@ -1,19 +1,17 @@
 import * as z from 'zod/mini';
 import { ipSettingsSchema, type IpSettings } from '../../api/schemas';
+import { canonicalJson } from '../../reconcile/keys';
 import type { Value } from '../plugin/values';
 
 /**
  * What the provider keeps beside a resource's state (Terraform's `private` bytes): never shown in a
  * plan, carried from plan to apply and stored with the state. Terraform stores none when the
  * provider dies mid-apply, so nothing here may decide a write's Idempotency-Key (keys.ts); an older
- * provider's members (`instance`, `generation`, `readIn`, `notedAtPlan`) are dropped as they are read.
+ * provider's members (`instance`, `generation`, `readIn`, `notedAtPlan`, `readAt`) are dropped as
+ * they are read. Nothing here changes with time: a refresh of an account that did not move gives
+ * the bytes it was given, so a failed apply leaves the state, and the saved plan, as they were.
  */
 export interface PrivateState {
-  /**
-   * When the refresh read the values of the prior state (epoch milliseconds, this machine's clock):
-   * the apply writes from that read while it is at most `plan_read_max_age_seconds` old.
-   */
-  readonly readAt?: number;
   /** The values observed before this resource first changed them, per attribute (OnDestroy.RESTORE). */
   readonly restore?: Readonly<Record<string, Value>>;
   /** Which IP settings fields this token may edit, from the last read. */
@@ -44,7 +42,6 @@ const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(valueSchema), z.record(z.string(), valueSchema)]));
 
 const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
-  readAt: z.optional(z.number()),
   restore: z.optional(z.record(z.string(), valueSchema)),
   editable: z.optional(z.record(z.string(), z.boolean())),
   incomplete: z.optional(z.boolean()),
@@ -73,13 +70,9 @@ export function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
   return parsed.data;
 }
 
+/** Members in one order whatever the order they were set in: the same private data is the same bytes. */
 export function encodePrivate(state: PrivateState): Buffer {
-  return Buffer.from(JSON.stringify(state));
-}
-
-/** Whether the prior values were read at most `maxAgeMs` ago (a clock gone back never counts). */
-export function readWithin(state: PrivateState, maxAgeMs: number, now: number): boolean {
-  return state.readAt !== undefined && now >= state.readAt && now - state.readAt <= maxAgeMs;
+  return Buffer.from(canonicalJson(state));
 }
 
 /**

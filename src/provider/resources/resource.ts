@@ -9,7 +9,7 @@ import { closestIds, offered } from '../closest';
 import { errorAt, warningOf, type Diagnostic } from '../diagnostics';
 import { UNKNOWN, type ObjectValue, type Value } from '../plugin/values';
 import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
-import type { ProviderSession } from '../session';
+import { READ_ONLY_PLAN_ENV, type ProviderSession } from '../session';
 
 export type { ObjectValue } from '../plugin/values';
 export { warningOf } from '../diagnostics';
@@ -176,8 +176,10 @@ export async function checkWrite(
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server) return [];
-  return writeRefusals(label, server, session.token(), needed, what, element).map((r) =>
-    (r.missingScopes && session.readOnlyPlan ? scopeTheApplyNeeds(r.missingScopes, r.summary) : refusalAt(undefined, r)));
+  return writeRefusals(label, server, session.token(), needed, what, element).map((r) => {
+    if (!r.missingScopes) return refusalAt(undefined, r);
+    return session.readOnlyPlan ? scopeTheApplyNeeds(r.missingScopes, r.summary) : refusalAt(undefined, { ...r, hint: `${r.hint}; or, when this plan's token may only read and the apply has another, set ${READ_ONLY_PLAN_ENV}=on for the plan` });
+  });
 }
 
 /**
@@ -249,8 +251,6 @@ export type TakeoverKind = keyof typeof TAKEOVER_SUMMARIES;
 /** The takeover warning's detail: two lines at most, told in the reader's language (reader-language.ts). */
 export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops this warning. The provider guide, "Creates take over what exists", says why.';
 
-/** The settings resources share that only say how the provider works: changing them writes nothing. */
-export const PROVIDER_ONLY_ATTRIBUTES = ['on_destroy', 'expect_takeover', 'changed_since_plan'];
 
 /** The summary of every removal that leaves settings in place, at plan: Terraform folds them into one warning, each detail naming its own. */
 export const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settings on the server';
@@ -260,17 +260,17 @@ export const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its
  */
 export const leftInPlaceLine = (left: string): string => `removed from Terraform, left as it is: ${left}`;
 
-/** The summary every "nothing on the server changes" note shares, so Terraform folds many into one. */
-export const UNTOUCHED = 'Nothing on the server changes';
+const sameValue = (a: Value | undefined, b: Value | undefined): boolean =>
+  isKnown(b ?? null) && JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Whether a plan keeps every value of the state it starts from (Terraform's no-op); a create never does. */
+export const unchanged = (prior: ObjectValue | null, planned: ObjectValue): boolean =>
+  prior !== null && Object.keys(planned).every((name) => sameValue(prior[name], planned[name]));
 
 /**
- * An update that changes only how the provider works (`local`: timeouts, on_destroy, …) says so in
- * one short warning, since Terraform shows it as `~ update in-place` like any other.
+ * Whether an update changes nothing on the server (`serverFacing`), only how the provider works
+ * (timeouts, on_destroy, …): its apply writes nothing, whatever moved since the plan, as the plan
+ * showed. Sets are sorted in both.
  */
-export function untouchedNote(prior: ObjectValue | null, planned: ObjectValue, local: readonly string[]): Diagnostic[] {
-  if (prior === null) return [];
-  const changed = Object.keys(planned).filter((name) => JSON.stringify(prior[name] ?? null) !== JSON.stringify(planned[name] ?? null));
-  if (changed.length === 0 || changed.some((name) => !local.includes(name))) return [];
-  const names = changed.join(', ');
-  return [warningOf(UNTOUCHED, `${names} ${changed.length === 1 ? 'changes' : 'change'} only how the provider works: the apply writes nothing to ${String(planned.server_id)}.`)];
-}
+export const writesNothing = (prior: ObjectValue | null, planned: ObjectValue, serverFacing: readonly string[]): boolean =>
+  prior !== null && serverFacing.every((name) => sameValue(prior[name], planned[name]));

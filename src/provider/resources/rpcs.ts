@@ -60,7 +60,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const fresh = await resource.read(session, state, decodePrivate(req.private));
         const identity = identityData(resource, fresh.state);
         const diagnostics = warned(session.warnings);
-        return { new_state: dynamic(fresh.state), private: encodePrivate(session.markRead(fresh.private)), new_identity: identity, diagnostics };
+        return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
       } catch (err) {
         return { new_state: req.current_state, private: req.private, diagnostics: failing(err, session.warnings) };
       }
@@ -99,9 +99,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const diagnostics = applied.error === undefined ? warned(session.warnings) : failing(applied.error, session.warnings);
         const identity = identityData(resource, applied.state);
         const told = diagnostics.map(atApply);
-        // The refresh's read was this apply's: a later plan without a refresh has no read to trust.
-        const { readAt: _, ...kept } = applied.private;
-        return { new_state: dynamic(applied.state), private: encodePrivate(kept), new_identity: identity, diagnostics: told };
+        return { new_state: dynamic(applied.state), private: encodePrivate(applied.private), new_identity: identity, diagnostics: told };
       } catch (err) {
         return { new_state: req.prior_state, private: req.planned_private, diagnostics: failing(err, session.warnings).map(atApply) };
       } finally {

@@ -1,7 +1,7 @@
 import {
   checkServerExists, checkWrite, creates, statusNote, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
   takeoverWarning,
-  untouchedNote, validateChangedSincePlan, validateOnDestroy, validateSpec, PROVIDER_ONLY_ATTRIBUTES, type ObjectValue, type ProviderResource,
+  unchanged, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -33,6 +33,13 @@ function firewallIn(state: ObjectValue | null): Firewall | undefined {
  * a configured value as written); otherwise it is the actual set, managed or read.
  */
 const rulesetsOf = (state: ObjectValue, actual: number[]): Value => (state.ruleset_names === null ? actual : state.rulesets);
+
+/** What the plan may change on the server; the other attributes change only how the provider works. */
+const SERVER_FACING = ['enabled', 'applied_rulesets'];
+
+/** The rule sets the configuration asks for, ids then names, as the API document lists them. */
+const requested = (config: ObjectValue): Array<number | string> =>
+  [...((config.rulesets as number[] | null) ?? []), ...((config.ruleset_names as string[] | null) ?? [])];
 
 /** `hosting_server_firewall`: the firewall of one VPS. Only the attributes set are managed. */
 export const serverFirewallResource: ProviderResource = {
@@ -85,7 +92,7 @@ export const serverFirewallResource: ProviderResource = {
   },
 
   async plan(session, prior, config, priv) {
-    const { desired, refusals: nameRefusals } = await desiredOrRefusal(session, config);
+    const { desired: resolved, refusals: nameRefusals } = await desiredOrRefusal(session, config);
     const requiresReplace = replacing(this, prior, config);
     // A replacement's firewall is another server's: what the old one showed says nothing of it.
     const shown = requiresReplace.length ? null : prior;
@@ -97,11 +104,14 @@ export const serverFirewallResource: ProviderResource = {
       enabled: plannedValue(config, shown, 'enabled'),
       rulesets: unmanaged ? (shown?.applied_rulesets ?? UNKNOWN) : config.rulesets,
       ruleset_names: config.ruleset_names,
-      applied_rulesets: desired === undefined ? (shown?.applied_rulesets ?? UNKNOWN) : desired,
+      applied_rulesets: resolved === undefined ? (shown?.applied_rulesets ?? UNKNOWN) : resolved,
       on_destroy: config.on_destroy,
       expect_takeover: config.expect_takeover,
       changed_since_plan: config.changed_since_plan,
     };
+    // Names resolve again in the apply walk's plan, a new process: a rule set deleted and made again
+    // in between has another id. A plan that changes anything leaves their ids to the apply.
+    if (config.ruleset_names !== null && !unchanged(shown, planned)) planned.applied_rulesets = UNKNOWN;
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
     const refusals = [
@@ -125,39 +135,38 @@ export const serverFirewallResource: ProviderResource = {
       diagnostics: [
         ...refusals,
         ...notes,
-        ...(taken && !session.expectsTakeover(config) ? takeoverOf(planned, taken) : []),
-        ...(refused || requiresReplace.length ? [] : untouchedNote(prior, planned, PROVIDER_ONLY_ATTRIBUTES)),
+        ...(taken && !session.expectsTakeover(config) ? takeoverOf({ ...planned, applied_rulesets: resolved ?? null }, taken) : []),
       ],
     };
   },
 
   /**
-   * Writes only what differs from the planned values, from a read at most
-   * `plan_read_max_age_seconds` old: the refresh's, or for a create the read of its plan in this
-   * apply walk (Terraform plans each change again right before applying it); an older one (a saved
-   * plan applied later) is read again, and what moved since is named. The PUT's answer is checked
-   * whole either way.
+   * Writes what the plan changes, from a fresh read: the refresh behind the plan may be hours old
+   * (a saved plan), and a managed value that moved since is named, set as planned (or, with
+   * "fail", left and refused). A create writes from the read of its plan in this apply walk
+   * (Terraform plans each change again right before applying it). A plan that changes nothing on
+   * the server writes nothing, whatever moved since: the next plan shows it. The PUT's answer is
+   * checked whole; members the configuration leaves unset keep their planned values in the state.
    */
   async apply(session, { prior, planned, config, private: priv }) {
     const serverId = String(planned.server_id);
+    const { observedFirewall, ...base } = priv;
+    if (writesNothing(prior, planned, SERVER_FACING)) return { state: { ...planned, id: serverId }, private: base };
     const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const managesRulesets = config.rulesets !== null || config.ruleset_names !== null;
     const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
-      rulesets: config.rulesets !== null || config.ruleset_names !== null ? (planned.applied_rulesets as number[]) : undefined,
+      // Names whose ids the plan could not promise are resolved now, from a fresh list.
+      rulesets: managesRulesets ? (isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : requested(config)) : undefined,
     });
-    const { observedFirewall, ...base } = priv;
-    const shown = firewallIn(prior);
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
-    // "fail" reads again before writing: a change by hand since the plan is never written over.
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    // The refresh's read, while recent, decides which members to write: the PUT's answer is checked whole.
-    const fromRefresh = !planRead && session.trustsRead(priv);
-    const observed = planRead ?? (fromRefresh ? shown : undefined);
-    const since = refuseChangedSincePlan ? { shown: planRead ?? shown } : { observed, shown, confirmInSync: fromRefresh };
+    // "fail" reads again before writing: a change by hand since the plan is never written over.
+    const since = refuseChangedSincePlan ? { shown: planRead ?? firewallIn(prior) } : { observed: planRead, shown: firewallIn(prior) };
     const plan = await planFirewall(ctx, spec, { ...since, refuseChangedSincePlan });
     ctx.log(plan.summary);
-    const applied = sortedUnique([...((spec.desired.rulesets as number[] | undefined) ?? plan.actual.rulesets)]);
-    const enabled = spec.desired.enabled ?? plan.actual.enabled;
+    const applied = managesRulesets ? sortedUnique(plan.desired.rulesets!) : knownOr(planned.applied_rulesets, plan.actual.rulesets) as number[];
+    const enabled = knownOr(planned.enabled, plan.actual.enabled);
     const state: ObjectValue = { ...planned, id: serverId, enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
     try {
       await plan.apply();
@@ -179,9 +188,8 @@ export const serverFirewallResource: ProviderResource = {
     const left = this.leftInPlace(prior, priv);
     if (left) return ctx.log(leftInPlaceLine(left));
     const restore = priv.restore as Partial<Firewall>;
-    const observed = session.trustsRead(priv) ? firewallIn(prior) : undefined;
     const restored = specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets });
-    const plan = await planFirewall(ctx, restored, { observed, confirmInSync: true });
+    const plan = await planFirewall(ctx, restored);
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
   },

@@ -1,0 +1,264 @@
+import * as fc from 'fast-check';
+import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
+import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
+
+/*
+ * A model-based test of what the account may do around a plan (issue 74 §3): fast-check writes
+ * sequences of configuration edits (members set and unset, rule sets by id and by name,
+ * changed_since_plan, on_destroy, triggers, hard_reboot, timeouts), moves of the account by hand
+ * before a plan and between a saved plan and its apply (a firewall changed, a rule set deleted and
+ * created again under another id, a server stopped), plans made with a read-only token, tokens
+ * rotated away, plans applied seconds or hours later, and crashes at any RPC.
+ *
+ * The oracle comes from what the user did and what the account holds, never from the provider's
+ * code: Terraform's rules on every answer (the driver), each value the apply puts back that
+ * changed since the plan is named (or refused, with "fail"), a plan that says the apply writes
+ * nothing to a server is kept, a read-only plan plans, a failed apply that wrote nothing leaves the
+ * state as it was (values and private data), each warning about a reboot is true of the
+ * configuration, one power cycle per change of the triggers however hard_reboot is edited, and
+ * the sequence converges. `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 150),
+ * `ACCOUNT_MOVES_SEED` replays one.
+ */
+const t = useTwoAccounts();
+type Real = Omit<typeof t, 'reset'>;
+
+/** Rule sets the model names (deleted and made again by hand), and those it gives by id (never deleted). */
+const NAMES = ['web', 'ssh', 'mail'] as const;
+const IDS = [4, 10, 11];
+
+interface FirewallIntent {
+  readonly enabled?: boolean;
+  readonly rulesets?: readonly number[];
+  readonly names?: readonly string[];
+  readonly fail: boolean;
+  readonly onDestroy: 'retain' | 'restore';
+}
+
+interface Model {
+  fw: FirewallIntent | undefined;
+  triggers: string;
+  hard: boolean;
+  timeout: number;
+  /** The triggers of the last apply, whatever its outcome: a new change of them may reboot once. */
+  lastAttempt: string;
+  /** Power cycles the user's trigger changes allow. */
+  allowed: number;
+  /** The account moved since Terraform's state was last refreshed. */
+  movedSinceState: boolean;
+}
+
+const configs = (m: Model): Record<string, ResourceConfig> => ({
+  pw: power({ reboot_triggers: { v: m.triggers }, hard_reboot: m.hard ? true : null, operation_timeout_seconds: m.timeout }),
+  ...(m.fw && {
+    fw: firewall('a', {
+      enabled: m.fw.enabled ?? null,
+      rulesets: m.fw.rulesets ? [...m.fw.rulesets] : null,
+      ruleset_names: m.fw.names ? [...m.fw.names] : null,
+      changed_since_plan: m.fw.fail ? 'fail' : 'overwrite',
+      on_destroy: m.fw.onDestroy,
+      expect_takeover: true,
+    }),
+  }),
+});
+
+interface Firewall {
+  readonly enabled: boolean;
+  readonly rulesets: readonly number[];
+}
+const firewallOf = (r: Real): Firewall => {
+  const fw = r.a.state.server(SERVER).firewall!;
+  return { enabled: fw.enabled, rulesets: [...fw.rulesets].sort((x, y) => x - y) };
+};
+const idOf = (r: Real, name: string) => r.a.state.rulesets.find((s) => s.name === name)?.id;
+const writesTo = (r: Real) => r.a.executed({ serverId: SERVER }).length;
+const writesOf = (r: Real, kind: 'firewall' | 'action') => r.a.executed({ serverId: SERVER, kind }).length;
+
+/** The members the configuration manages, as the account should hold them now. */
+function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
+  const named = fw.names?.map((n) => idOf(r, n)!) ?? [];
+  const managesRulesets = fw.rulesets !== undefined || fw.names !== undefined;
+  return {
+    ...(fw.enabled !== undefined && { enabled: fw.enabled }),
+    ...(managesRulesets && { rulesets: [...new Set([...(fw.rulesets ?? []), ...named])].sort((x, y) => x - y) }),
+  };
+}
+
+const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join('\n');
+const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+/** Terraform's state as a file holds it: values with sets sorted, and the private bytes. */
+const stateText = (r: Real) => JSON.stringify([...r.driver.state].map(([address, s]) => [address, s.value, Buffer.from(s.private ?? []).toString()]),
+  (_k, v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...v].sort() : v));
+
+/** What the user moved between a saved plan and its apply. */
+type Move = 'nothing' | 'the firewall' | 'a rule set name' | 'the power';
+
+function moveFirewall(r: Real, to: Firewall): void {
+  r.a.drift(SERVER, { firewall: { enabled: to.enabled, rulesets: [...to.rulesets] } });
+}
+
+/** A rule set deleted and created again under a new id (the firewalls that applied it lose it). */
+function remap(r: Real, name: string): void {
+  const rulesets = r.a.state.rulesets;
+  const index = rulesets.findIndex((s) => s.name === name);
+  const old = rulesets[index];
+  const id = Math.max(...rulesets.map((s) => s.id)) + 1;
+  rulesets.splice(index, 1, { id, name });
+  const fw = r.a.state.server(SERVER).firewall!;
+  if (fw.rulesets.includes(old.id)) moveFirewall(r, { enabled: fw.enabled, rulesets: fw.rulesets.filter((x) => x !== old.id) });
+}
+
+/** The account moves in one of the user's ways. */
+function move(r: Real, what: Move, to: { firewall: Firewall; name: string }): void {
+  if (what === 'the firewall') moveFirewall(r, to.firewall);
+  if (what === 'a rule set name') remap(r, to.name);
+  if (what === 'the power') r.a.drift(SERVER, { power: 'stopped' });
+}
+
+/** Runs one apply and checks the oracle; `between` moves the account after the plan. */
+interface Between {
+  readonly what: Move;
+  readonly firewall: Firewall;
+  readonly name: string;
+  readonly delayMs: number;
+}
+
+async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
+  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), state: stateText(r), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  if (m.lastAttempt !== m.triggers) m.allowed += 1;
+  m.lastAttempt = m.triggers;
+  let shown: Firewall | undefined;
+  let moved: Firewall | undefined;
+  const outcome = await r.driver.apply(configs(m), {
+    ...options,
+    betweenPlanAndApply: between ? () => {
+      shown = firewallOf(r);
+      move(r, between.what, between);
+      moved = firewallOf(r);
+      r.clock.advance(between.delayMs);
+    } : options.betweenPlanAndApply,
+  });
+  const text = said(outcome);
+  const context = JSON.stringify({ fw: m.fw, between, shown, moved, now: firewallOf(r), outcome }, null, 1);
+  // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
+  if (reboots(r.a) > m.allowed) throw new Error(`${reboots(r.a)} power cycles for ${m.allowed} trigger changes:\n${context}`);
+  // A warning of a reboot or a start for the triggers is true of the configuration.
+  if (/reboot_triggers changed/.test(outcome.warnings.join('\n')) && !differs(before.triggersInState, { v: m.triggers })) {
+    throw new Error(`a warning says the triggers changed, but they did not:\n${context}`);
+  }
+  // A plan that says the apply writes nothing to the server is kept (a firewall's policy, a power state's timeouts).
+  const untouched = outcome.details.filter((d) => /writes nothing to/.test(d));
+  const keptFor = (kind: 'firewall' | 'action', attributes: RegExp, address: string) =>
+    !untouched.some((d) => attributes.test(d)) || outcome.changes[address] !== 'update' || writesOf(r, kind) === before[kind];
+  if (!keptFor('firewall', /on_destroy|changed_since_plan|expect_takeover/, 'fw') || !keptFor('action', /timeout|hard_reboot|stop_method/, 'pw')) {
+    throw new Error(`the plan said the apply writes nothing to ${SERVER}, and it wrote:\n${context}`);
+  }
+  // Each value the apply put back that changed since the plan's refresh is named; "fail" puts none back.
+  // A create has no refresh: it takes over what its apply finds (expect_takeover accepts that unseen).
+  if (shown && moved && m.fw && outcome.changes.fw === 'update') {
+    const now = firewallOf(r);
+    const managed = wanted(r, m.fw);
+    for (const member of ['enabled', 'rulesets'] as const) {
+      if (!(member in managed) || !differs(shown[member], moved[member]) || !differs(moved[member], now[member])) continue;
+      if (m.fw.fail) throw new Error(`changed_since_plan = "fail", and the apply wrote over ${member}:\n${context}`);
+      if (!new RegExp(`changed since the plan: .*${member}`).test(text)) throw new Error(`the apply put back ${member}, changed since the plan, without naming it:\n${context}`);
+    }
+  }
+  // A failed apply that wrote nothing leaves the state as it was, so the reviewed plan applies again.
+  const failedWithoutWrites = (outcome.errors.length > 0 || outcome.crashed) && writesTo(r) === before.writes;
+  if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r) !== before.state) {
+    throw new Error(`a failed apply that wrote nothing changed the state:\n${before.state}\n${stateText(r)}\n${context}`);
+  }
+  m.movedSinceState = between !== undefined && between.what !== 'nothing' ? true : outcome.crashed ? true : false;
+  return outcome;
+}
+
+type Command = fc.AsyncCommand<Model, Real>;
+const cmd = (name: string, run: (m: Model, r: Real) => Promise<unknown> | void, check: (m: Model) => boolean = () => true): Command => ({
+  check,
+  run: async (m, r) => void (await run(m, r)),
+  toString: () => name,
+});
+
+const firewallIntent = fc.record<FirewallIntent>({
+  enabled: fc.option(fc.boolean(), { nil: undefined }),
+  rulesets: fc.option(fc.subarray(IDS), { nil: undefined }),
+  names: fc.option(fc.subarray([...NAMES], { minLength: 1 }), { nil: undefined }),
+  fail: fc.boolean(),
+  onDestroy: fc.constantFrom('retain', 'restore'),
+}, { requiredKeys: ['fail', 'onDestroy'] });
+const firewallValue = fc.record<Firewall>({ enabled: fc.boolean(), rulesets: fc.subarray(IDS) });
+const name = fc.constantFrom(...NAMES);
+const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'the power');
+const delay = fc.constantFrom(2_000, 3_600_000);
+
+const hasFirewall = (m: Model) => m.fw !== undefined;
+const moved = (m: Model) => void (m.movedSinceState = true);
+
+const COMMANDS = [
+  // Edits of the configuration.
+  firewallIntent.map((fw) => cmd(`fw = ${JSON.stringify(fw)}`, (m) => void (m.fw = fw))),
+  fc.constant(cmd('fw: changed_since_plan toggled', (m) => void (m.fw = { ...m.fw!, fail: !m.fw!.fail }), hasFirewall)),
+  fc.constant(cmd('fw: on_destroy toggled', (m) => void (m.fw = { ...m.fw!, onDestroy: m.fw!.onDestroy === 'retain' ? 'restore' : 'retain' }), hasFirewall)),
+  fc.constant(cmd('remove fw', (m) => void (m.fw = undefined), hasFirewall)),
+  fc.constantFrom('1', '2', '3').map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
+  fc.constant(cmd('hard_reboot toggled', (m) => void (m.hard = !m.hard))),
+  fc.constantFrom(60, 120).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
+  // The account moves by hand before a plan.
+  firewallValue.map((v) => cmd(`the firewall changed by hand to ${JSON.stringify(v)}`, (m, r) => {
+    moveFirewall(r, v);
+    moved(m);
+  })),
+  name.map((n) => cmd(`rule set "${n}" deleted and created again`, (m, r) => {
+    remap(r, n);
+    moved(m);
+  })),
+  fc.constant(cmd('the server stopped by hand', (m, r) => {
+    r.a.drift(SERVER, { power: 'stopped' });
+    moved(m);
+  })),
+  // Runs.
+  fc.constant(cmd('apply', (m, r) => applyAndCheck(r, m))),
+  fc.constant(cmd('plan with a read-only token (HOSTING_API_READ_ONLY_PLAN=on), apply', async (m, r) => {
+    const outcome = await applyAndCheck(r, m, { readOnlyPlan: true });
+    if (!outcome.crashed) expect({ errors: outcome.errors, m }).toEqual({ errors: [], m });
+  })),
+  fc.tuple(moveValue, firewallValue, name, delay).map(([what, fwValue, n, ms]) =>
+    cmd(`plan -out, ${what === 'nothing' ? 'nothing' : `${what} moved (${JSON.stringify(what === 'the firewall' ? fwValue : what === 'a rule set name' ? n : 'stopped')})`}, apply the saved plan ${ms / 1000} s later`,
+      (m, r) => applyAndCheck(r, m, {}, { what, firewall: fwValue, name: n, delayMs: ms }))),
+  fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
+    const token = r.accounts.a.token;
+    await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
+    r.accounts.a.token = token;
+  })),
+  fc.integer({ min: 1, max: 8 }).map((n) => cmd(`apply, the provider killed while it answers the run's RPC #${n}`, (m, r) => applyAndCheck(r, m, { crashAtRpc: n }))),
+  fc.constant(cmd('apply, the provider killed after the power state\'s first accepted write', (m, r) => applyAndCheck(r, m, { crashOn: 'pw' }))),
+  fc.constant(cmd('time passes (60 s)', (_m, r) => r.clock.advance(60_000))),
+];
+
+/** After the sequence, with nothing moving: one apply converges, the next plans nothing. */
+async function converges(m: Model, r: Real) {
+  r.clock.advance(60_000);
+  const last = await applyAndCheck(r, m);
+  expect({ errors: last.errors, m }).toEqual({ errors: [], m });
+  if (m.fw) expect({ ...firewallOf(r), ...wanted(r, m.fw) }).toEqual(firewallOf(r));
+  expect(r.a.state.server(SERVER).server.power).toBe('running');
+  const again = await r.driver.apply(configs(m));
+  expect({ changes: again.changes, warnings: again.warnings }).toEqual({ changes: {}, warnings: [] });
+}
+
+const RUNS = Number(process.env.ACCOUNT_MOVES_RUNS ?? 150);
+const SEED = process.env.ACCOUNT_MOVES_SEED === undefined ? undefined : Number(process.env.ACCOUNT_MOVES_SEED);
+
+test(`no move of the account around a plan makes Terraform refuse an answer, a value put back unnamed, a plan broken or a reboot doubled (${RUNS} sequences)`, async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12, size: 'max' }), async (sequence) => {
+      await t.reset();
+      t.a.state.rulesets.push({ id: 10, name: 'db' }, { id: 11, name: 'dns' });
+      const model: Model = { fw: undefined, triggers: '1', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, movedSinceState: false };
+      await applyAndCheck(t, model);
+      await fc.asyncModelRun(() => ({ model, real: t }), sequence);
+      await converges(model, t);
+    }),
+    { numRuns: RUNS, seed: SEED, verbose: 1 },
+  );
+}, 300_000);
