@@ -89,7 +89,6 @@ export function printableUrl(input: string): string {
   return input.trim().split(/[?#]/)[0].replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1');
 }
 
-
 /** Edits (insert, delete, replace, swap of neighbours) between two texts, ignoring case. */
 export function editDistance(a: string, b: string): number {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];

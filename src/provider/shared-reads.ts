@@ -11,7 +11,11 @@ import { readServerDetail, readServerList } from '../reconcile/servers';
  * by the next caller. The token's answer is ConfigureProvider's.
  */
 export interface SharedReads {
-  /** A server as GET /servers lists it, or undefined when the account has none such: fresh, for deciding. */
+  /**
+   * A server as GET /servers lists it, or undefined when the account has none such: fresh, for
+   * deciding what no power write changes (existence, kind, access, status, addresses). Read once
+   * per process: a power decision reads the server itself.
+   */
   listedServer(serverId: string): Promise<Server | undefined>;
   /** GET /servers as the process read it once, stale or not: for showing (data sources), never for deciding. */
   serverList(): Promise<Observed<Server[]>>;
@@ -23,7 +27,7 @@ export interface SharedReads {
   tokenInfo(): TokenInfo;
   /** GET /servers/{id}, fresh, never shared: the actions on offer now are not in the list. */
   serverDetail(serverId: string): Promise<ServerDetail>;
-  /** After a power write: the next reader reads the list again. */
+  /** After a power write: the next data source reads the list again, to show the power it made. */
   forgetServerList(): void;
 }
 
@@ -56,6 +60,6 @@ export function sharedReads(readContext: () => ReconcileContext, tokenInfo: Toke
     token: () => token,
     tokenInfo: () => tokenInfo,
     serverDetail: (serverId) => readServerDetail(readContext(), serverId),
-    forgetServerList: () => [observedList, servers].forEach((read) => read.forget()),
+    forgetServerList: () => observedList.forget(),
   };
 }

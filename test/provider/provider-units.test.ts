@@ -333,16 +333,18 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
   });
 });
 
-// The shared reads (shared-reads.ts): one GET /servers for every caller, until a power write makes it old.
+// The shared reads (shared-reads.ts): one GET /servers for every caller; a power write makes the shown list old.
 describe('the server list a process shares', () => {
   const s = useSimulator();
-  test('concurrent callers share one read; after forgetServerList the next caller reads again', async () => {
+  test('concurrent callers share one read; after forgetServerList a data source reads again, and a resource\'s check does not', async () => {
     const session = (await configuredSessions(s.client(), { now: s.clock.now })).forCall('plan');
     const lists = () => s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/servers').length;
     await Promise.all([session.listedServer(IDS.vpsRunning), session.listedServer(IDS.vdsRunning), session.serverList()]);
     expect(lists()).toBe(1);
     session.forgetServerList();
     expect((await session.listedServer(IDS.vpsRunning))?.id).toBe(IDS.vpsRunning);
+    expect(lists()).toBe(1);
+    expect((await session.serverList()).data.length).toBeGreaterThan(0);
     expect(lists()).toBe(2);
   });
 });

@@ -125,7 +125,8 @@ export const serverFirewallResource: ProviderResource = {
     const notes = writes && !refused
       ? [...await statusNote(session, config.server_id, label(config.server_id), 'a firewall change'), ...session.forecast(settingsCost(1))]
       : [];
-    const takesOver = !refused && creates(prior, requiresReplace);
+    // A reviewed takeover (expect_takeover) is not read at plan: the apply reads it, once.
+    const takesOver = !refused && creates(prior, requiresReplace) && !session.expectsTakeover(config);
     const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, config.server_id) : undefined;
     const { observedFirewall: _, ...kept } = priv;
     return {
@@ -135,7 +136,7 @@ export const serverFirewallResource: ProviderResource = {
       diagnostics: [
         ...refusals,
         ...notes,
-        ...(taken && !session.expectsTakeover(config) ? takeoverOf({ ...planned, applied_rulesets: resolved ?? null }, taken) : []),
+        ...(taken ? takeoverOf({ ...planned, applied_rulesets: resolved ?? null }, taken) : []),
       ],
     };
   },

@@ -1,0 +1,33 @@
+import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
+
+/*
+ * Issue 74 §2, the request budget, counted through the protocol driver (a new process per walk, as
+ * Terraform runs them): the server list once per process however many power states an apply
+ * changes, and no plan-time read for a create whose takeover was reviewed.
+ */
+const t = useTwoAccounts();
+const requestsTo = (endpoint: string) => t.a.requests.filter((r) => r.endpoint === endpoint).length;
+
+test('an apply that changes four power states reads the server list once per walk', async () => {
+  const servers = [IDS.vpsRunning, IDS.vdsRunning, IDS.vpsStopped, IDS.dedicatedStopped];
+  const initial = [t.a.state.server(IDS.vpsRunning), t.a.state.server(IDS.vdsRunning), t.a.state.server(IDS.vpsStopped), t.a.state.server(IDS.dedicatedStopped)]
+    .map((s) => s.server.power);
+  const at = (flip: boolean) => Object.fromEntries(servers.map((id, i) => [`pw${i}`, { ...power({ server_id: id, state: flip === (initial[i] === 'running') ? 'stopped' : 'running' }) }]));
+  expect((await t.driver.apply(at(false))).errors).toEqual([]);
+  const before = requestsTo('GET /servers');
+  const run = await t.driver.apply(at(true));
+  expect(run.errors).toEqual([]);
+  expect(Object.values(run.changes)).toEqual(['update', 'update', 'update', 'update']);
+  // The plan walk's and the apply walk's processes: one list each.
+  expect(requestsTo('GET /servers') - before).toBe(2);
+});
+
+test.each([[true, 2], [false, 3]])('a created firewall with expect_takeover = %s costs %i firewall requests: the plan reads only what it warns of', async (reviewed, requests) => {
+  const before = requestsTo('GET /servers/{serverId}/firewall') + requestsTo('PUT /servers/{serverId}/firewall');
+  const run = await t.driver.apply({ fw: firewall('a', { enabled: true, rulesets: [1, 2], expect_takeover: reviewed }) });
+  expect(run.errors).toEqual([]);
+  // Each walk says the takeover (Terraform folds the two).
+  expect(run.warnings.length).toBe(reviewed ? 0 : 2);
+  expect(requestsTo('GET /servers/{serverId}/firewall') + requestsTo('PUT /servers/{serverId}/firewall') - before).toBe(requests);
+});
