@@ -15,10 +15,14 @@ export function powerActionFor(desired: DesiredPower, power: ServerDetail['power
 
 const inFlight = (s: ServerDetail) => !!s.currentOperation && !isFinalOperationStatus(s.currentOperation.status);
 
-export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec): Promise<Plan> {
+/**
+ * Plans from `observed`, a fresh read the caller made moments before (the plan of this apply walk,
+ * in this process), or from a read of its own. An action it then sends is confirmed by reading again.
+ */
+export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec, observed?: ServerDetail): Promise<Plan> {
   const target: PowerTarget = { label: resourceLabel(doc), kind: 'power_state', serverId: doc.serverId, timeouts: doc.timeouts };
   const desired = doc.desired.state;
-  const server = await readServer(ctx, target);
+  const server = observed ?? await readServer(ctx, target);
   if (!inFlight(server) && server.power === desired) {
     return { inSync: true, summary: `${target.label}: in sync (${desired})`, apply: async () => undefined };
   }

@@ -95,16 +95,16 @@ describeWithTerraform('the hosting provider end to end: every kind, drift, updat
     expect(run.output).toContain('Apply complete! Resources: 0 added, 3 changed, 0 destroyed.');
     expect(newWrites().sort()).toEqual(['action start', 'firewall {"enabled":true}', 'ip_settings {"rdns":"web1.example.com"}']);
     // Firewall and IP: one read before the write (the plan's refresh may be hours old; what moved
-    // since is named), the write's answer checked whole. Power: a fresh read of the server (the list has no
-    // operation in flight nor the actions on offer), the action, its polls, one confirming read;
-    // and one more for Terraform's re-plan in the apply phase, which checks the start is offered.
+    // since is named), the write's answer checked whole. Power: the apply walk's plan reads the
+    // server (the list has no operation in flight nor the actions on offer) and checks the start
+    // is offered; its apply starts from that read: the action, its polls, one confirming read.
     const count = (endpoint: string) => requests.filter((r) => r === endpoint).length;
     expect(count('PUT /servers/{serverId}/firewall')).toBe(1);
     expect(count('GET /servers/{serverId}/firewall')).toBe(1);
     expect(count('PATCH /servers/{serverId}/ips/{ip}')).toBe(1);
     expect(count('GET /servers/{serverId}/ips/{ip}')).toBe(1);
     expect(count('POST /servers/{serverId}/actions')).toBe(1);
-    expect(count('GET /servers/{serverId}')).toBe(3);
+    expect(count('GET /servers/{serverId}')).toBe(2);
     expect((await ws.plan()).code).toBe(0);
   });
 

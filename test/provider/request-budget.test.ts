@@ -11,8 +11,7 @@ const requestsTo = (endpoint: string) => t.a.requests.filter((r) => r.endpoint =
 
 test('an apply that changes four power states reads the server list once per walk', async () => {
   const servers = [IDS.vpsRunning, IDS.vdsRunning, IDS.vpsStopped, IDS.dedicatedStopped];
-  const initial = [t.a.state.server(IDS.vpsRunning), t.a.state.server(IDS.vdsRunning), t.a.state.server(IDS.vpsStopped), t.a.state.server(IDS.dedicatedStopped)]
-    .map((s) => s.server.power);
+  const initial = servers.map((id) => t.a.state.server(id).server.power);
   const at = (flip: boolean) => Object.fromEntries(servers.map((id, i) => [`pw${i}`, { ...power({ server_id: id, state: flip === (initial[i] === 'running') ? 'stopped' : 'running' }) }]));
   expect((await t.driver.apply(at(false))).errors).toEqual([]);
   const before = requestsTo('GET /servers');
@@ -30,4 +29,16 @@ test.each([[true, 2], [false, 3]])('a created firewall with expect_takeover = %s
   // Each walk says the takeover (Terraform folds the two).
   expect(run.warnings.length).toBe(reviewed ? 0 : 2);
   expect(requestsTo('GET /servers/{serverId}/firewall') + requestsTo('PUT /servers/{serverId}/firewall') - before).toBe(requests);
+});
+
+test('a power change reads its server once in the apply walk, beside the action, its polls and one confirming read', async () => {
+  const pw = (state: string) => ({ pw: power({ server_id: IDS.vdsRunning, state }) });
+  expect((await t.driver.apply(pw('running'))).errors).toEqual([]);
+  const reads = () => requestsTo('GET /servers/{serverId}');
+  const before = reads();
+  const run = await t.driver.apply(pw('stopped'));
+  expect(run.errors).toEqual([]);
+  expect(t.a.state.server(IDS.vdsRunning).server.power).toBe('stopped');
+  // The plan walk's check (1); the apply walk's plan (1), whose read its apply starts from; the confirming read (1).
+  expect(reads() - before).toBe(3);
 });

@@ -4,7 +4,7 @@ import {
   warningOf,
   type ObjectValue, type ProviderResource,
 } from './resource';
-import { scopesForAction, type PowerAction } from '../../api/schemas';
+import { scopesForAction, type PowerAction, type ServerDetail } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds, SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
@@ -95,16 +95,19 @@ export const powerStateResource: ProviderResource = {
     planned[REBOOT_GENERATION] = plannedRebootGeneration(prior, planned);
     planned[LIFE_ID] = plannedLife(prior);
     const requiresReplace = replacing(this, prior, config);
-    const refusals = [...(await checkServerExists(session, prior, config)), ...(await checkActions(session, prior, planned))];
+    const actions = await checkActions(session, prior, planned);
+    const refusals = [...(await checkServerExists(session, prior, config)), ...actions.diagnostics];
     // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
     const refused = refusals.some(isError);
     const takesOver = !refused && creates(prior, requiresReplace);
     const forecast = !refused ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
     const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(planned)] : [];
+    const { observedServer: _, ...kept } = priv;
     return {
       planned,
       requiresReplace,
-      private: priv,
+      // The apply right after this plan (in the apply walk, this process) starts from its read.
+      private: actions.observed ? { ...kept, observedServer: actions.observed } : kept,
       diagnostics: [...refusals, ...created, ...forecast],
     };
   },
@@ -115,7 +118,8 @@ export const powerStateResource: ProviderResource = {
    * The state says what the account got: after an action the API accepted, the planned values,
    * with the error if the apply failed after it (a timeout), so the next plan starts from there.
    */
-  async apply(session, { prior, planned, private: priv }) {
+  async apply(session, { prior, planned, private: planPrivate }) {
+    const { observedServer, ...priv } = planPrivate;
     // A plan that changes neither power nor triggers writes nothing, whatever moved since: the next plan shows it.
     if (writesNothing(prior, planned, ['state', 'reboot_triggers'])) return { state: { ...planned, id: prior!.id }, private: priv };
     const spec = specOf(planned);
@@ -125,7 +129,7 @@ export const powerStateResource: ProviderResource = {
     let sent = false;
     const ctx = { ...session.context(runBudgetSeconds(spec)), accepted: () => (sent = true) };
     try {
-      const plan = await planPowerState(ctx, spec);
+      const plan = await planPowerState(ctx, spec, observedServer?.id === spec.serverId ? observedServer : undefined);
       ctx.log(plan.summary);
       await plan.apply();
     } catch (error) {
@@ -208,11 +212,6 @@ function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planne
   return [converge, reboot].filter((a): a is PowerAction => a !== undefined);
 }
 
-/**
- * What the apply would refuse, known now: a shared server, a missing scope, a server that cannot
- * take the action. The refresh read the power into the state (a new resource: the run's list); when
- * that calls for an action, one fresh read of the server decides, with the actions it offers.
- */
 /** A create's warning when the server's power is not the configured one: the apply starts or stops it. */
 async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
   if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || session.expectsTakeover(planned)) return [];
@@ -244,19 +243,31 @@ async function plannedActionCount(session: ProviderSession, prior: ObjectValue |
   return actionsFrom(listed, prior, planned).length;
 }
 
-async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<Diagnostic[]> {
-  if (typeof planned.server_id !== 'string') return [];
+/**
+ * What the apply would refuse, known now: a shared server, a missing scope, a server that cannot
+ * take the action. When the state (or, for a new resource, the list) calls for an action, one fresh
+ * read of the server decides, with the actions it offers; the apply right after starts from it.
+ */
+interface ActionCheck {
+  readonly diagnostics: Diagnostic[];
+  /** The server as the check read it, for the apply right after this plan. */
+  readonly observed?: ServerDetail;
+}
+
+async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<ActionCheck> {
+  if (typeof planned.server_id !== 'string') return { diagnostics: [] };
   const serverId = planned.server_id;
   const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
-  if (actionsFrom(listed, prior, planned).length === 0) return [];
+  if (actionsFrom(listed, prior, planned).length === 0) return { diagnostics: [] };
   const server = await session.serverDetail(serverId);
   const actions = actionsFrom(server.power, prior, planned);
-  if (actions.length === 0) return [];
+  if (actions.length === 0) return { diagnostics: [], observed: server };
   const label = resourceLabel(specOf({ ...planned, state: 'running' }));
   const refused = await checkWrite(session, serverId, label, [...new Set(actions.flatMap(scopesForAction))], actions.join(' and '));
-  if (refused.some(isError)) return refused;
+  if (refused.some(isError)) return { diagnostics: refused };
   const refusals = actions.flatMap((action) => actionRefusal(label, server, action, session.token()) ?? []).map((r) => refusalAt('state', r));
-  return refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(prior, planned, server.power, actions)];
+  const said = refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(prior, planned, server.power, actions)];
+  return { diagnostics: said, observed: server };
 }
 
 /** The one summary of every planned reboot, which Terraform folds; the detail names the server and why. */

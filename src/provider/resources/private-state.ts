@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ipSettingsSchema, type IpSettings } from '../../api/schemas';
+import { ipSettingsSchema, serverDetailSchema, type IpSettings, type ServerDetail } from '../../api/schemas';
 import { canonicalJson } from '../../reconcile/keys';
 import type { Value } from '../plugin/values';
 
@@ -36,6 +36,8 @@ export interface PrivateState {
   readonly observedFirewall?: { readonly enabled: boolean; readonly rulesets: readonly number[] };
   /** The same for an address's settings. */
   readonly observedSettings?: IpSettings;
+  /** The same for a power change: the server its plan read, with the operation in flight and the actions on offer. */
+  readonly observedServer?: ServerDetail;
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
@@ -48,6 +50,7 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   replacesIncomplete: z.optional(z.boolean()),
   observedFirewall: z.optional(z.object({ enabled: z.boolean(), rulesets: z.array(z.int().check(z.nonnegative())) })),
   observedSettings: z.optional(ipSettingsSchema),
+  observedServer: z.optional(serverDetailSchema),
 });
 
 /**
