@@ -59,6 +59,8 @@ export interface ApplyOptions {
   readonly refuseFromRpc?: { readonly rpc: number; readonly walk?: 'apply'; readonly effect: FaultEffect; readonly endpoints?: readonly string[] };
   /** Between the plan and the apply (a saved plan applied later, by another run). */
   readonly betweenPlanAndApply?: () => Promise<void> | void;
+  /** In the apply walk, between Terraform's plan of a change and its ApplyResourceChange (the account moves mid-apply). */
+  readonly beforeApplyOf?: (address: string) => void;
   /** `-refresh=false` (or a run block's `plan_options { refresh = false }`): the plan starts from the stored state. */
   readonly refresh?: boolean;
   /** The plan walk runs with the account's read-only token and HOSTING_API_READ_ONLY_PLAN=on (the GitOps guide's plan job). */
@@ -291,7 +293,7 @@ export class ProtocolDriver {
       const proc = await processOf(change.provider, change.address);
       // ConfigureProvider failed: Terraform applies nothing of that configuration.
       if (proc.refusal) continue;
-      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true));
+      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true), options.beforeApplyOf);
       if (crashed) break;
     }
     return { ...outcome, crashed };
@@ -387,6 +389,7 @@ export class ProtocolDriver {
     outcome: RunOutcome,
     crashed: () => boolean,
     died: () => void,
+    beforeApply?: (address: string) => void,
   ) {
     const stored = this.state.get(change.address);
     const call = async (prior: ObjectValue | null, priorPrivate: Uint8Array | undefined, config: ObjectValue | null) => {
@@ -406,6 +409,7 @@ export class ProtocolDriver {
           ]);
           plannedPrivate = plan.planned_private;
         }
+        beforeApply?.(change.address);
         const states = { prior_state: dynamic(prior), planned_state: dynamic(planned), config: dynamic(config) };
         const request = { type_name: change.type, ...states, planned_private: plannedPrivate };
         res = await rpcs.ApplyResourceChange(request, () => undefined);

@@ -167,7 +167,8 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r) !== before.state) {
     throw new Error(`a failed apply that wrote nothing changed the state:\n${before.state}\n${stateText(r)}\n${context}`);
   }
-  m.movedSinceState = between !== undefined && between.what !== 'nothing' ? true : outcome.crashed ? true : false;
+  // The state is the refresh's (or the apply's) unless the account moved after it.
+  m.movedSinceState = (between !== undefined && between.what !== 'nothing') || outcome.crashed || options.beforeApplyOf !== undefined;
   return outcome;
 }
 
@@ -247,6 +248,12 @@ const COMMANDS = [
     m.fw = { ...m.fw!, onDestroy: m.fw!.onDestroy === 'retain' ? 'restore' : 'retain' };
     return applyAndCheck(r, m, {}, { what: 'the firewall', firewall: v, name: 'web', delayMs: ms });
   }, hasFirewall)),
+  // Mid-apply: after Terraform's plan of a change in the apply walk (whose read the apply starts from), before its apply.
+  fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'the power'), firewallValue, name).map(([what, v, n]) =>
+    cmd(`apply, ${what} moved between the apply walk's plan of each change and its apply`, (m, r) => {
+      const moveNow = () => move(r, what, { firewall: v, name: m.fw?.names?.[0] ?? n });
+      return applyAndCheck(r, m, { beforeApplyOf: moveNow });
+    })),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
     await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
