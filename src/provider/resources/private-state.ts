@@ -36,6 +36,12 @@ export interface PrivateState {
   readonly observedFirewall?: { readonly enabled: boolean; readonly rulesets: readonly number[] };
   /** The same for an address's settings. */
   readonly observedSettings?: IpSettings;
+  /**
+   * The ids the state's `ruleset_names` had when the refresh (or the apply) read the account's rule
+   * sets: Terraform plans a change again in the apply walk, a new process, and that plan shows
+   * the same ids from them, where a fresh list could show another id for a name made again since.
+   */
+  readonly rulesetIds?: Readonly<Record<string, number>>;
   /** The same for a power change: the server its plan read, with the operation in flight and the actions on offer. */
   readonly observedServer?: ServerDetail;
 }
@@ -51,6 +57,7 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   observedFirewall: z.optional(z.object({ enabled: z.boolean(), rulesets: z.array(z.int().check(z.nonnegative())) })),
   observedSettings: z.optional(ipSettingsSchema),
   observedServer: z.optional(serverDetailSchema),
+  rulesetIds: z.optional(z.record(z.string(), z.int().check(z.nonnegative()))),
 });
 
 /**

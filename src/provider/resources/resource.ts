@@ -263,10 +263,6 @@ export const leftInPlaceLine = (left: string): string => `removed from Terraform
 const sameValue = (a: Value | undefined, b: Value | undefined): boolean =>
   isKnown(b ?? null) && JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** Whether a plan keeps every value of the state it starts from (Terraform's no-op); a create never does. */
-export const unchanged = (prior: ObjectValue | null, planned: ObjectValue): boolean =>
-  prior !== null && Object.keys(planned).every((name) => sameValue(prior[name], planned[name]));
-
 /**
  * Whether an update changes nothing on the server (`serverFacing`), only how the provider works
  * (timeouts, on_destroy, …): its apply writes nothing, whatever moved since the plan, as the plan

@@ -1,7 +1,7 @@
 import {
   checkServerExists, checkWrite, creates, statusNote, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
   takeoverWarning,
-  unchanged, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
+  validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -11,7 +11,7 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
-import { withRestoreValues } from './private-state';
+import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
 import { CHANGED_SINCE_PLAN_ATTRIBUTE, EXPECT_TAKEOVER_ATTRIBUTE, ON_DESTROY_ATTRIBUTE, schemaOf } from '../schema';
@@ -84,7 +84,7 @@ export const serverFirewallResource: ProviderResource = {
       const data = await readFirewall(ctx, label(serverId), serverId);
       const actual = sortedUnique(data.rulesets);
       const fresh: ObjectValue = { ...state, id: serverId, enabled: data.enabled, rulesets: rulesetsOf(state, actual), applied_rulesets: actual };
-      return { state: fresh, private: priv };
+      return { state: fresh, private: await withRulesetIds(session, priv, state.ruleset_names) };
     } catch (err) {
       if (isGone(err)) return { state: null, private: priv };
       throw err;
@@ -109,9 +109,11 @@ export const serverFirewallResource: ProviderResource = {
       expect_takeover: config.expect_takeover,
       changed_since_plan: config.changed_since_plan,
     };
-    // Names resolve again in the apply walk's plan, a new process: a rule set deleted and made again
-    // in between has another id. A plan that changes anything leaves their ids to the apply.
-    if (config.ruleset_names !== null && !unchanged(shown, planned)) planned.applied_rulesets = UNKNOWN;
+    // Names resolve again in the apply walk's plan, a new process, where a rule set made again since
+    // has another id: both plans take the ids the refresh recorded; names it did not record (a
+    // create, a change of names) are known after apply.
+    const byName = config.ruleset_names !== null && resolved !== undefined && isKnown(resolved);
+    if (byName) planned.applied_rulesets = recordedIds(shown, config, priv) ?? UNKNOWN;
     const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
     // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
     const refusals = [
@@ -157,8 +159,8 @@ export const serverFirewallResource: ProviderResource = {
     const managesRulesets = config.rulesets !== null || config.ruleset_names !== null;
     const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
-      // Names whose ids the plan could not promise are resolved now, from a fresh list.
-      rulesets: managesRulesets ? (isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : requested(config)) : undefined,
+      // Names are resolved now, from a fresh list, and checked against the ids the plan showed.
+      rulesets: managesRulesets ? requested(config) : undefined,
     });
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
     const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
@@ -166,6 +168,11 @@ export const serverFirewallResource: ProviderResource = {
     const since = refuseChangedSincePlan ? { shown: planRead ?? firewallIn(prior) } : { observed: planRead, shown: firewallIn(prior) };
     const plan = await planFirewall(ctx, spec, { ...since, refuseChangedSincePlan });
     ctx.log(plan.summary);
+    const named = namedIds(config, plan.desired);
+    // A name that resolves to other ids than the plan showed: that plan can no longer be made true.
+    if (named && isKnown(planned.applied_rulesets) && !sameIds(plan.desired.rulesets!, planned.applied_rulesets as number[])) {
+      return { state: prior, private: base, error: renamed(serverId, planned.applied_rulesets as number[], plan.desired.rulesets!) };
+    }
     const applied = managesRulesets ? sortedUnique(plan.desired.rulesets!) : knownOr(planned.applied_rulesets, plan.actual.rulesets) as number[];
     const enabled = knownOr(planned.enabled, plan.actual.enabled);
     const state: ObjectValue = { ...planned, id: serverId, enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
@@ -175,7 +182,8 @@ export const serverFirewallResource: ProviderResource = {
       return { state: prior, private: base, error };
     }
     const written = Object.keys(plan.diff.change) as Array<keyof Firewall>;
-    return { state, private: withRestoreValues(base, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
+    const kept = named ? { ...base, rulesetIds: named } : withoutRulesetIds(base);
+    return { state, private: withRestoreValues(kept, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
   leftInPlace(prior, priv) {
@@ -218,6 +226,48 @@ export const serverFirewallResource: ProviderResource = {
     };
   },
 };
+
+/** `priv` with the ids the account's rule sets give `names` now, for the next plans; without them when there are none. */
+async function withRulesetIds(session: ProviderSession, priv: PrivateState, names: Value): Promise<PrivateState> {
+  if (!Array.isArray(names) || names.length === 0) return withoutRulesetIds(priv);
+  const available = await session.rulesets();
+  const ids = (names as string[]).flatMap((name) => {
+    const matches = available.filter((r) => r.name === name);
+    return matches.length === 1 ? [[name, matches[0].id] as const] : [];
+  });
+  return { ...priv, rulesetIds: Object.fromEntries(ids) };
+}
+
+const withoutRulesetIds = (priv: PrivateState): PrivateState => {
+  const { rulesetIds: _, ...rest } = priv;
+  return rest;
+};
+
+/** The planned ids from what the refresh recorded, when the configuration keeps the names it recorded them for. */
+function recordedIds(shown: ObjectValue | null, config: ObjectValue, priv: PrivateState): number[] | undefined {
+  const names = config.ruleset_names as string[];
+  const sameNames = shown !== null && JSON.stringify(shown.ruleset_names) === JSON.stringify(names);
+  const recorded = sameNames && names.every((n) => priv.rulesetIds?.[n] !== undefined);
+  if (!recorded) return undefined;
+  return sortedUnique([...((config.rulesets as number[] | null) ?? []), ...names.map((n) => priv.rulesetIds![n])]);
+}
+
+/** Each configured name with the id the apply resolved it to (`desired.rulesets` lists ids, then names). */
+function namedIds(config: ObjectValue, desired: { readonly rulesets?: readonly number[] }): Record<string, number> | undefined {
+  const names = config.ruleset_names as string[] | null;
+  if (!names?.length || !desired.rulesets) return undefined;
+  const offset = ((config.rulesets as number[] | null) ?? []).length;
+  return Object.fromEntries(names.map((name, i) => [name, desired.rulesets![offset + i]]));
+}
+
+const sameIds = (a: readonly number[], b: readonly number[]): boolean => sortedUnique(a).join(',') === sortedUnique(b).join(',');
+
+function renamed(serverId: string, planned: readonly number[], now: readonly number[]): ReconcileError {
+  return new ReconcileError(
+    `${label(serverId)}: ruleset_names resolve to rule sets [${sortedUnique(now).join(', ')}] now, where the plan showed [${planned.join(', ')}] (a rule set was deleted or renamed since); nothing was written`,
+    'plan again: the new plan shows the rule sets the names give now',
+  );
+}
 
 /** The desired rule sets, or the refusal of their names (unknown, ambiguous) on `ruleset_names`, with them known only after apply. */
 async function desiredOrRefusal(session: ProviderSession, config: ObjectValue): Promise<{ desired: Value | undefined; refusals: Diagnostic[] }> {
