@@ -73,7 +73,8 @@ export function forecastWarning(total: ApplyCost, changes: number, limits: Token
   return warningOf(
     `The apply will wait for the API's rate limits: more than ${binding.left ?? binding.limit} ${binding.what} with this token`,
     `This plan's first ${changes} changes already take about ${binding.count} ${binding.what}; the token may send ${binding.limit} a minute (${source})${left}, `
-    + `so the apply waits about ${minutes} minute${minutes > 1 ? 's' : ''} or more for its budget, longer when other runs use the token at once. `
+    // The window may reset seconds after the plan: the wait is at most this long, not about it.
+    + `so the apply waits for its budget, up to about ${minutes} minute${minutes > 1 ? 's' : ''} (each wait ends when the API's window resets), longer when other runs use the token at once. `
     + 'Each wait is in the provider\'s log (TF_LOG_PROVIDER=INFO).',
   );
 }

@@ -373,7 +373,7 @@ describeWithTerraform('a plan whose apply exceeds the token\'s limits says so, o
     const guide = docBlocks().find((b) => b.file.endsWith('gitops-pipelines.md') && b.code.includes('The apply will wait'))!;
     const rendered = await ws.shell(guide.code.trim().split(/\n(?=terraform )/)[0]);
     expect(rendered.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^The apply will wait for the API's rate limits: more than 10 power actions with this token: This plan's first 11 changes/)]);
-    expect(said).toContain('This plan\'s first 11 changes already take about 11 power actions; the token may send 10 a minute (the API\'s limit, section 8), so the apply waits about 1 minute or more');
+    expect(said).toContain('This plan\'s first 11 changes already take about 11 power actions; the token may send 10 a minute (the API\'s limit, section 8), so the apply waits for its budget, up to about 1 minute (each wait ends when the API\'s window resets)');
     expect(said).toContain('TF_LOG_PROVIDER=INFO');
     expect(sim.executed()).toHaveLength(0);
   });

@@ -22,7 +22,7 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
   test('the warning names the limit, the count and about how long, in minutes', () => {
     const warning = forecastWarning({ requests: 370, actions: 0 }, 180)!;
     expect(warning.summary).toBe('The apply will wait for the API\'s rate limits: more than 120 requests with this token');
-    expect(warning.detail).toContain('This plan\'s first 180 changes already take about 370 requests; the token may send 120 a minute (the API\'s limit, section 8), so the apply waits about 3 minutes or more');
+    expect(warning.detail).toContain('This plan\'s first 180 changes already take about 370 requests; the token may send 120 a minute (the API\'s limit, section 8), so the apply waits for its budget, up to about 3 minutes (each wait ends when the API\'s window resets)');
   });
 
   // Issue 59 §1: an API with other limits than the spec's.
@@ -31,7 +31,7 @@ describe('what an apply will spend of the token\'s limits, foretold at plan', ()
     expect(bindingLimit(cost, limitsReported(undefined, undefined))).toMatchObject({ what: 'power actions', limit: 10, reported: false });
     expect(bindingLimit(cost, limitsReported(120, 100))).toBeUndefined();
     expect(bindingLimit(cost, limitsReported(6, 100))).toEqual({ what: 'requests', count: 30, limit: 6, reported: true });
-    expect(forecastWarning({ requests: 30, actions: 0 }, 3, limitsReported(6, undefined))!.detail).toContain('the token may send 6 a minute (as the API\'s answers to this plan report it), so the apply waits about 4 minutes or more');
+    expect(forecastWarning({ requests: 30, actions: 0 }, 3, limitsReported(6, undefined))!.detail).toContain('the token may send 6 a minute (as the API\'s answers to this plan report it), so the apply waits for its budget, up to about 4 minutes (each wait ends when the API\'s window resets)');
   });
 });
 
