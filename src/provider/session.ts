@@ -39,6 +39,8 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
   expectsTakeover(config: ObjectValue): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
   accountName(): string;
+  /** Whether `key` is refused for the first time in this process (one error per provider configuration); later calls say false. */
+  firstRefusalOf(key: string): boolean;
   /** A warning for Terraform's output (and the log); `detail` names the resource where `summary` is shared by its kind, so Terraform folds repeats. */
   warn(summary: string, detail?: string): void;
 }
@@ -177,7 +179,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // apply spends is being spent, and waits are said as they were, not foretold.
   let applying = false;
   const forecast: ApplyForecast = { forecast: (cost) => (applying ? [] : foretold.forecast(cost)) };
+  const refused = new Set<string>();
   const policy = {
+    firstRefusalOf: (key: string) => !refused.has(key) && Boolean(refused.add(key)),
     readOnlyPlan: options.readOnlyPlan ?? false,
     refusesChangedSincePlan: (config: ObjectValue) => (config.changed_since_plan ?? options.changedSincePlan ?? 'overwrite') === 'fail',
     expectsTakeover: (config: ObjectValue) => (config.expect_takeover ?? options.expectTakeover ?? false) === true,

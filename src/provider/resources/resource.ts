@@ -178,17 +178,22 @@ export async function checkWrite(
   if (!server) return [];
   return writeRefusals(label, server, session.token(), needed, what, element).map((r) => {
     if (!r.missingScopes) return refusalAt(undefined, r);
-    return session.readOnlyPlan ? scopeTheApplyNeeds(r.missingScopes, r.summary) : refusalAt(undefined, { ...r, hint: `${r.hint}; or, when this plan's token may only read and the apply has another, set ${READ_ONLY_PLAN_ENV}=on for the plan` });
+    // One error per provider configuration: it fails the plan, and the other writes it stops are
+    // warnings that Terraform folds into one.
+    if (session.readOnlyPlan || !session.firstRefusalOf('scopes')) return scopeTheApplyNeeds(r.missingScopes, r.summary, session.readOnlyPlan);
+    return refusalAt(undefined, { ...r, hint: `${r.hint}; or, when this plan's token may only read and the apply has another, set ${READ_ONLY_PLAN_ENV}=on for the plan` });
   });
 }
 
 /**
- * A scope the plan's token lacks, where the plan runs with a token that may only read: one summary
- * per set of scopes, which Terraform folds into one warning; each detail names its write.
+ * A scope the plan's token lacks, where the plan runs with a token that may only read, or where a
+ * lack of this token's already failed this plan: one summary per set of scopes, which Terraform folds into one
+ * warning; each detail names its write.
  */
-function scopeTheApplyNeeds(scopes: readonly Scope[], refusal: string): Diagnostic {
+function scopeTheApplyNeeds(scopes: readonly Scope[], refusal: string, readOnlyPlan: boolean): Diagnostic {
   const write = refusal.replace(/; nothing was changed$/, '');
-  return warningOf(`The apply needs a token with ${scopes.join(' and ')}`, `${write}. HOSTING_API_READ_ONLY_PLAN is on: this plan's token may only read; run the apply with a token that has ${scopes.join(' and ')}.`);
+  const why = readOnlyPlan ? `${READ_ONLY_PLAN_ENV} is on: this plan's token may only read` : 'the error above, of this token\'s scopes, fails this plan';
+  return warningOf(`The apply needs a token with ${scopes.join(' and ')}`, `${write}. ${why}; run the apply with a token that has ${scopes.join(' and ')}.`);
 }
 
 /**
