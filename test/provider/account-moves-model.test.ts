@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { SEED_TOKEN_NAMES } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
+import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
  * A model-based test of what the account may do around a plan (issue 74 §3): fast-check writes
@@ -35,8 +35,16 @@ interface FirewallIntent {
   readonly onDestroy: 'retain' | 'restore';
 }
 
+/** The address settings the configuration manages: each member set or left unset. */
+interface AddressIntent {
+  readonly rdns?: string;
+  readonly description?: string;
+  readonly onDestroy?: 'restore';
+}
+
 interface Model {
   fw: FirewallIntent | undefined;
+  ip: AddressIntent | undefined;
   triggers: string;
   hard: boolean;
   timeout: number;
@@ -62,7 +70,13 @@ const configs = (m: Model): Record<string, ResourceConfig> => ({
       expect_takeover: true,
     }),
   }),
+  ...(m.ip && { ip: ipSettings({ rdns: m.ip.rdns ?? null, description: m.ip.description ?? null, on_destroy: m.ip.onDestroy ?? null }) }),
 });
+
+const addressOf = (r: Real): AddressIntent => {
+  const settings = r.a.state.server(DEDICATED).ipSettings.get(ADDRESS)!;
+  return { rdns: settings.rdns ?? undefined, description: settings.description ?? undefined };
+};
 
 interface Firewall {
   readonly enabled: boolean;
@@ -75,6 +89,7 @@ const firewallOf = (r: Real): Firewall => {
 const idOf = (r: Real, name: string) => r.a.state.rulesets.find((s) => s.name === name)?.id;
 const writesTo = (r: Real) => r.a.executed({ serverId: SERVER }).length;
 const writesOf = (r: Real, kind: 'firewall' | 'action') => r.a.executed({ serverId: SERVER, kind }).length;
+const addressWrites = (r: Real) => r.a.executed({ serverId: DEDICATED, kind: 'ip_settings' }).length;
 
 /** The members the configuration manages, as the account should hold them now. */
 function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
@@ -93,7 +108,7 @@ const stateText = (r: Real) => JSON.stringify([...r.driver.state].map(([address,
   (_k, v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...v].sort() : v));
 
 /** What the user moved between a saved plan and its apply. */
-type Move = 'nothing' | 'the firewall' | 'a rule set name' | 'the power';
+type Move = 'nothing' | 'the firewall' | 'a rule set name' | 'the power' | 'the address';
 
 function moveFirewall(r: Real, to: Firewall): void {
   r.a.drift(SERVER, { firewall: { enabled: to.enabled, rulesets: [...to.rulesets] } });
@@ -115,6 +130,7 @@ function move(r: Real, what: Move, to: { firewall: Firewall; name: string }): vo
   if (what === 'the firewall') moveFirewall(r, to.firewall);
   if (what === 'a rule set name') remap(r, to.name);
   if (what === 'the power') r.a.drift(SERVER, { power: 'stopped' });
+  if (what === 'the address') r.a.drift(DEDICATED, { ip: { address: ADDRESS, rdns: 'hand.example.net', description: 'by hand' } });
 }
 
 /** Runs one apply and checks the oracle; `between` moves the account after the plan. */
@@ -126,21 +142,25 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), state: stateText(r), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), state: stateText(r), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
   const untouched = planChangesNothing(r, m);
   let shown: Firewall | undefined;
   let moved: Firewall | undefined;
+  let addressShown: AddressIntent | undefined;
+  let addressMoved: AddressIntent | undefined;
   const outcome = await r.driver.apply(configs(m), {
     ...options,
     betweenPlanAndApply: between ? () => {
       shown = firewallOf(r);
+      addressShown = addressOf(r);
       // A rule set the configuration names, when it names any: the move that can break a plan.
       const named = m.fw?.names?.length ? m.fw.names[NAMES.indexOf(between.name as (typeof NAMES)[number]) % m.fw.names.length] : between.name;
       move(r, between.what, { ...between, name: named });
       moved = firewallOf(r);
+      addressMoved = addressOf(r);
       r.clock.advance(between.delayMs);
     } : options.betweenPlanAndApply,
   });
@@ -155,6 +175,15 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // A plan that changes nothing on the server (an on_destroy, a timeout) is kept: its apply writes nothing, whatever moved since.
   if (untouched.firewall && writesOf(r, 'firewall') !== before.firewall) throw new Error(`the plan changed nothing on the firewall, and the apply wrote to it:\n${context}`);
   if (untouched.power && writesOf(r, 'action') !== before.action) throw new Error(`the plan changed nothing on the power, and the apply acted:\n${context}`);
+  if (untouched.address && addressWrites(r) !== before.address) throw new Error(`the plan changed nothing on the address, and the apply wrote to it:\n${context}`);
+  // The same for the address's managed members.
+  if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
+    const now = addressOf(r);
+    for (const member of ['rdns', 'description'] as const) {
+      if (m.ip[member] === undefined || !differs(addressShown[member], addressMoved[member]) || !differs(addressMoved[member], now[member])) continue;
+      if (!new RegExp(`changed since the plan: .*${member}`).test(text)) throw new Error(`the apply put back ${member}, changed since the plan, without naming it:\n${context}`);
+    }
+  }
   // Each value the apply put back that changed since the plan's refresh is named; "fail" puts none back.
   // A create has no refresh: it takes over what its apply finds (expect_takeover accepts that unseen).
   if (shown && moved && m.fw && outcome.changes.fw === 'update') {
@@ -183,8 +212,11 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
  * configured values (only on_destroy, changed_since_plan, hard_reboot or a timeout may differ).
  * Rule sets by name are known after apply in any plan that changes the firewall resource.
  */
-function planChangesNothing(r: Real, m: Model): { firewall: boolean; power: boolean } {
-  if (m.movedSinceState) return { firewall: false, power: false };
+function planChangesNothing(r: Real, m: Model): { firewall: boolean; power: boolean; address: boolean } {
+  if (m.movedSinceState) return { firewall: false, power: false, address: false };
+  const ip = r.driver.state.get('ip')?.value;
+  const addressKept = ip !== undefined && m.ip !== undefined
+    && (m.ip.rdns === undefined || ip.rdns === m.ip.rdns) && (m.ip.description === undefined || ip.description === m.ip.description);
   const fw = r.driver.state.get('fw')?.value;
   const pw = r.driver.state.get('pw')?.value;
   const want = m.fw && wanted(r, m.fw);
@@ -192,7 +224,7 @@ function planChangesNothing(r: Real, m: Model): { firewall: boolean; power: bool
     && (want.enabled === undefined || fw.enabled === want.enabled)
     && (want.rulesets === undefined || !differs([...(fw.applied_rulesets as number[])].sort((x, y) => x - y), want.rulesets));
   const powerKept = pw !== undefined && pw.state === 'running' && !differs(pw.reboot_triggers, { v: m.triggers });
-  return { firewall: firewallKept, power: powerKept };
+  return { firewall: firewallKept, power: powerKept, address: addressKept };
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -211,7 +243,11 @@ const firewallIntent = fc.record<FirewallIntent>({
 }, { requiredKeys: ['fail', 'onDestroy'] });
 const firewallValue = fc.record<Firewall>({ enabled: fc.boolean(), rulesets: fc.subarray(IDS) });
 const name = fc.constantFrom(...NAMES);
-const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'the power');
+const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'the power', 'the address');
+const addressIntent = fc.record<AddressIntent>({
+  rdns: fc.option(fc.constantFrom('web.example.com', 'mail.example.com'), { nil: undefined }),
+  description: fc.option(fc.constantFrom('web', 'mail'), { nil: undefined }),
+});
 const delay = fc.constantFrom(2_000, 3_600_000);
 
 const hasFirewall = (m: Model) => m.fw !== undefined;
@@ -223,6 +259,11 @@ const COMMANDS = [
   fc.constant(cmd('fw: changed_since_plan toggled', (m) => void (m.fw = { ...m.fw!, fail: !m.fw!.fail }), hasFirewall)),
   fc.constant(cmd('fw: on_destroy toggled', (m) => void (m.fw = { ...m.fw!, onDestroy: m.fw!.onDestroy === 'retain' ? 'restore' : 'retain' }), hasFirewall)),
   fc.constant(cmd('remove fw', (m) => void (m.fw = undefined), hasFirewall)),
+  addressIntent.map((ip) => cmd(`ip = ${JSON.stringify(ip)}`, (m) => void (m.ip = ip.rdns === undefined && ip.description === undefined ? undefined : ip))),
+  fc.constant(cmd('the address changed by hand', (m, r) => {
+    move(r, 'the address', { firewall: firewallOf(r), name: 'web' });
+    moved(m);
+  })),
   fc.constantFrom('1', '2', '3').map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
   fc.constant(cmd('hard_reboot toggled', (m) => void (m.hard = !m.hard))),
   fc.constantFrom(60, 120).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
@@ -254,7 +295,7 @@ const COMMANDS = [
     return applyAndCheck(r, m, {}, { what: 'the firewall', firewall: v, name: 'web', delayMs: ms });
   }, hasFirewall)),
   // Mid-apply: after Terraform's plan of a change in the apply walk (whose read the apply starts from), before its apply.
-  fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'the power'), firewallValue, name).map(([what, v, n]) =>
+  fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'the power', 'the address'), firewallValue, name).map(([what, v, n]) =>
     cmd(`apply, ${what} moved between the apply walk's plan of each change and its apply`, (m, r) => {
       const moveNow = () => move(r, what, { firewall: v, name: m.fw?.names?.[0] ?? n });
       return applyAndCheck(r, m, { beforeApplyOf: moveNow });
@@ -269,6 +310,10 @@ const COMMANDS = [
     // A scope the token lacks fails the plan on one error per provider configuration.
     expect(outcome.errors.filter((e) => / lacks /.test(e)).length).toBeLessThanOrEqual(1);
   })),
+  fc.constant(cmd('ip: on_destroy toggled, plan -out, the address moved, apply the saved plan 2 s later', (m, r) => {
+    m.ip = { ...m.ip!, onDestroy: m.ip!.onDestroy ? undefined : 'restore' };
+    return applyAndCheck(r, m, {}, { what: 'the address', firewall: firewallOf(r), name: 'web', delayMs: 2_000 });
+  }, (m) => m.ip !== undefined)),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
     await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
@@ -290,6 +335,9 @@ async function converges(m: Model, r: Real) {
   const last = await applyAndCheck(r, m);
   expect({ errors: last.errors, m }).toEqual({ errors: [], m });
   if (m.fw) expect({ ...firewallOf(r), ...wanted(r, m.fw) }).toEqual(firewallOf(r));
+  const managed = m.ip && { rdns: m.ip.rdns, description: m.ip.description };
+  const setMembers = managed && Object.fromEntries(Object.entries(managed).filter(([, v]) => v !== undefined));
+  if (setMembers) expect({ ...addressOf(r), ...setMembers }).toEqual(addressOf(r));
   expect(r.a.state.server(SERVER).server.power).toBe('running');
   const again = await r.driver.apply(configs(m));
   expect({ changes: again.changes, warnings: again.warnings }).toEqual({ changes: {}, warnings: [] });
@@ -303,7 +351,7 @@ test(`no move of the account around a plan makes Terraform refuse an answer, a v
     fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12, size: 'max' }), async (sequence) => {
       await t.reset();
       t.a.state.rulesets.push({ id: 10, name: 'db' }, { id: 11, name: 'dns' });
-      const model: Model = { fw: undefined, triggers: '1', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
+      const model: Model = { fw: undefined, ip: undefined, triggers: '1', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
       await applyAndCheck(t, model);
       await fc.asyncModelRun(() => ({ model, real: t }), sequence);
       await converges(model, t);
