@@ -35,6 +35,13 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
   context(budgetSeconds: number): ReconcileContext;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
+  /**
+   * How long a plan's read that only says or checks ahead what its apply does again (a takeover, an
+   * offered action) may take, waits for the rate budget included: once this process applies (the
+   * apply walk), briefly, so a wait happens in ApplyResourceChange, where Terraform shows its
+   * progress lines; in a plan, as long as any read.
+   */
+  planReadSeconds(): number;
   /** Whether a create's takeover was reviewed: the resource's `expect_takeover`, else the provider's. */
   expectsTakeover(config: ObjectValue): boolean;
   /** Which account this session talks to, for errors about what exists: `account 4711 (token "ci") at https://…/api/v1`. */
@@ -51,6 +58,9 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
  * lacking it, fails as before.
  */
 export const READ_ONLY_PLAN_ENV = 'HOSTING_API_READ_ONLY_PLAN';
+
+/** A plan's advisory read in the apply walk: a few seconds, so no wait Terraform cannot show. */
+export const APPLY_WALK_PLAN_READ_SECONDS = 5;
 
 /** The summary of every operation's waits, one for all so Terraform folds them; the detail says how long and why. */
 export const WAITED_SUMMARY = 'Waited for the API\'s rate limits';
@@ -171,7 +181,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
     };
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
-  const readContext = () => contextFor([], RERUN[phase], 'read')(SETTINGS_RUN_SECONDS);
+  const readContext = (budgetSeconds = SETTINGS_RUN_SECONDS) => contextFor([], RERUN[phase], 'read')(budgetSeconds);
   const reads = sharedReads(readContext, options.token);
   const handovers = createHandovers();
   const foretold = applyForecast(options.client);
@@ -179,6 +189,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // apply spends is being spent, and waits are said as they were, not foretold.
   let applying = false;
   const forecast: ApplyForecast = { forecast: (cost) => (applying ? [] : foretold.forecast(cost)) };
+  const planReadSeconds = () => (applying ? APPLY_WALK_PLAN_READ_SECONDS : SETTINGS_RUN_SECONDS);
   const refused = new Set<string>();
   const policy = {
     firstRefusalOf: (key: string) => !refused.has(key) && Boolean(refused.add(key)),
@@ -197,6 +208,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         ...reads,
         ...forecast,
         ...policy,
+        planReadSeconds,
         context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
         get warnings() {

@@ -25,8 +25,8 @@ export interface SharedReads {
   token(): TokenScopes;
   /** The same answer in full, for the hosting_token data source. */
   tokenInfo(): TokenInfo;
-  /** GET /servers/{id}, fresh, never shared: the actions on offer now are not in the list. */
-  serverDetail(serverId: string): Promise<ServerDetail>;
+  /** GET /servers/{id}, fresh, never shared: the actions on offer now are not in the list; given up after `budgetSeconds`. */
+  serverDetail(serverId: string, budgetSeconds?: number): Promise<ServerDetail>;
   /** After a power write: the next data source reads the list again, to show the power it made. */
   forgetServerList(): void;
 }
@@ -45,7 +45,7 @@ function once<T>(load: () => Promise<T>): { (): Promise<T>; forget(): void } {
 }
 
 /** `readContext` makes the context of one shared read (its warnings go to the log only). */
-export function sharedReads(readContext: () => ReconcileContext, tokenInfo: TokenInfo): SharedReads {
+export function sharedReads(readContext: (budgetSeconds?: number) => ReconcileContext, tokenInfo: TokenInfo): SharedReads {
   const token: TokenScopes = { name: tokenInfo.token.name, scopes: tokenInfo.token.scopes, accountId: tokenInfo.accountId };
   const observedList = once(() => observeServers(readContext()));
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
@@ -59,7 +59,7 @@ export function sharedReads(readContext: () => ReconcileContext, tokenInfo: Toke
     rulesets: once(() => readRulesets(readContext(), 'firewall')),
     token: () => token,
     tokenInfo: () => tokenInfo,
-    serverDetail: (serverId) => readServerDetail(readContext(), serverId),
+    serverDetail: (serverId, budgetSeconds) => readServerDetail(readContext(budgetSeconds), serverId),
     forgetServerList: () => observedList.forget(),
   };
 }

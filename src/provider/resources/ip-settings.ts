@@ -211,9 +211,17 @@ export const ipSettingsResource: ProviderResource = {
   },
 };
 
-/** The settings a create takes over, read at plan; the apply right after this plan writes from them. */
-const takenOver = (session: ProviderSession, serverId: string, ip: string): Promise<IpSettings> =>
-  readIpSettings(session.context(SETTINGS_RUN_SECONDS), label(serverId, ip), serverId, ip);
+/**
+ * The settings a create takes over, read at plan; the apply right after this plan writes from them.
+ * In the apply walk a read that would wait is left to the apply (undefined), which reads and checks again.
+ */
+async function takenOver(session: ProviderSession, serverId: string, ip: string): Promise<IpSettings | undefined> {
+  const planRead = session.planReadSeconds();
+  return readIpSettings(session.context(planRead), label(serverId, ip), serverId, ip).catch((err: unknown) => {
+    if (planRead < SETTINGS_RUN_SECONDS) return undefined;
+    throw err;
+  });
+}
 
 /**
  * What the apply would refuse, known now: an address that is not the server's, a field this token
@@ -236,6 +244,7 @@ async function checkWrites(
   if (foreign) return { diagnostics: [refusalAt('ip', foreign)] };
   const creating = replaced || !prior;
   const taken = creating ? await takenOver(session, serverId, ip) : undefined;
+  if (creating && !taken) return { diagnostics: [] };
   const observed = taken ?? settingsIn(prior, priv);
   if (!observed) return { diagnostics: [] };
   const changes = diffIpSettings(desiredOf(config), observed);

@@ -259,7 +259,13 @@ async function checkActions(session: ProviderSession, prior: ObjectValue | null,
   const serverId = planned.server_id;
   const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
   if (actionsFrom(listed, prior, planned).length === 0) return { diagnostics: [] };
-  const server = await session.serverDetail(serverId);
+  const planRead = session.planReadSeconds();
+  // In the apply walk a read that would wait is left to the apply, which reads and checks again.
+  const server = await session.serverDetail(serverId, planRead).catch((err: unknown) => {
+    if (planRead < SETTINGS_RUN_SECONDS) return undefined;
+    throw err;
+  });
+  if (!server) return { diagnostics: [] };
   const actions = actionsFrom(server.power, prior, planned);
   if (actions.length === 0) return { diagnostics: [], observed: server };
   const label = resourceLabel(specOf({ ...planned, state: 'running' }));

@@ -297,7 +297,7 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
  * reports it.
  */
 async function takenOver(session: ProviderSession, serverId: string): Promise<Firewall | undefined> {
-  return readFirewall(session.context(SETTINGS_RUN_SECONDS), label(serverId), serverId).catch(() => undefined);
+  return readFirewall(session.context(session.planReadSeconds()), label(serverId), serverId).catch(() => undefined);
 }
 
 /** A create's warning when the firewall it takes over differs from the configuration. */
