@@ -113,11 +113,6 @@ export interface FirewallPlanOptions {
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: Firewall;
-  /**
-   * `observed` is an earlier read (the refresh behind the plan): when it shows nothing to write, the
-   * firewall is read to confirm that, since no write's answer would show what changed since.
-   */
-  readonly confirmInSync?: boolean;
   /** A value that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
   readonly refuseChangedSincePlan?: boolean;
 }
@@ -137,8 +132,7 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   const rulesets = requested && byName ? resolveRulesets(label, requested, await listRulesets()) : (requested as readonly number[] | undefined);
   const read = () => readFirewall(ctx, label, doc.serverId);
   const desired: FirewallDesired = { enabled: doc.desired.enabled, rulesets };
-  const confirmed = options.observed && !(options.confirmInSync && diffFirewall(desired, options.observed).changes.length === 0);
-  const actual = confirmed ? options.observed! : await read();
+  const actual = options.observed ?? await read();
   const diff = diffFirewall(desired, actual);
   const movedValues = options.shown && !options.observed ? movedFirewall(desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;

@@ -88,11 +88,6 @@ export interface IpSettingsPlanOptions {
    * later): what moved since is named in a warning, and set as planned all the same.
    */
   readonly shown?: IpSettings;
-  /**
-   * `observed` is an earlier read (the refresh behind the plan): when it shows nothing to write, the
-   * address is read to confirm that, since no write's answer would show what changed since.
-   */
-  readonly confirmInSync?: boolean;
   /** A field that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
   readonly refuseChangedSincePlan?: boolean;
 }
@@ -105,8 +100,7 @@ export interface IpSettingsPlanOptions {
 export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
-  const confirmed = options.observed && !(options.confirmInSync && diffIpSettings(doc.desired, options.observed).length === 0);
-  const actual = confirmed ? options.observed! : await read();
+  const actual = options.observed ?? await read();
   const changes = diffIpSettings(doc.desired, actual);
   const movedValues = options.shown && !options.observed ? movedIpSettings(doc.desired, options.shown, actual) : [];
   const refusal = options.refuseChangedSincePlan ? sincePlanRefusal(label, movedValues) : undefined;
