@@ -1,7 +1,7 @@
 import {
   checkServerExists, checkWrite, importIdProblem, leftInPlaceLine, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined,
   statusNote,
-  takeoverWarning, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
+  takeoverWarning, unlessItWaits, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
   type ProviderResource,
 } from './resource';
 import { type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
@@ -215,13 +215,8 @@ export const ipSettingsResource: ProviderResource = {
  * The settings a create takes over, read at plan; the apply right after this plan writes from them.
  * In the apply walk a read that would wait is left to the apply (undefined), which reads and checks again.
  */
-async function takenOver(session: ProviderSession, serverId: string, ip: string): Promise<IpSettings | undefined> {
-  const planRead = session.planReadSeconds();
-  return readIpSettings(session.context(planRead), label(serverId, ip), serverId, ip).catch((err: unknown) => {
-    if (planRead < SETTINGS_RUN_SECONDS) return undefined;
-    throw err;
-  });
-}
+const takenOver = (session: ProviderSession, serverId: string, ip: string): Promise<IpSettings | undefined> =>
+  unlessItWaits(session, (seconds) => readIpSettings(session.context(seconds), label(serverId, ip), serverId, ip));
 
 /**
  * What the apply would refuse, known now: an address that is not the server's, a field this token

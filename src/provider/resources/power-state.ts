@@ -1,5 +1,6 @@
 import {
-  checkServerExists, checkWrite, creates, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning, writesNothing,
+  checkServerExists, checkWrite, creates, unlessItWaits, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning,
+  writesNothing,
   validateSpec,
   warningOf,
   type ObjectValue, type ProviderResource,
@@ -259,12 +260,7 @@ async function checkActions(session: ProviderSession, prior: ObjectValue | null,
   const serverId = planned.server_id;
   const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
   if (actionsFrom(listed, prior, planned).length === 0) return { diagnostics: [] };
-  const planRead = session.planReadSeconds();
-  // In the apply walk a read that would wait is left to the apply, which reads and checks again.
-  const server = await session.serverDetail(serverId, planRead).catch((err: unknown) => {
-    if (planRead < SETTINGS_RUN_SECONDS) return undefined;
-    throw err;
-  });
+  const server = await unlessItWaits(session, (seconds) => session.serverDetail(serverId, seconds));
   if (!server) return { diagnostics: [] };
   const actions = actionsFrom(server.power, prior, planned);
   if (actions.length === 0) return { diagnostics: [], observed: server };

@@ -9,7 +9,7 @@ import { closestIds, offered } from '../closest';
 import { errorAt, warningOf, type Diagnostic } from '../diagnostics';
 import { UNKNOWN, type ObjectValue, type Value } from '../plugin/values';
 import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
-import { READ_ONLY_PLAN_ENV, type ProviderSession } from '../session';
+import { APPLY_WALK_PLAN_READ_SECONDS, READ_ONLY_PLAN_ENV, type ProviderSession } from '../session';
 
 export type { ObjectValue } from '../plugin/values';
 export { warningOf } from '../diagnostics';
@@ -223,6 +223,20 @@ export function importIdProblem(id: string, kind: 'vps' | 'ded' | 'any'): string
   if (!SERVER_ID_PATTERN.test(id)) return `${JSON.stringify(id)} is not a server id; the import id is ${shapes[kind]}${didYouMeanServerId(id)}`;
   if (kind !== 'any' && !id.startsWith(`${kind}_`)) return `${JSON.stringify(id)} is a ${id.startsWith('vps_') ? 'VPS' : 'dedicated server'} id; the import id is ${shapes[kind]}`;
   return undefined;
+}
+
+/**
+ * A plan's read that only checks ahead what its apply does again, in the apply walk: one that would
+ * wait past its few seconds for the rate budget (deadline_exceeded) is left to the apply (undefined);
+ * any other failure is the plan's.
+ */
+export async function unlessItWaits<T>(session: ProviderSession, read: (budgetSeconds: number) => Promise<T>): Promise<T | undefined> {
+  const seconds = session.planReadSeconds();
+  return read(seconds).catch((err: unknown) => {
+    const code = err instanceof ReconcileError ? err.apiError?.code : undefined;
+    if (code === 'deadline_exceeded' && seconds === APPLY_WALK_PLAN_READ_SECONDS) return undefined;
+    throw err;
+  });
 }
 
 /** A refusal that means the object is gone (404): the refresh drops it from the state. */
