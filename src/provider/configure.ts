@@ -167,7 +167,6 @@ export async function configureProvider(config: ObjectValue, environment: Provid
     readOnlyPlan,
     expectTakeover: config.expect_takeover === true,
   };
-  const clocks = { now, wallClock: environment.clock?.wallClock };
-  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, ...clocks, ...policy }, stopped);
+  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, now, ...policy }, stopped);
   return { token, sessions, diagnostics: [] };
 }

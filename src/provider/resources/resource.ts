@@ -187,8 +187,8 @@ export async function checkWrite(
 
 /**
  * A scope the plan's token lacks, where the plan runs with a token that may only read, or where a
- * lack of this token's already failed this plan: one summary per set of scopes, which Terraform folds into one
- * warning; each detail names its write.
+ * lack of this token's already failed this plan: one summary per set of scopes, which Terraform
+ * folds into one warning; each detail names its write.
  */
 function scopeTheApplyNeeds(scopes: readonly Scope[], refusal: string, readOnlyPlan: boolean): Diagnostic {
   const write = refusal.replace(/; nothing was changed$/, '');
