@@ -74,6 +74,9 @@ const project = new cdk.JsiiProject({
       // what the tests can fail is measured by mutation (`npm run mutation`, docs/maintainers-log.md).
       // `npx jest --coverage` still writes the report.
       collectCoverage: false,
+      // The package's commands print themselves as the user ran them (npx through npm): every suite
+      // sees a plain shell's environment, whether `npm test` or `npx jest` started it.
+      setupFiles: ['<rootDir>/test/helpers/plain-shell.ts'],
       // Six suites run in the package step, after its builds (test:python, test:standalone, test:newer-terraform, test:release, test:dashboard, test:windows);
       // the soak (test/soak, `soak:provider`) runs for minutes, by hand.
       testPathIgnorePatterns: [

@@ -138,10 +138,11 @@ export class FileBudgetStore implements BudgetStore {
 export const STALE_LOCK_MS = 2_000;
 
 /**
- * A budget file untouched this long knows nothing: no figure resets more than two minutes ahead.
- * Without a sweep, every token a pipeline is issued would leave its file behind for good.
+ * A budget file untouched this long knows nothing: no figure resets more than two minutes ahead
+ * (rate-limit-pacer.ts). Swept so, the folder holds the files of the tokens used in the last few
+ * minutes, not of every token a pipeline or a test suite was ever issued.
  */
-export const STALE_BUDGET_MS = 60 * 60 * 1000;
+export const STALE_BUDGET_MS = 5 * 60 * 1000;
 
 /** This store's own files: a budget (its name a hash), its lock, and a write a killed process left before its rename. */
 const BUDGET_FILE = /^[A-Za-z0-9_-]{32}\.json(\.lock|\.\d+\.tmp)?$/;

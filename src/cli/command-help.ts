@@ -40,6 +40,13 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   return [...lines, indent + line];
 }
 
+/**
+ * A command to run next, as a shell reads it when pasted: the words that say what it does on a
+ * line of their own, then the command on the next, indented, unquoted and never wrapped (a path
+ * can be longer than a line).
+ */
+export const commandToRun = (what: string, command: string): string[] => [...wrap(`${what}:`, WIDTH), `  ${command}`];
+
 /** A command line to copy, indented; one too long for a line goes on, after a backslash, as a shell reads it. */
 function exampleLines(line: string): string[] {
   const lines = wrap(line, WIDTH - 2, '  ');

@@ -1,5 +1,5 @@
 import { ADOPT_HELP, runAdoptCommand } from './adopt-command';
-import { helpOf, usageOf, wrap, WIDTH, type CommandHelp } from './command-help';
+import { commandToRun, helpOf, usageOf, wrap, WIDTH, type CommandHelp } from './command-help';
 import { closestWord, UsageError } from './command-line';
 import { endWithLauncher } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_MIRROR_HELP, PROVIDER_REGISTRY_HELP, runProviderCommand } from './provider-command';
@@ -55,7 +55,8 @@ const COMMANDS: Record<string, Command> = {
 /** The help of the command `words` name: the subcommand, when the word after the command is one. */
 const helpFor = (command: Command, words: readonly string[]): CommandHelp => command.verbs?.[words[0] ?? ''] ?? command.help;
 
-const TOOL = THIS_PACKAGE.command;
+/** The command as the user ran it, at the head of every command line this prints; errors begin with its name. */
+const TOOL = THIS_PACKAGE.runnable;
 
 const USAGE = [`usage: ${TOOL} COMMAND [OPTIONS]`, `       ${TOOL} --version`].join('\n');
 
@@ -68,7 +69,7 @@ function topHelp(): string {
     'Commands:',
     ...helps.map((h) => `  ${h.words.padEnd(19)}${h.summary}`),
     '',
-    ...wrap(`"${TOOL} help COMMAND" (or "${TOOL} COMMAND --help") shows a command's options and an example.`, WIDTH),
+    ...commandToRun('A command\'s options and an example (or COMMAND --help)', `${TOOL} help COMMAND`),
     // Run by hand, the executable must say why it is not serving Terraform.
     ...(THIS_PACKAGE.standalone ? ['', ...wrap('Terraform runs this file as its provider (hosting); run by hand, it is the command-line tool above.', WIDTH)] : []),
   ].join('\n');
@@ -87,7 +88,7 @@ function versionLine(): string {
 function unknownCommand(name: string | undefined): number {
   const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
   const said = name === undefined ? 'a command is missing' : `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
-  process.stderr.write(`${TOOL}: ${said}\n${USAGE}\n${wrap(`"${TOOL} help" lists the commands.`, WIDTH).join('\n')}\n`);
+  process.stderr.write(`${THIS_PACKAGE.command}: ${said}\n${USAGE}\n${commandToRun('The commands', `${TOOL} help`).join('\n')}\n`);
   return 2;
 }
 
@@ -120,10 +121,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(args);
   } catch (err) {
-    process.stderr.write(`${TOOL}: ${(err as Error).message}\n`);
+    process.stderr.write(`${THIS_PACKAGE.command}: ${(err as Error).message}\n`);
     if (!(err instanceof UsageError)) return 1;
     const help = helpFor(command, args);
-    process.stderr.write(`${usageOf(help, TOOL)}\n${wrap(`"${TOOL} help ${help.words}" shows its options and an example.`, WIDTH).join('\n')}\n`);
+    process.stderr.write(`${usageOf(help, TOOL)}\n${commandToRun('Its options and an example', `${TOOL} help ${help.words}`).join('\n')}\n`);
     return 2;
   }
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CommandHelp } from './command-help';
+import { commandToRun, type CommandHelp } from './command-help';
 import { parseCommandLine, UsageError } from './command-line';
 import { watchParent } from './parent-watch';
 import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
@@ -111,11 +111,14 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   print(`  POST   ${sim.controlUrl}/tokens           a new token, e.g. {"scopes":["servers:read"]}`);
   print(`${seed ? 'Tokens' : 'Demo tokens'} (valid only for this simulator):`);
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
-  print(`Try: HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full} ...`);
+  commandToRun(USE_IT, `export HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full}`).forEach(print);
   print('Press Ctrl-C to stop.');
   await stopped;
   await sim.close();
 }
+
+/** What the command after it does: `simulator start` passes it on from the simulator's output. */
+export const USE_IT = 'To use it from this shell, with its token of every scope';
 
 /** The subcommands of `simulator` (simulator-lifecycle.ts), which a mistyped first word is compared with. */
 export const SIMULATOR_VERBS = ['start', 'status', 'stop'];

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { CommandHelp } from './command-help';
+import { commandToRun, type CommandHelp } from './command-help';
 import { parseCommandLine, UsageError } from './command-line';
 import { LAUNCHER_VARIABLES } from './parent-watch';
-import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_FLAG_FORM, SIMULATOR_OPTIONS, SIMULATOR_SECRET_VARIABLE } from './simulator-command';
+import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_FLAG_FORM, SIMULATOR_OPTIONS, SIMULATOR_SECRET_VARIABLE, USE_IT } from './simulator-command';
 import { THIS_PACKAGE } from './this-package';
 import { defaultCacheDir } from './user-cache';
 import { processStart, processState } from '../contract/process-start';
@@ -76,7 +76,7 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   const dir = ownStateDir(env);
   if (options.port !== 0 && existsSync(stateFile(env, options.port))) {
     const known = await describeOne(env, options.port);
-    if (known.running) throw new Error(`a simulator started here already serves port ${options.port} (${known.line}); stop it first: ${stopCommand(options.port)}`);
+    if (known.running) throw new Error([`a simulator started here already serves port ${options.port} (${known.line})`, ...commandToRun('Stop it first', stopCommand(options.port))].join('\n'));
   }
   const log = join(dir, `simulator-${process.pid}-${Date.now()}.log`);
   const out = openSync(log, 'w', 0o600);
@@ -103,35 +103,35 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   return [
     `${LISTENING_LINE}${baseUrl}`,
     `Running in the background (pid ${started.pid}); its output, with the tokens: ${log}`,
-    // The line a user copies next, with the full token, as the simulator in the foreground prints it.
-    ...(ready.tryLine ? [ready.tryLine] : []),
-    `Status: ${THIS_PACKAGE.runnable} simulator status --port ${port}`,
-    `Stop:   ${stopCommand(port)}`,
+    // The command a user copies next, with the full token, as the simulator in the foreground prints it.
+    ...(ready.useIt ? commandToRun(USE_IT, ready.useIt) : []),
+    ...commandToRun('Its status (exit 0 while it answers)', `${THIS_PACKAGE.runnable} simulator status --port ${port}`),
+    ...commandToRun('To stop it', stopCommand(port)),
   ];
 }
 
 const stopCommand = (port: number) => `${THIS_PACKAGE.runnable} simulator stop --port ${port}`;
 
-/** The line of the simulator's output that shows how to use it (`Try: HOSTING_API_URL=… HOSTING_API_TOKEN=…`). */
-const TRY_LINE = 'Try: ';
+/** The command of the simulator's output that points a shell at it (`export HOSTING_API_URL=… HOSTING_API_TOKEN=…`). */
+const USE_IT_COMMAND = '  export HOSTING_API_URL=';
 
 /**
- * The base URL once the log shows the listening line, and the Try line printed after the tokens
- * (waited for briefly: it follows at once); rejects after START_TIMEOUT_MS.
+ * The base URL once the log shows the listening line, and the command to use it printed after the
+ * tokens (waited for briefly: it follows at once); rejects after START_TIMEOUT_MS.
  */
-async function listening(log: string): Promise<{ readonly baseUrl: string; readonly tryLine?: string }> {
+async function listening(log: string): Promise<{ readonly baseUrl: string; readonly useIt?: string }> {
   const until = Date.now() + START_TIMEOUT_MS;
   let baseUrl: string | undefined;
-  let tryUntil = 0;
+  let useItUntil = 0;
   while (Date.now() < until) {
     const lines = readFileSync(log, 'utf8').split('\n');
     const line = lines.find((l) => l.startsWith(LISTENING_LINE));
-    const tryLine = lines.find((l) => l.startsWith(TRY_LINE));
+    const useIt = lines.find((l) => l.startsWith(USE_IT_COMMAND))?.trim();
     if (line && baseUrl === undefined) {
       baseUrl = line.slice(LISTENING_LINE.length).trim();
-      tryUntil = Date.now() + 2_000;
+      useItUntil = Date.now() + 2_000;
     }
-    if (baseUrl !== undefined && (tryLine || Date.now() > tryUntil)) return { baseUrl, tryLine };
+    if (baseUrl !== undefined && (useIt || Date.now() > useItUntil)) return { baseUrl, useIt };
     await sleep(baseUrl === undefined ? 100 : 20);
   }
   throw new Error(`the simulator did not answer within ${START_TIMEOUT_MS / 1000} s; its output is in ${log}`);

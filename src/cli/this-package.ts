@@ -17,9 +17,10 @@ export interface ThisPackage {
   readonly cdk: CdkFlavour;
   readonly command: string;
   /**
-   * The command as a shell runs it, for lines a user copies (`Stop: … simulator stop --port N`):
-   * the package's command, on PATH once installed, or the standalone executable by its absolute
-   * path, which no PATH names (quoted for the shell when it must be).
+   * The command as the user ran it, for the command lines they copy (`… simulator stop --port N`):
+   * `npx cdktf-server-hosting` through npm (the package's command is on no shell's PATH in an npm
+   * project), `pnpm exec …` or `yarn …` through those; the standalone executable by the name typed
+   * when PATH found it, else by its absolute path (quoted for the shell when it must be).
    */
   readonly runnable: string;
   readonly standalone: boolean;
@@ -28,10 +29,22 @@ export interface ThisPackage {
 /** `path` as one word of a POSIX shell: as it is when it is plain, else in single quotes. */
 export const shellWord = (path: string): string => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, '\'\\\'\'')}'`);
 
+/** How the package's command is run again from the shell it was run from: through the launcher that ran it, else by its name. */
+export function runnableCommand(name: string, env: NodeJS.ProcessEnv): string {
+  const agent = env.npm_config_user_agent ?? '';
+  if (agent.startsWith('pnpm/')) return `pnpm exec ${name}`;
+  if (agent.startsWith('yarn/')) return `yarn ${name}`;
+  return env.npm_command ? `npx ${name}` : name;
+}
+
+/** The standalone executable as a shell runs it again: by the name typed when PATH found it (a link's too), else by its path. */
+export const runnableExecutable = (typed: string, path: string): string => (typed && !/[/\\]/.test(typed) ? typed : shellWord(path));
+
 export const THIS_PACKAGE: ThisPackage = (() => {
   const { name, version } = packageManifest();
   const standalone = isSea();
   // As the user typed it: through a link on PATH the executable's own file name would not run.
   const command = standalone ? process.argv0 || basename(process.execPath) : name;
-  return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command, runnable: standalone ? shellWord(process.execPath) : name, standalone };
+  const runnable = standalone ? runnableExecutable(process.argv0, process.execPath) : runnableCommand(name, process.env);
+  return { name, version, cdk: name.startsWith('cdktn-') ? 'cdktn' : 'cdktf', command, runnable, standalone };
 })();

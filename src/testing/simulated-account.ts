@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { faultBody, serverChangeBody, simulatedServer } from './control-bodies';
 import type { Fault } from './fault';
 import type { ServerChange, SimulatedServer } from './server-state';
+import { sharedBudgetFile } from '../api/budget-store';
 import { inReaderWords } from '../constructs/validation';
 import { likelyName, likelyServerId } from '../contract/patterns';
 import { SCOPES } from '../contract/scopes';
@@ -104,6 +105,8 @@ export class SimulatedAccount {
   public readonly dashboardUrl: string;
   readonly #controlUrl: string;
   readonly #pid: number;
+  /** The secrets this account minted: their pacing files go with it (the provider keeps one per API and token). */
+  readonly #minted: string[] = [];
 
   private constructor(baseUrl: string, pid: number) {
     this.baseUrl = baseUrl;
@@ -121,7 +124,9 @@ export class SimulatedAccount {
       const hint = meant ? `did you mean "${meant}"? ` : '';
       throw new Error(`SimulatedAccount.${inReaderWords('tokenWithScopes')}: ${JSON.stringify(unknown)} is not a scope; ${hint}the scopes are ${SCOPES.join(', ')}`);
     }
-    return (this.#control('POST', '/tokens', { scopes }) as { secret: string }).secret;
+    const { secret } = this.#control('POST', '/tokens', { scopes }) as { secret: string };
+    this.#minted.push(secret);
+    return secret;
   }
 
   /** Every power action carried out, in order; only those on `serverId` when given. */
@@ -177,9 +182,13 @@ export class SimulatedAccount {
 
   /**
    * Ends the simulator, and returns once its port refuses connections: a suite can start the next
-   * account on the same port right after.
+   * account on the same port right after. The rate-limit pacing files of the tokens it minted go too.
    */
   public stop(): void {
+    for (const secret of this.#minted.splice(0)) {
+      const budget = sharedBudgetFile(this.baseUrl, secret);
+      for (const file of [budget, `${budget}.lock`]) rmSync(file, { force: true });
+    }
     try {
       process.kill(this.#pid, 'SIGTERM');
     } catch {

@@ -42,8 +42,8 @@ describe('the cdktf-server-hosting command', () => {
       '  provider registry  Write this version into a signed provider registry',
       '  adopt              Write a stack that adopts an account\'s servers as they are',
       '',
-      '"cdktf-server-hosting help COMMAND" (or "cdktf-server-hosting COMMAND --help")',
-      'shows a command\'s options and an example.',
+      'A command\'s options and an example (or COMMAND --help):',
+      '  cdktf-server-hosting help COMMAND',
       '',
     ].join('\n'));
     expect(written.err).toBe('');
@@ -110,7 +110,7 @@ describe('the cdktf-server-hosting command', () => {
     [['--language', 'python', 'main.py'], 'unexpected argument "main.py"'],
   ])('adopt %j is a usage error: its own line, then the command\'s usage, exit 2', async (args, message) => {
     expect(await main(['adopt', ...args])).toBe(2);
-    expect(written.err).toBe(`cdktf-server-hosting: ${message}\n${usageOf(ADOPT_HELP, 'cdktf-server-hosting')}\n"cdktf-server-hosting help adopt" shows its options and an example.\n`);
+    expect(written.err).toBe(`cdktf-server-hosting: ${message}\n${usageOf(ADOPT_HELP, 'cdktf-server-hosting')}\nIts options and an example:\n  cdktf-server-hosting help adopt\n`);
   });
 
   test('each command\'s --help describes its flags, --port 0 among them', async () => {
@@ -145,12 +145,12 @@ describe('the cdktf-server-hosting command', () => {
     expect(said).toBe(`cdktf-server-hosting: ${message}`);
     // A usage error: the command's own usage on the lines after it, as git and terraform print it.
     if (code === 2) expect(rest[0]).toMatch(new RegExp(`^usage: cdktf-server-hosting ${args[0]} `));
-    if (code === 2) expect(rest.filter(Boolean).at(-1)).toMatch(new RegExp(`^"cdktf-server-hosting help ${args[0]}( \\w+)?" shows its options and an example\\.$`));
+    if (code === 2) expect(rest.filter(Boolean).slice(-2)).toEqual(['Its options and an example:', expect.stringMatching(new RegExp(`^  cdktf-server-hosting help ${args[0]}( \\w+)?$`))]);
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {
     expect(await main(['deploy'])).toBe(2);
-    expect(written.err).toBe('cdktf-server-hosting: unknown command "deploy"\nusage: cdktf-server-hosting COMMAND [OPTIONS]\n       cdktf-server-hosting --version\n"cdktf-server-hosting help" lists the commands.\n');
+    expect(written.err).toBe('cdktf-server-hosting: unknown command "deploy"\nusage: cdktf-server-hosting COMMAND [OPTIONS]\n       cdktf-server-hosting --version\nThe commands:\n  cdktf-server-hosting help\n');
     written.err = '';
     expect(await main(['simlator'])).toBe(2);
     expect(written.err).toMatch(/^cdktf-server-hosting: unknown command "simlator"; did you mean "simulator"\?\nusage: /);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processState } from '../../src/contract/process-start';
+import { commandsIn } from '../helpers/printed-commands';
 
 /*
  * `simulator start | status | stop`, the life cycle CI scripts know from LocalStack: start returns
@@ -23,23 +24,24 @@ test('start returns once the API answers, saying how to stop it; status and stop
   expect(started.status).toBe(0);
   const baseUrl = /listening on (\S+)/.exec(started.stdout)![1];
   const port = new URL(baseUrl).port;
-  expect(started.stdout).toContain(`Stop:   cdktf-server-hosting simulator stop --port ${port}`);
-  // The line to copy next, with a token, in the terminal and not only in the log (issue 60 §2).
-  expect(started.stdout).toContain(`Try: HOSTING_API_URL=${baseUrl} HOSTING_API_TOKEN=`);
+  // The commands to copy next, a token in the first, in the terminal and not only in the log (issue 60 §2).
+  const [useIt, statusCommand, stopCommand] = commandsIn(started.stdout);
+  expect(useIt).toMatch(new RegExp(`^export HOSTING_API_URL=${baseUrl.replace(/[./]/g, '\\$&')} HOSTING_API_TOKEN=hsim_full_`));
+  expect(stopCommand).toBe(`cdktf-server-hosting simulator stop --port ${port}`);
   expect((await fetch(`${baseUrl}/servers`)).status).toBe(401);
 
-  // The lines start prints are run as printed (the command is this package's bin).
-  const printed = (label: string) => {
-    const [command, ...args] = new RegExp(`^${label}:\\s+(.+)$`, 'm').exec(started.stdout)![1].split(' ');
-    expect(command).toBe('cdktf-server-hosting');
+  // The commands start prints are run as printed (the command is this package's bin; printed-commands.test.ts runs them in a shell).
+  const printed = (command: string) => {
+    const [tool, ...args] = command.split(' ');
+    expect(tool).toBe('cdktf-server-hosting');
     return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CDKTF_SERVER_HOSTING_STATE_DIR: stateDir }, timeout: 60_000 });
   };
-  const status = printed('Status');
+  const status = printed(statusCommand);
   expect([status.status, status.stdout]).toEqual([0, expect.stringMatching(new RegExp(`^running at ${baseUrl.replace(/[./]/g, '\\$&')} \\(pid \\d+`))]);
 
   const log = /its output, with the tokens: (\S+)/.exec(started.stdout)![1];
   expect(existsSync(log)).toBe(true);
-  const stopped = printed('Stop');
+  const stopped = printed(stopCommand);
   expect([stopped.status, stopped.stdout.trim()]).toEqual([0, expect.stringMatching(/^stopped the simulator at .*; its output was removed \(--keep-log keeps it\)$/)]);
   // What start made goes with stop.
   expect(existsSync(log)).toBe(false);

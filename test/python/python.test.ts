@@ -10,6 +10,7 @@ import { docBlocks } from '../helpers/doc-blocks';
 import { pythonProgram, writePrograms } from '../helpers/doc-programs';
 import { hostileTextEscaped, startHostileAccount, type HostileAccount } from '../helpers/hostile-account';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';
+import { commandsIn } from '../helpers/printed-commands';
 import { simulatorWithSentinel } from '../helpers/simulator';
 import { describeWithTerraform, TERRAFORM_RC, TerraformWorkspace } from '../helpers/terraform';
 
@@ -80,7 +81,7 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     const pkg = sh('npx', ['projen', 'package:python']);
     if (pkg.code !== 0) throw new Error(`npx projen package:python failed:\n${pkg.output}`);
     expect(sh('python3', ['-m', 'venv', venv]).code).toBe(0);
-    const install = sh(py, ['-m', 'pip', 'install', '--disable-pip-version-check', join(WHEEL_DIR, `cdktf_server_hosting-${version}-py3-none-any.whl`), 'mypy', 'pytest']);
+    const install = sh(py, ['-m', 'pip', 'install', '--disable-pip-version-check', join(WHEEL_DIR, `cdktf_server_hosting-${version}-py3-none-any.whl`), 'mypy', 'pytest', 'pytest-xdist']);
     if (install.code !== 0) throw new Error(`pip install of the wheel failed:\n${install.output}`);
     sim = await simulatorWithSentinel();
     ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN, HOSTING_API_URL: sim.baseUrl }, 'web');
@@ -215,6 +216,20 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     expect(typo.output).not.toMatch(/b'|end-of-life|jsii/);
   });
 
+  // Issue 75 §2: the commands it prints run pasted, from the venv's command as the user ran it.
+  test('the console script\'s simulator start prints commands that run pasted in a shell with the venv on PATH', () => {
+    const env = { PATH: `${join(venv, 'bin')}:${process.env.PATH}`, CDKTF_SERVER_HOSTING_STATE_DIR: mkdtempSync(join(work, 'state-')) };
+    const shell = (script: string) => sh('bash', ['-c', script], { cwd: work, env });
+    const started = shell('cdktf-server-hosting simulator start --port 0 --still');
+    expect(started.code).toBe(0);
+    const [useIt, status, stop] = commandsIn(started.stdout);
+    expect([status, stop]).toEqual([expect.stringMatching(/^cdktf-server-hosting simulator status --port \d+$/), expect.stringMatching(/^cdktf-server-hosting simulator stop --port \d+$/)]);
+    expect(shell(`${useIt}\ntest -n "$HOSTING_API_TOKEN"`).code).toBe(0);
+    expect(shell(status).code).toBe(0);
+    expect(shell(stop)).toMatchObject({ code: 0, stdout: expect.stringContaining('stopped the simulator') });
+    for (const command of commandsIn(shell('cdktf-server-hosting simulator strat').stderr)) expect(shell(command).code).toBe(0);
+  });
+
   // Issue 41, point 6: the console script runs the command as its child; a kill of the script alone
   // left the simulator serving, re-parented, until killed by its own id.
   test.each(['SIGTERM', 'SIGINT'] as const)('%s to the console script ends its simulator: nothing is left listening', async (signal) => {
@@ -275,10 +290,18 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     cpSync(join(ROOT, 'examples', 'testing', 'python'), dir, { recursive: true });
     copyFileSync(join(ROOT, 'examples', 'testing', 'account.json'), join(dir, 'account.json'));
     expect(sh(join(venv, 'bin', 'mypy'), ['--strict', 'web_stack.py', 'test_web_stack.py'], { cwd: dir }).output).toContain('Success: no issues found');
-    const pytest = sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_web_stack.py'], { cwd: dir });
-    expect(pytest.output).toMatch(/\b2 passed\b/);
-    expect(pytest.output).not.toContain('Warning');
-    expect(pytest.code).toBe(0);
+    const before = readdirSync(dir).sort();
+    // Twice, two workers: each test's state is its own, so every run starts from an empty one; the
+    // project folder gains nothing but Python's caches, and the temporary folder nothing at all.
+    const temporary = mkdtempSync(join(work, 'tmp-'));
+    for (const workers of [[], ['-n', '2']]) {
+      const pytest = sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', ...workers, '--basetemp', join(temporary, 'pytest'), 'test_web_stack.py'], { cwd: dir, env: { TMPDIR: temporary } });
+      expect(pytest.output).toMatch(/\b2 passed\b/);
+      expect(pytest.output).not.toContain('Warning');
+      expect(pytest.code).toBe(0);
+    }
+    expect(readdirSync(dir).filter((name) => name !== '__pycache__').sort()).toEqual(before);
+    expect(readdirSync(temporary).filter((name) => !/^(pytest|cdktf-server-hosting-pacing-\d+)$/.test(name))).toEqual([]);
     // What the guide avoids: cdktf's Testing imported by name is taken for a test class.
     writeFileSync(join(dir, 'test_by_name.py'), 'from cdktf import Testing\n\n\ndef test_app() -> None:\n    assert Testing.app()\n');
     expect(sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_by_name.py'], { cwd: dir }).output).toContain('PytestCollectionWarning');

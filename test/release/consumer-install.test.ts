@@ -136,6 +136,8 @@ describeWithTerraform('a user project installs the packed library', () => {
     expect(jest.output).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(jest.code).toBe(0);
     expect(readdirSync(temporary).filter((name) => !/^(jest_|cdktf-server-hosting-pacing-\d+$)/.test(name))).toEqual([]);
+    // The project's own state is never a test's: no terraform.web.tfstate beside the stack's code.
+    expect(readdirSync(project).filter((name) => name.includes('tfstate'))).toEqual([]);
   });
 
   test('the installed command, with no dependencies of its own: a signed registry folder gpg verifies, a standalone mirror (postject fetched on first use), the simulator and adopt', async () => {

@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import { NODE_RELEASE, standaloneExecutables } from '../../src/cli/standalone-executable';
 import { defaultCacheDir } from '../../src/cli/user-cache';
 import { executableName, readStandaloneProgram } from '../../src/contract/provider-mirror';
 import { LISTENING_LINE } from '../../src/simulator/listening-line';
+import { commandsIn } from '../helpers/printed-commands';
 import { describeWithTerraform, pathWithTerraformOnly } from '../helpers/terraform';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -79,6 +80,22 @@ describeWithTerraform('an HCL team with terraform and the standalone executable 
     expect(linked.output).toMatch(/^usage: hosting simulator start \[--port N\]/);
     expect(linked.output).toContain('\n  hosting simulator start --port 8787\n');
     expect(linked.output).not.toContain(EXECUTABLE);
+    // Issue 75 §2: the commands it prints run pasted into a shell, typed by a long path (as Terraform
+    // installs it) or by a link's name on PATH: on lines of their own, never wrapped, never quoted.
+    const installed = join(root, '.terraform', 'providers', 'local.invalid', 'x', 'hosting', '1.10.0', 'linux_amd64', 'terraform-provider-hosting_v1.10.0');
+    mkdirSync(dirname(installed), { recursive: true });
+    copyFileSync(join(bin, EXECUTABLE), installed);
+    chmodSync(installed, 0o755);
+    const env = { CDKTF_SERVER_HOSTING_STATE_DIR: mkdtempSync(join(root, 'state-')) };
+    for (const typed of [relative(root, installed), 'hosting']) {
+      const said = await run('/bin/bash', ['-c', `${typed} --help; ${typed} simulater; ${typed} simulator start --port 0 --still`], root, env);
+      const commands = commandsIn(said.output);
+      expect(commands).toEqual([
+        `${typed === 'hosting' ? typed : installed} help COMMAND`, expect.stringMatching(/ help$/), expect.stringMatching(/^export HOSTING_API_URL=/),
+        expect.stringMatching(/ simulator status --port \d+$/), expect.stringMatching(/ simulator stop --port \d+$/),
+      ]);
+      for (const command of commands) expect(await run('/bin/bash', ['-c', command.replace('COMMAND', 'adopt')], root, env)).toMatchObject({ code: 0 });
+    }
     const other = await run(EXECUTABLE, ['provider', 'mirror', join(root, 'other'), '--platform', 'darwin_arm64'], root);
     expect(other.output).toContain('--platform darwin_arm64: this executable is the linux_amd64 provider and writes only itself');
     expect(other.output).toContain('provider mirror <directory> --standalone", which builds every platform');

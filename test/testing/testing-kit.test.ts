@@ -1,5 +1,6 @@
-import { cpSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { sharedBudgetFile } from '../../src/api/budget-store';
 import { parseSimulatorArgs, readAccountFile } from '../../src/cli/simulator-command';
 import { accountFileJsonSchema, seedFromAccountFile, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { faultBody, serverChangeBody } from '../../src/testing/control-bodies';
@@ -143,6 +144,18 @@ test('reset gives a test a fresh account without a restart: writes, drift and fa
   } finally {
     account.stop();
   }
+});
+
+test('stop() takes the pacing files of the tokens the account minted: a suite leaves no file per token behind', () => {
+  const account = SimulatedAccount.start();
+  const narrow = account.tokenWithScopes(['servers:read']);
+  const files = [account.token, narrow].map((token) => sharedBudgetFile(account.baseUrl, token));
+  for (const file of files) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, '{}');
+  }
+  account.stop();
+  expect(files.filter((file) => existsSync(file))).toEqual([]);
 });
 
 test('a mistyped server id or scope is answered with the one likely meant, naming the method', () => {

@@ -5,7 +5,6 @@ from typing import Iterator
 
 import cdktf
 import pytest
-from cdktf import App
 
 from cdktf_server_hosting import testing
 from web_stack import WebStack
@@ -20,13 +19,14 @@ def account() -> Iterator[testing.SimulatedAccount]:
 
 
 def test_the_change_stops_exactly_web_1_and_writes_nothing_else(account: testing.SimulatedAccount, tmp_path: Path) -> None:
-    app = App(outdir=str(tmp_path))
+    # The stack's state is kept in tmp_path too, never in the folder pytest runs from.
+    app = testing.IsolatedApp(outdir=str(tmp_path))
     WebStack(app, "web", base_url=account.base_url)
     app.synth()
 
     def terraform(*args: str) -> None:
         env = {**os.environ, "HOSTING_API_TOKEN": account.token}
-        subprocess.run(["terraform", *args, "-input=false", "-no-color"], cwd=tmp_path / "stacks" / "web", env=env, check=True)
+        subprocess.run(["terraform", *args, "-input=false", "-no-color"], cwd=app.stack_dir("web"), env=env, check=True)
 
     terraform("init")
     terraform("apply", "-auto-approve")
@@ -36,8 +36,8 @@ def test_the_change_stops_exactly_web_1_and_writes_nothing_else(account: testing
     assert next(s for s in account.state() if s.id == "vps_web_2").power == "running"
 
 
-def test_the_stack_synthesizes_a_firewall_per_server() -> None:
+def test_the_stack_synthesizes_a_firewall_per_server(tmp_path: Path) -> None:
     # cdktf.Testing through its module: a name starting with "Test" imported into a test file is
     # a class pytest tries to collect, and warns it cannot (PytestCollectionWarning).
-    synthesized = cdktf.Testing.synth(WebStack(cdktf.Testing.app(), "web"))
+    synthesized = cdktf.Testing.synth(WebStack(testing.IsolatedApp(outdir=str(tmp_path)), "web"))
     assert cdktf.Testing.to_have_resource(synthesized, "hosting_server_firewall")

@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Testing } from 'cdktf';
+import { Testing } from 'cdktf';
 import { PowerState, ServerFirewall, testing } from 'cdktf-server-hosting';
 import { WebStack } from './web-stack';
 
@@ -14,28 +12,27 @@ beforeAll(() => {
 // A start that failed leaves no account: jest reports that failure, not this one.
 afterAll(() => account?.stop());
 
-// Each test synthesizes into a folder of its own, removed when it ends.
-const outdirs: string[] = [];
-const newOutdir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'web-stack-'));
-  outdirs.push(dir);
-  return dir;
+// Each test synthesizes into a folder of its own, its stacks' state inside it, removed when it ends.
+const apps: testing.IsolatedApp[] = [];
+const newApp = () => {
+  const app = new testing.IsolatedApp();
+  apps.push(app);
+  return app;
 };
 afterEach(() => {
-  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const app of apps.splice(0)) app.remove();
 });
 
 test('the change stops exactly web-1 and writes nothing else', () => {
   if (!account) throw new Error('the simulated account did not start');
   const sim = account;
-  const outdir = newOutdir();
-  const app = new App({ outdir });
+  const app = newApp();
   new WebStack(app, 'web', sim.baseUrl);
   app.synth();
 
   const terraform = (...args: string[]) =>
     execFileSync('terraform', [...args, '-input=false', '-no-color'], {
-      cwd: join(outdir, 'stacks', 'web'),
+      cwd: app.stackDir('web'),
       env: { ...process.env, HOSTING_API_TOKEN: sim.token },
     });
   terraform('init');
@@ -48,7 +45,7 @@ test('the change stops exactly web-1 and writes nothing else', () => {
 
 // Offline, no account: cdktf's own matchers find a construct's resource by its tfResourceType.
 test('the stack manages both firewalls and stops web-1', () => {
-  const synthesized = Testing.synth(new WebStack(Testing.app({ outdir: newOutdir() }), 'web'));
+  const synthesized = Testing.synth(new WebStack(newApp(), 'web'));
   expect(Testing.toHaveResourceWithProperties(synthesized, ServerFirewall.tfResourceType, { server_id: 'vps_web_2', rulesets: [1, 2] })).toBe(true);
   expect(Testing.toHaveResourceWithProperties(synthesized, PowerState.tfResourceType, { server_id: 'vps_web_1', state: 'stopped' })).toBe(true);
 });
