@@ -63,10 +63,8 @@ export function parseCommandLine<T extends FlagSpecs>(
 function explain(err: Error & { code?: string }, known: readonly string[]): string {
   const flag = /'(-[^' ]+)/.exec(err.message)?.[1];
   switch (err.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
-      const closest = closestFlag(flag ?? '', known);
-      return `unknown option ${flag}${closest ? `; did you mean --${closest}?` : ''}`;
-    }
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag}${didYouMean(meantFlags(flag ?? '', known))}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       return /does not take an argument/.test(err.message) ? `${flag} takes no value` : `${flag} needs a value (to give one that starts with -, write ${flag}=VALUE)`;
     default:
@@ -74,8 +72,22 @@ function explain(err: Error & { code?: string }, known: readonly string[]): stri
   }
 }
 
-/** The known flag a mistyped one most likely meant. */
-export const closestFlag = (given: string, known: readonly string[]): string | undefined => likelyName(given.replace(/^-+/, '').split('=')[0], known);
+/**
+ * The known flags a mistyped or shortened one may have meant, as git suggests them: those it begins
+ * (`--lang`: --language), else the one nearest by edits (`--verison`: --version). A prefix is only
+ * suggested, never taken: a flag added later would change what an old command line means.
+ */
+export function meantFlags(given: string, known: readonly string[]): string[] {
+  const name = given.replace(/^-+/, '').split('=')[0];
+  const begun = name.length >= 2 ? known.filter((flag) => flag.startsWith(name)) : [];
+  if (begun.length) return begun;
+  const nearest = likelyName(name, known);
+  return nearest ? [nearest] : [];
+}
+
+/** `; did you mean --a?`, or `--a or --b?`; nothing when no flag is meant. */
+export const didYouMean = (flags: readonly string[]): string =>
+  (flags.length ? `; did you mean ${flags.map((f) => `--${f}`).join(flags.length === 2 ? ' or ' : ', ').replace(/, (?=[^,]*$)/, ', or ')}?` : '');
 
 /** The known word (a command, a subcommand) a mistyped one most likely meant. */
 export const closestWord = likelyName;

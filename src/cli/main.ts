@@ -1,6 +1,6 @@
 import { ADOPT_HELP, runAdoptCommand } from './adopt-command';
 import { commandToRun, helpOf, usageOf, wrap, WIDTH, type CommandHelp } from './command-help';
-import { closestWord, UsageError } from './command-line';
+import { closestWord, didYouMean, meantFlags, UsageError } from './command-line';
 import { endWithLauncher } from './parent-watch';
 import { PROVIDER_HELP, PROVIDER_MIRROR_HELP, PROVIDER_REGISTRY_HELP, runProviderCommand } from './provider-command';
 import { runSimulatorCommand, SIMULATOR_HELP } from './simulator-command';
@@ -86,10 +86,14 @@ function versionLine(): string {
 
 /** An unknown command: said on its own line, with the command it most likely meant, then the usage; exit 2. */
 function unknownCommand(name: string | undefined): number {
-  const meant = name === undefined ? undefined : closestWord(name, Object.keys(COMMANDS));
-  const said = name === undefined ? 'a command is missing' : `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
+  const said = name === undefined ? 'a command is missing' : name.startsWith('-') ? `unknown option ${name}${didYouMean(meantFlags(name, ['version', 'help']))}` : unknownWord(name);
   process.stderr.write(`${THIS_PACKAGE.command}: ${said}\n${USAGE}\n${commandToRun('The commands', `${TOOL} help`).join('\n')}\n`);
   return 2;
+}
+
+function unknownWord(name: string): string {
+  const meant = closestWord(name, Object.keys(COMMANDS));
+  return `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
 }
 
 /** `help [COMMAND [SUBCOMMAND]]`: the top-level help, or that command's. */

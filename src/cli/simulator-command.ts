@@ -2,11 +2,20 @@ import { readFileSync } from 'node:fs';
 import { commandToRun, type CommandHelp } from './command-help';
 import { parseCommandLine, UsageError } from './command-line';
 import { watchParent } from './parent-watch';
-import { DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type SimulatorSeed } from '../simulator';
+import { DEFAULT_RATE_LIMITS, DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type RateLimits, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
 /** The flags the simulator takes, in the foreground and with `start`. */
-export const SIMULATOR_FLAG_FORM = '[--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still]';
+export const SIMULATOR_FLAG_FORM = '[--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still] '
+  + '[--requests-per-minute N] [--actions-per-minute N] [--account-requests-per-minute N]';
+
+/** The rate limits of section 8 the command line sets, each a count per minute, as the spec states them. */
+const RATE_FLAGS = {
+  'requests-per-minute': ['requestsPerToken', 'requests per minute each token may send'],
+  'actions-per-minute': ['actionsPerToken', 'power actions per minute each token may run'],
+  'account-requests-per-minute': ['requestsPerAccount', 'requests per minute the account takes across its tokens'],
+} as const;
+const MAX_PER_MINUTE = 100_000;
 
 export const SIMULATOR_OPTIONS: readonly (readonly [string, string])[] = [
   ['--port N', 'the port to listen on (default 8787); 0 picks a free one, named in the first line printed'],
@@ -15,6 +24,7 @@ export const SIMULATOR_OPTIONS: readonly (readonly [string, string])[] = [
   ['--account FILE', 'the account to simulate (docs/testing/account-file.md; default: the demo account)'],
   ['--request-log N', `how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`],
   ['--still', 'no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want'],
+  ...Object.entries(RATE_FLAGS).map(([flag, [key, what]]): [string, string] => [`--${flag} N`, `the ${what} (default ${DEFAULT_RATE_LIMITS[key]}, the spec's)`]),
 ];
 
 export const SIMULATOR_HELP: CommandHelp = {
@@ -40,6 +50,8 @@ export interface SimulatorCommandOptions {
   readonly exitWithParent: boolean;
   /** Servers change only by requests: no timed transitions. */
   readonly still: boolean;
+  /** The rate limits the flags set; the spec's for the others. */
+  readonly limits: Partial<RateLimits>;
 }
 
 const SIMULATOR_FLAGS = {
@@ -50,6 +62,9 @@ const SIMULATOR_FLAGS = {
   'request-log': { type: 'string' },
   'still': { type: 'boolean' },
   'exit-with-parent': { type: 'boolean' },
+  'requests-per-minute': { type: 'string' },
+  'actions-per-minute': { type: 'string' },
+  'account-requests-per-minute': { type: 'string' },
 } as const;
 
 export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOptions {
@@ -70,7 +85,22 @@ export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOpt
     ...(logSize !== undefined && { requestLogSize: Number(logSize) }),
     exitWithParent: flags['exit-with-parent'] ?? false,
     still: flags.still ?? false,
+    limits: rateLimitsOf(flags),
   };
+}
+
+/** The limits the rate flags set, each a whole number from 1 to MAX_PER_MINUTE. */
+function rateLimitsOf(flags: Partial<Record<keyof typeof RATE_FLAGS, string>>): Partial<RateLimits> {
+  const limits: Partial<Record<keyof RateLimits, number>> = {};
+  for (const [flag, [key]] of Object.entries(RATE_FLAGS) as [keyof typeof RATE_FLAGS, (typeof RATE_FLAGS)[keyof typeof RATE_FLAGS]][]) {
+    const value = flags[flag];
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PER_MINUTE) {
+      throw new UsageError(`--${flag} ${JSON.stringify(value)} is not a count per minute: a whole number from 1 to ${MAX_PER_MINUTE.toLocaleString('en')}`);
+    }
+    limits[key] = Number(value);
+  }
+  return limits;
 }
 
 /** The account an account file describes (docs/testing/account-file.md), naming the file in every error. */
@@ -92,11 +122,11 @@ export function readAccountFile(file: string): SimulatorSeed {
 export async function runSimulatorCommand(args: readonly string[], print: (line: string) => void, warn = print): Promise<void> {
   const options = parseSimulatorArgs(args);
   const seed = options.accountFile === undefined ? undefined : readAccountFile(options.accountFile);
-  const { port, host, allowedHosts, requestLogSize } = options;
+  const { port, host, allowedHosts, requestLogSize, limits } = options;
   const [identitySecret, accessKey] = [takeHandedOver(SIMULATOR_SECRET_VARIABLE), takeHandedOver(SIMULATOR_ACCESS_KEY_VARIABLE)];
   // Listened for before the listening line: a script that signals as soon as it reads it reaches a clean stop.
   const stopped = untilStopped(options.exitWithParent);
-  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, timedTransitions: !options.still, identitySecret, accessKey });
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, limits, timedTransitions: !options.still, identitySecret, accessKey });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
   const key = sim.accessKey ? `?access=${sim.accessKey}` : '';
@@ -109,6 +139,8 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   print(`  POST   ${sim.controlUrl}/faults           add a fault rule; DELETE clears them`);
   print(`  PATCH  ${sim.controlUrl}/servers/{id}     change a server out of band, e.g. {"power":"stopped"}`);
   print(`  POST   ${sim.controlUrl}/tokens           a new token, e.g. {"scopes":["servers:read"]}`);
+  const rates = { ...DEFAULT_RATE_LIMITS, ...limits };
+  print(`Rate limits, a minute: ${rates.requestsPerToken} requests and ${rates.actionsPerToken} actions per token, ${rates.requestsPerAccount} requests per account`);
   print(`${seed ? 'Tokens' : 'Demo tokens'} (valid only for this simulator):`);
   for (const [name, secret] of Object.entries(sim.tokens)) print(`  ${name.padEnd(22)} ${secret}`);
   commandToRun(USE_IT, `export HOSTING_API_URL=${sim.baseUrl} HOSTING_API_TOKEN=${sim.tokens.full}`).forEach(print);

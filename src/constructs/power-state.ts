@@ -6,7 +6,7 @@ import type { HostingApi } from './hosting-api';
 import { asDocumentBoolean, asText, checkOneInstanceRead, checkSingleInstance, isRepeated, metaArgumentsOf, type HostingMetaArguments, type WithServerIdText } from './meta-arguments';
 import { moveFromBridge, type MovedFromBridgeProps } from './moved-from-bridge';
 import { HostingProviderResource } from './provider-package';
-import { checkOneOf, checkPositiveSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
+import { checkOneOf, checkTimeoutSeconds, checkProviderBridge, checkServerId, IMPORT_NEEDS_PROVIDER, READ_NEEDS_PROVIDER, ValidationError } from './validation';
 import { DOCUMENT_VERSION, type DocumentOf, POWER_DEFAULTS, type PowerStateSpec, type PowerTimeouts, type RebootSpec } from '../contract/resource-document';
 
 /** The power state to converge to. */
@@ -56,12 +56,12 @@ export interface PowerStateProps extends HostingMetaArguments, MovedFromBridgePr
   readonly hardReboot?: boolean | IResolvable;
   /**
    * How long to wait for a server that is provisioning, whose power is unknown, or that has an
-   * operation in progress.
+   * operation in progress, in seconds: more than 0, at most 86,400 (a day).
    * @default 600
    */
   readonly readyTimeoutSeconds?: number;
   /**
-   * How long one power operation may take.
+   * How long one power operation may take, in seconds: more than 0, at most 86,400 (a day).
    * @default 600
    */
   readonly operationTimeoutSeconds?: number;
@@ -103,8 +103,8 @@ export class PowerState extends Construct implements ITerraformDependable {
     checkServerId(this, props.serverId);
     checkOneOf(this, 'state', props.state, Object.values(PowerStateValue));
     checkOneOf(this, 'stopMethod', props.stopMethod, Object.values(StopMethod));
-    checkPositiveSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
-    checkPositiveSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
+    checkTimeoutSeconds(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds);
+    checkTimeoutSeconds(this, 'operationTimeoutSeconds', props.operationTimeoutSeconds);
     if (props.hardReboot === true && !props.rebootTriggers) {
       throw new ValidationError(this, 'hardReboot', 'is true but rebootTriggers is not set, so there is never a reboot for it to change; set rebootTriggers or remove hardReboot');
     }

@@ -3,6 +3,7 @@ import type { IConstruct } from 'constructs';
 import { Bridge } from './bridge';
 import { Token, Tokenization } from './cdk';
 import { didYouMeanServerId, IPV4_PATTERN, quotedShort, RDNS_PATTERN, SERVER_ID_PATTERN, settingTooLarge } from '../contract/patterns';
+import { MAX_TIMEOUT_SECONDS } from '../contract/resource-document';
 
 /*
  * Synth-time checks. Each error names the construct path, the prop, the value and why; values that
@@ -116,10 +117,11 @@ export function checkRulesetNames(scope: IConstruct, names: readonly string[] | 
   }
 }
 
-export function checkPositiveSeconds(scope: IConstruct, prop: string, value: number | undefined): void {
-  if (value !== undefined && !isToken(value) && !(Number.isFinite(value) && value > 0)) {
-    throw new ValidationError(scope, prop, `is ${value}; it must be a positive number of seconds`);
-  }
+/** A timeout: more than 0 seconds, at most a day (MAX_TIMEOUT_SECONDS). */
+export function checkTimeoutSeconds(scope: IConstruct, prop: string, value: number | undefined): void {
+  if (value === undefined || isToken(value)) return;
+  if (!(Number.isFinite(value) && value > 0)) throw new ValidationError(scope, prop, `is ${value}; it must be a positive number of seconds`);
+  if (value > MAX_TIMEOUT_SECONDS) throw new ValidationError(scope, prop, `is ${value}; it must be at most ${MAX_TIMEOUT_SECONDS.toLocaleString('en')} seconds (a day)`);
 }
 
 export function checkOneOf<T extends string>(scope: IConstruct, prop: string, value: T | undefined, allowed: readonly T[]): void {

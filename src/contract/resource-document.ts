@@ -71,6 +71,12 @@ export const POWER_DEFAULTS = {
   operationSeconds: 600,
 } as const;
 
+/**
+ * The longest wait a timeout may ask for: a day. No power operation the API runs takes longer, and
+ * a larger figure is a slip (milliseconds written as seconds) that would hold a pipeline for good.
+ */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
 export interface PowerStateSpec extends ResourceSpecBase {
   readonly kind: 'power_state';
   readonly desired: { readonly state: 'running' | 'stopped' };

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { IPV4_PATTERN, LAYER4_MODES, LAYER7_MODES, SERVER_ID_PATTERN } from '../api/schemas';
 import { didYouMeanServerId, isTokenVariableName, likelyName, RDNS_PATTERN, settingTooLarge, TOKEN_VARIABLE_NAME_RULE } from '../contract/patterns';
-import { DOCUMENT_VERSION, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
+import { DOCUMENT_VERSION, MAX_TIMEOUT_SECONDS, type ResourceDocument, type ResourceSpec } from '../contract/resource-document';
 
 /** A setting the API takes in one request of at most 10 KB (spec section 8). */
 const fitsOneRequest = (field: string) => z.superRefine((value: string, ctx) => {
@@ -34,6 +34,7 @@ const notOneOf = (input: unknown, values: readonly string[]): string => {
 const seconds = z.number().check(
   z.positive({ error: (issue) => `is ${String(issue.input)}; it must be a number of seconds greater than 0` }),
   z.refine(Number.isFinite, 'must be a finite number of seconds'),
+  z.lte(MAX_TIMEOUT_SECONDS, { error: (issue) => `is ${String(issue.input)}; it must be at most ${MAX_TIMEOUT_SECONDS.toLocaleString('en')} seconds (a day)` }),
 );
 const timeouts = z.strictObject({ readySeconds: seconds, operationSeconds: seconds });
 

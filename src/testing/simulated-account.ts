@@ -42,6 +42,22 @@ export interface SimulatedAccountOptions {
    * @default false
    */
   readonly timedTransitions?: boolean;
+  /**
+   * Requests a minute each token may send (section 8 of the API): lower, to see how a stack fares
+   * under a tighter budget.
+   * @default 120
+   */
+  readonly requestsPerMinute?: number;
+  /**
+   * Power actions a minute each token may run.
+   * @default 10
+   */
+  readonly actionsPerMinute?: number;
+  /**
+   * Requests a minute the account takes across its tokens.
+   * @default 300
+   */
+  readonly accountRequestsPerMinute?: number;
 }
 
 /** A power action the simulator carried out. */
@@ -77,6 +93,7 @@ export class SimulatedAccount {
       'simulator', '--exit-with-parent', '--port', String(options.port ?? 0),
       ...(options.timedTransitions ? [] : ['--still']),
       ...(accountFile === undefined ? [] : ['--account', accountFile]),
+      ...rateFlags(options),
     ];
     const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, ...args], {
       stdio: ['ignore', out, out],
@@ -211,6 +228,24 @@ export class SimulatedAccount {
     if (status >= 400) throw new Error(`simulated account: ${method} ${path}: ${answer.error ?? text}`);
     return answer;
   }
+}
+
+const MAX_PER_MINUTE = 100_000;
+
+/** The simulator's rate flags for the options set, each checked first and refused in the caller's words. */
+function rateFlags(options: SimulatedAccountOptions): string[] {
+  const flags = [
+    ['requestsPerMinute', 'requests-per-minute', options.requestsPerMinute],
+    ['actionsPerMinute', 'actions-per-minute', options.actionsPerMinute],
+    ['accountRequestsPerMinute', 'account-requests-per-minute', options.accountRequestsPerMinute],
+  ] as const;
+  return flags.flatMap(([option, flag, value]) => {
+    if (value === undefined) return [];
+    if (!Number.isInteger(value) || value < 1 || value > MAX_PER_MINUTE) {
+      throw new Error(`SimulatedAccount.start: ${inReaderWords(option)} is ${value}; it must be a whole number from 1 to ${MAX_PER_MINUTE.toLocaleString('en')}`);
+    }
+    return [`--${flag}`, String(value)];
+  });
 }
 
 /** The simulator's first line names its URL; any other first line is the reason it did not start. */

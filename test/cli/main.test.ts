@@ -138,6 +138,12 @@ describe('the cdktf-server-hosting command', () => {
     [['simulator', 'start', '--exit-with-parent'], '--exit-with-parent is for the simulator in the foreground; "simulator start" keeps it running until "simulator stop"', 2],
     [['provider', 'mirror', 'out', '--source', 'example.com/x/aws'], '--source "example.com/x/aws" is not a provider address HOST/NAMESPACE/hosting (e.g. registry.example.com/platform/hosting); the type stays "hosting", which every resource name starts with', 2],
     [['provider', 'mirorr', 'out'], 'unknown provider command "mirorr"; did you mean "mirror"?', 2],
+    // Issue 75 §3: a flag's beginning is suggested, as git does, and so is a near one.
+    [['adopt', '--lang', 'hcl'], 'unknown option --lang; did you mean --language?', 2],
+    [['simulator', '--requests-per-minute', '0'], '--requests-per-minute "0" is not a count per minute: a whole number from 1 to 100,000', 2],
+    [['simulator', '--actions-per-minute', '1e3'], '--actions-per-minute "1e3" is not a count per minute: a whole number from 1 to 100,000', 2],
+    [['adopt', '--language', 'hcl', '--verison', '1.0'], 'unknown option --verison; did you mean --version?', 2],
+    [['provider', 'mirror', 'out', '--pl', 'linux_amd64'], 'unknown option --pl; did you mean --platform?', 2],
   ])('%j is refused, naming the flag, and writes nothing', async (...argv) => {
     const [args, message, code] = argv as [string[], string, number];
     expect(await main(args)).toBe(code);
@@ -146,6 +152,11 @@ describe('the cdktf-server-hosting command', () => {
     // A usage error: the command's own usage on the lines after it, as git and terraform print it.
     if (code === 2) expect(rest[0]).toMatch(new RegExp(`^usage: cdktf-server-hosting ${args[0]} `));
     if (code === 2) expect(rest.filter(Boolean).slice(-2)).toEqual(['Its options and an example:', expect.stringMatching(new RegExp(`^  cdktf-server-hosting help ${args[0]}( \\w+)?$`))]);
+  });
+
+  test('a mistyped option of the tool itself is said with the one meant', async () => {
+    expect(await main(['--verison'])).toBe(2);
+    expect(written.err.split('\n')[0]).toBe('cdktf-server-hosting: unknown option --verison; did you mean --version?');
   });
 
   test('an unknown command is a usage error on stderr, exit 2', async () => {

@@ -38,6 +38,9 @@ const refused: Case[] = [
   ['a bad address', ip(DED, '203.0.113.300', { description: 'x' }), ipDoc(DED, '203.0.113.300', { description: 'x' })],
   ['a zero timeout', power(0), powerDoc(0)],
   ['an infinite timeout', power(Infinity), powerDoc(Infinity)],
+  // Issue 75 §3: milliseconds written as seconds would hold a pipeline for good.
+  ['a timeout of 1e12 seconds', power(1e12), powerDoc(1e12)],
+  ['a timeout of a day and a second', power(86_401), powerDoc(86_401)],
 ];
 const accepted: Case[] = [
   ['rule sets by id and name', firewall(VPS, { rulesets: [0, 2], rulesetNames: ['web'] }), firewallDoc(VPS, { rulesets: [0, 2, 'web'] })],
@@ -46,6 +49,7 @@ const accepted: Case[] = [
   ['an rDNS the API returned that is no DNS host name', ip(DED, '203.0.113.10', { rdns: 'mail_relay.example.com' }), ipDoc(DED, '203.0.113.10', { rdns: 'mail_relay.example.com' })],
   ['a description with template sequences, quotes and newlines', ip(DED, '203.0.113.10', { description: '${x} %{y} "q" \\\n' }), ipDoc(DED, '203.0.113.10', { description: '${x} %{y} "q" \\\n' })],
   ['a fractional timeout', power(0.5), powerDoc(0.5)],
+  ['a timeout of a day', power(86_400), powerDoc(86_400)],
 ];
 
 const testingApp = useTestingApps();

@@ -94,11 +94,12 @@ test('an invalid protection value names the member and the values allowed, in th
 
 test('a mistyped choice is answered with the one it likely meant, and a bad timeout with what it must be, in Terraform\'s words', () => {
   const unset = Object.fromEntries(powerStateResource.schema.block.attributes.map((a) => [a.name, null]));
-  const power = { ...unset, server_id: 'vps_web_1', state: 'runing', stop_method: 'shutdwn', ready_timeout_seconds: -5 };
+  const power = { ...unset, server_id: 'vps_web_1', state: 'runing', stop_method: 'shutdwn', ready_timeout_seconds: -5, operation_timeout_seconds: 1e12 };
   expect(powerStateResource.validate(power).map((d) => [d.attribute?.steps[0].attribute_name, d.summary])).toEqual([
     ['state', 'invalid state: "runing" is not one of "running", "stopped"; did you mean "running"?'],
     ['stop_method', 'invalid stop_method: "shutdwn" is not one of "shutdown", "power_off"; did you mean "shutdown"?'],
     ['ready_timeout_seconds', 'invalid ready_timeout_seconds: is -5; it must be a number of seconds greater than 0'],
+    ['operation_timeout_seconds', 'invalid operation_timeout_seconds: is 1000000000000; it must be at most 86,400 seconds (a day)'],
   ]);
   const firewall = { ...Object.fromEntries(serverFirewallResource.schema.block.attributes.map((a) => [a.name, null])), server_id: 'vps_web_1', enabled: true, on_destroy: 'restor' };
   expect(serverFirewallResource.validate(firewall).map((d) => d.summary)).toEqual(['invalid on_destroy: "restor"; expected "retain" or "restore"; did you mean "restore"?']);

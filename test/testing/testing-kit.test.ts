@@ -63,7 +63,8 @@ describe('the account file', () => {
   });
 
   test('simulator --account FILE is an option of the command', () => {
-    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', allowedHosts: [], accountFile: 'a.json', exitWithParent: false, still: false });
+    expect(parseSimulatorArgs(['--account', 'a.json', '--port', '0'])).toEqual({ port: 0, host: '127.0.0.1', allowedHosts: [], accountFile: 'a.json', exitWithParent: false, still: false, limits: {} });
+    expect(parseSimulatorArgs(['--requests-per-minute', '40', '--actions-per-minute', '3', '--account-requests-per-minute', '90']).limits).toEqual({ requestsPerToken: 40, actionsPerToken: 3, requestsPerAccount: 90 });
   });
 
   test('a token name that could print lines of its own at start is refused, naming the rule', () => {
@@ -156,6 +157,18 @@ test('stop() takes the pacing files of the tokens the account minted: a suite le
   }
   account.stop();
   expect(files.filter((file) => existsSync(file))).toEqual([]);
+});
+
+test('the rate limits are the test\'s to tighten: a third request in the minute is refused with 429; a limit out of bounds is said in the caller\'s words', async () => {
+  expect(() => SimulatedAccount.start({ requestsPerMinute: 0 })).toThrow('SimulatedAccount.start: requestsPerMinute is 0; it must be a whole number from 1 to 100,000');
+  const account = SimulatedAccount.start({ requestsPerMinute: 2 });
+  try {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${account.baseUrl}/servers`, { headers: { authorization: `Bearer ${account.token}` } })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  } finally {
+    account.stop();
+  }
 });
 
 test('a mistyped server id or scope is answered with the one likely meant, naming the method', () => {
