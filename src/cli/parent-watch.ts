@@ -1,3 +1,5 @@
+import { processStart, processState } from '../contract/process-start';
+
 /*
  * A command started through a launcher ends when the launcher does. The Python console script of
  * the wheel (scripts/python-console-script.py) runs this command as its child and waits for it: a
@@ -31,13 +33,17 @@ export function watchParent(onGone: () => void, intervalMs = 250): () => void {
 }
 
 function running(parent: number): boolean {
-  if (process.ppid !== parent) return false;
+  return process.ppid === parent && alive(parent);
+}
+
+/** Whether a process of this id runs (another user's counts); a zombie (ended, not yet reaped by a parent that does not reap) has ended. */
+export function alive(pid: number): boolean {
   try {
-    process.kill(parent, 0);
-    return true;
+    process.kill(pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return processState(pid) !== 'Z';
 }
 
 /**
@@ -50,4 +56,19 @@ export function endWithLauncher(env: NodeJS.ProcessEnv = process.env): void {
     if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM', 'SIGTERM');
     else process.exit(143);
   });
+}
+
+/**
+ * Calls `onGone` once process `pid` has ended (`simulator --owner`: a CI job's shell, killed with
+ * everything it started but a detached simulator). Its start time, where the system tells it, tells
+ * it from a later process given the same id. Does not keep the process alive.
+ */
+export function watchProcess(pid: number, onGone: () => void, intervalMs = 250): void {
+  const started = processStart(pid);
+  const timer = setInterval(() => {
+    if (alive(pid) && processStart(pid) === started) return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { commandToRun, type CommandHelp } from './command-help';
 import { parseCommandLine, UsageError } from './command-line';
-import { watchParent } from './parent-watch';
+import { alive, watchParent, watchProcess } from './parent-watch';
 import { DEFAULT_RATE_LIMITS, DEFAULT_REQUEST_LOG_SIZE, seedFromAccountFile, startSimulator, type RateLimits, type SimulatorSeed } from '../simulator';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
 /** The flags the simulator takes, in the foreground and with `start`. */
-export const SIMULATOR_FLAG_FORM = '[--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still] '
+export const SIMULATOR_FLAG_FORM = '[--port N] [--host ADDRESS] [--allow-host NAME]... [--account FILE] [--request-log N] [--still] [--owner PID] '
   + '[--requests-per-minute N] [--actions-per-minute N] [--account-requests-per-minute N]';
 
 /** The rate limits of section 8 the command line sets, each a count per minute, as the spec states them. */
@@ -24,6 +24,7 @@ export const SIMULATOR_OPTIONS: readonly (readonly [string, string])[] = [
   ['--account FILE', 'the account to simulate (docs/testing/account-file.md; default: the demo account)'],
   ['--request-log N', `how many requests the log keeps, the newest (default ${DEFAULT_REQUEST_LOG_SIZE}; at most 4 MB of them)`],
   ['--still', 'no server changes by itself (the demo\'s vps_new_4 stays provisioning): what tests want'],
+  ['--owner PID', 'stop when process PID ends: $$ in a CI script, so a job killed with SIGKILL leaves no simulator behind'],
   ...Object.entries(RATE_FLAGS).map(([flag, [key, what]]): [string, string] => [`--${flag} N`, `the ${what} (default ${DEFAULT_RATE_LIMITS[key]}, the spec's)`]),
 ];
 
@@ -50,6 +51,8 @@ export interface SimulatorCommandOptions {
   readonly exitWithParent: boolean;
   /** Servers change only by requests: no timed transitions. */
   readonly still: boolean;
+  /** The process whose end stops the simulator (`--owner`). */
+  readonly owner?: number;
   /** The rate limits the flags set; the spec's for the others. */
   readonly limits: Partial<RateLimits>;
 }
@@ -62,6 +65,7 @@ const SIMULATOR_FLAGS = {
   'request-log': { type: 'string' },
   'still': { type: 'boolean' },
   'exit-with-parent': { type: 'boolean' },
+  'owner': { type: 'string' },
   'requests-per-minute': { type: 'string' },
   'actions-per-minute': { type: 'string' },
   'account-requests-per-minute': { type: 'string' },
@@ -77,6 +81,7 @@ export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOpt
     throw new UsageError(`--request-log ${JSON.stringify(logSize)} is not a number of requests from 1 to 1000000`);
   }
   if (flags.host === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1');
+  const owner = flags.owner === undefined ? undefined : ownerOf(flags.owner);
   return {
     port: Number(port),
     host: flags.host ?? '127.0.0.1',
@@ -85,8 +90,16 @@ export function parseSimulatorArgs(args: readonly string[]): SimulatorCommandOpt
     ...(logSize !== undefined && { requestLogSize: Number(logSize) }),
     exitWithParent: flags['exit-with-parent'] ?? false,
     still: flags.still ?? false,
+    ...(owner !== undefined && { owner }),
     limits: rateLimitsOf(flags),
   };
+}
+
+/** `--owner`'s process: one that runs now, or the simulator would outlive nothing. */
+function ownerOf(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--owner ${JSON.stringify(value)} is not a process id: a whole number, e.g. $$ in a shell script`);
+  if (!alive(Number(value))) throw new UsageError(`--owner ${value}: no process ${value} runs, so the simulator would stop at once`);
+  return Number(value);
 }
 
 /** The limits the rate flags set, each a whole number from 1 to MAX_PER_MINUTE. */
@@ -125,7 +138,7 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const { port, host, allowedHosts, requestLogSize, limits } = options;
   const [identitySecret, accessKey] = [takeHandedOver(SIMULATOR_SECRET_VARIABLE), takeHandedOver(SIMULATOR_ACCESS_KEY_VARIABLE)];
   // Listened for before the listening line: a script that signals as soon as it reads it reaches a clean stop.
-  const stopped = untilStopped(options.exitWithParent);
+  const stopped = untilStopped(options.exitWithParent, options.owner);
   const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, limits, timedTransitions: !options.still, identitySecret, accessKey });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
@@ -175,18 +188,19 @@ function warnExposed(host: string, warn: (line: string) => void): void {
 }
 
 /**
- * Resolves on SIGINT or SIGTERM; with `exitWithParent`, also when the process that started this one
+ * Resolves on SIGINT or SIGTERM, or once `owner` has ended; with `exitWithParent`, also when the process that started this one
  * ends: the testing kit runs the simulator as its child, and a test process that dies must not
  * leave a simulator listening behind it. Run by hand (`simulator &` from a script that then
  * returns, say) it keeps running: that parent ending is no reason to stop.
  */
-function untilStopped(exitWithParent: boolean): Promise<void> {
+function untilStopped(exitWithParent: boolean, owner: number | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = () => {
       unwatch?.();
       resolve();
     };
     const unwatch = exitWithParent ? watchParent(stop) : undefined;
+    if (owner !== undefined) watchProcess(owner, stop);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

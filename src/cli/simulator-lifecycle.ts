@@ -4,11 +4,11 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rea
 import { dirname, join } from 'node:path';
 import { commandToRun, type CommandHelp } from './command-help';
 import { parseCommandLine, UsageError } from './command-line';
-import { LAUNCHER_VARIABLES } from './parent-watch';
+import { alive, LAUNCHER_VARIABLES } from './parent-watch';
 import { parseSimulatorArgs, SIMULATOR_ACCESS_KEY_VARIABLE, SIMULATOR_FLAG_FORM, SIMULATOR_OPTIONS, SIMULATOR_SECRET_VARIABLE, USE_IT } from './simulator-command';
 import { THIS_PACKAGE } from './this-package';
 import { defaultCacheDir } from './user-cache';
-import { processStart, processState } from '../contract/process-start';
+import { processStart } from '../contract/process-start';
 import { identityProof } from '../simulator/control-surface';
 import { LISTENING_LINE } from '../simulator/listening-line';
 
@@ -74,6 +74,7 @@ export async function startDetached(args: readonly string[], env: NodeJS.Process
   const options = parseSimulatorArgs(args);
   if (options.exitWithParent) throw new UsageError('--exit-with-parent is for the simulator in the foreground; "simulator start" keeps it running until "simulator stop"');
   const dir = ownStateDir(env);
+  sweepGone(env, dir);
   if (options.port !== 0 && existsSync(stateFile(env, options.port))) {
     const known = await describeOne(env, options.port);
     if (known.running) throw new Error([`a simulator started here already serves port ${options.port} (${known.line})`, ...commandToRun('Stop it first', stopCommand(options.port))].join('\n'));
@@ -139,6 +140,28 @@ async function listening(log: string): Promise<{ readonly baseUrl: string; reado
 
 const STATUS_FLAGS = { port: { type: 'string' } } as const;
 const STOP_FLAGS = { ...STATUS_FLAGS, 'keep-log': { type: 'boolean' } } as const;
+
+/**
+ * What simulators that ended without `stop` left (a CI job killed with SIGKILL, an owner gone):
+ * the state file of each whose process has ended, and the output no state file names any more,
+ * once older than a start can take. A new job starts from none of it.
+ */
+function sweepGone(env: NodeJS.ProcessEnv, dir: string): void {
+  const named = new Set<string>();
+  for (const port of portsOf(undefined, env)) {
+    const state = readState(env, port);
+    if (state && alive(state.pid)) {
+      named.add(state.log);
+      continue;
+    }
+    if (state && dirname(state.log) === dir) rmSync(state.log, { force: true });
+    rmSync(stateFile(env, port), { force: true });
+  }
+  for (const name of readdirSync(dir).filter((n) => /^simulator-\d+-\d+\.log$/.test(n))) {
+    const log = join(dir, name);
+    if (!named.has(log) && Date.now() - lstatSync(log).mtimeMs > 2 * START_TIMEOUT_MS) rmSync(log, { force: true });
+  }
+}
 
 /** The ports named by `--port`, or every simulator this user started. */
 function portsOf(port: string | undefined, env: NodeJS.ProcessEnv): number[] {
@@ -226,16 +249,6 @@ async function provenOurs(state: StartedSimulator): Promise<Proof> {
   if (answer === 'silent') return { ours: false, why: `nothing answered on port ${state.port} within 2 s`, kept: true };
   return { ours: false, why: `what answers on port ${state.port} is not the simulator started here` };
 }
-
-/** Whether `pid` runs: a zombie (ended, not yet reaped by a parent that does not reap) has ended. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  return processState(pid) !== 'Z';
-};
 
 async function describeOne(env: NodeJS.ProcessEnv, port: number): Promise<{ running: boolean; line: string }> {
   const state = readState(env, port);

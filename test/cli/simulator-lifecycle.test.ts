@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processState } from '../../src/contract/process-start';
@@ -48,6 +48,25 @@ test('start returns once the API answers, saying how to stop it; status and stop
   await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
   expect(cli('status', '--port', port).status).toBe(3);
   expect(cli('stop').stdout).toContain('nothing to stop');
+}, 90_000);
+
+// Issue 75 §4: a CI job killed with SIGKILL takes its shell; a detached simulator outlives it unless it has an owner.
+test('--owner: the simulator stops when its owner ends, even killed; the next start sweeps what it left', async () => {
+  const owner = spawn('sleep', ['60']);
+  const started = cli('start', '--port', '0', '--owner', String(owner.pid));
+  const baseUrl = /listening on (\S+)/.exec(started.stdout)![1];
+  const log = /its output, with the tokens: (\S+)/.exec(started.stdout)![1];
+  expect((await fetch(`${baseUrl}/servers`)).status).toBe(401);
+  owner.kill('SIGKILL');
+  const until = Date.now() + 5_000;
+  while (Date.now() < until && (await fetch(`${baseUrl}/servers`).then(() => true, () => false))) await new Promise((r) => setTimeout(r, 100));
+  await expect(fetch(`${baseUrl}/servers`)).rejects.toThrow();
+  // The next job's start finds a state file whose simulator is gone: it and its output go.
+  const next = cli('start', '--port', '0');
+  expect(next.status).toBe(0);
+  expect(existsSync(log)).toBe(false);
+  expect(readdirSync(join(stateDir, 'simulators')).filter((n) => n.endsWith('.json'))).toEqual([`${new URL(/listening on (\S+)/.exec(next.stdout)![1]).port}.json`]);
+  expect(cli('start', '--owner', '999999999').stderr).toContain('--owner 999999999: no process 999999999 runs, so the simulator would stop at once');
 }, 90_000);
 
 test('stop --keep-log keeps the output start wrote', () => {

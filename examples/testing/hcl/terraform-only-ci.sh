@@ -8,8 +8,9 @@ account_file=$1
 work=$(mktemp -d)
 
 # The simulated account, detached for the whole job on a free port (--port 0): `start` returns once
-# its API answers, its first line naming the API's URL; `stop` ends it with the job, however it ends.
-terraform-provider-hosting simulator start --account "$account_file" --port "${SIMULATOR_PORT:-0}" > "$work/simulator.txt"
+# its API answers, its first line naming the API's URL; `stop` ends it with the job, however it ends,
+# and --owner $$ when the runner kills this shell with SIGKILL, which no trap sees.
+terraform-provider-hosting simulator start --account "$account_file" --port "${SIMULATOR_PORT:-0}" --owner $$ > "$work/simulator.txt"
 api=$(sed -n 's/^Hosting API simulator listening on //p' "$work/simulator.txt")
 port=${api##*:}; port=${port%%/*}
 trap 'terraform-provider-hosting simulator stop --port "$port"' EXIT
