@@ -139,7 +139,8 @@ export async function runSimulatorCommand(args: readonly string[], print: (line:
   const [identitySecret, accessKey] = [takeHandedOver(SIMULATOR_SECRET_VARIABLE), takeHandedOver(SIMULATOR_ACCESS_KEY_VARIABLE)];
   // Listened for before the listening line: a script that signals as soon as it reads it reaches a clean stop.
   const stopped = untilStopped(options.exitWithParent, options.owner);
-  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, limits, timedTransitions: !options.still, identitySecret, accessKey });
+  const timedTransitions = !options.still;
+  const sim = await startSimulator({ port, host, allowedHosts, seed, requestLogSize, limits, timedTransitions, identitySecret, accessKey });
   print(`${LISTENING_LINE}${sim.baseUrl}`);
   if (sim.accessKey) warnExposed(options.host, warn);
   const key = sim.accessKey ? `?access=${sim.accessKey}` : '';
