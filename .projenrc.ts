@@ -324,9 +324,15 @@ addWorkflows(project);
 // `npx projen release` bumps, builds and unbumps, leaving the work tree as it was. A manual trigger
 // would also commit a changelog, tag and push (publish:git): the release workflow tags by creating
 // the GitHub release instead, after both registries took the packages.
+// The docs the packages carry name the version bumped to (scripts/docs-version.js; the docs test
+// checks it in the build), and are put back with the version after it.
 const releaseTask = project.tasks.tryFind('release')!;
 releaseTask.reset('rm -fr dist');
-for (const step of ['bump', 'build', 'unbump']) releaseTask.spawn(project.tasks.tryFind(step)!);
+releaseTask.spawn(project.tasks.tryFind('bump')!);
+releaseTask.exec('node scripts/docs-version.js stamp');
+releaseTask.spawn(project.tasks.tryFind('build')!);
+releaseTask.spawn(project.tasks.tryFind('unbump')!);
+releaseTask.exec('node scripts/docs-version.js restore');
 releaseTask.exec('git diff --ignore-space-at-eol --exit-code');
 project.tasks.removeTask('publish:git');
 

@@ -219,8 +219,8 @@ describe('shell blocks', () => {
         if (!args) continue;
         checked++;
         try {
-          // A shell default (`${PORT:-0}`) stands for its value; other variables are paths, which parsing does not open.
-          checkOurCommand(args.map((arg) => arg.replace(/\$\{\w+:-([^}]*)\}/g, '$1')));
+          // A shell default (`${PORT:-0}`) stands for its value, `$$` for this process's id; other variables are paths, which parsing does not open.
+          checkOurCommand(args.map((arg) => arg.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/^\$\$$/, String(process.pid))));
         } catch (err) {
           refused.push(`${block.where}: ${words.join(' ')}: ${(err as Error).message}`);
         }
