@@ -302,14 +302,14 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     }
     expect(readdirSync(dir).filter((name) => name !== '__pycache__').sort()).toEqual(before);
     expect(readdirSync(temporary).filter((name) => !/^(pytest|cdktf-server-hosting-pacing-\d+)$/.test(name))).toEqual([]);
-    // Where the guides say a synth error is read under pytest: the line starting `E   RuntimeError:`.
+    // Where the guides say a synth error is read under pytest: the `E` line of `RuntimeError:`.
     writeFileSync(join(dir, 'test_refused.py'), [
       'from cdktf import TerraformStack', 'from cdktf_server_hosting import HostingApi, ServerFirewall, testing', '', '',
       'def test_refused() -> None:', '    stack = TerraformStack(testing.IsolatedApp(), "web")',
       '    ServerFirewall(stack, "fw", api=HostingApi(stack, "hosting"), server_id="web-1", enabled=True)', '',
     ].join('\n'));
     expect(sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_refused.py'], { cwd: dir }).output)
-      .toMatch(/^E {3}RuntimeError: ServerFirewall at web\/fw: server_id "web-1" is not a server id/m);
+      .toMatch(/^E +RuntimeError: ServerFirewall at web\/fw: server_id "web-1" is not a server id/m);
     // What the guide avoids: cdktf's Testing imported by name is taken for a test class.
     writeFileSync(join(dir, 'test_by_name.py'), 'from cdktf import Testing\n\n\ndef test_app() -> None:\n    assert Testing.app()\n');
     expect(sh(join(venv, 'bin', 'pytest'), ['-q', '-p', 'no:cacheprovider', 'test_by_name.py'], { cwd: dir }).output).toContain('PytestCollectionWarning');
