@@ -10,6 +10,10 @@ export interface Budget {
   remaining: number;
   /** Wall-clock milliseconds: shared between processes, so never a per-process monotonic clock. */
   resetAtMs: number;
+  /** Set while one request finds out a window nothing is known of: the others wait for its answer (rate-limit-pacer.ts). */
+  probe?: true;
+  /** The processes that reserved from this window here (a few): another's requests are counted here already. */
+  by?: number[];
 }
 
 export type Budgets = Partial<Record<BudgetClass, Budget>>;
@@ -95,7 +99,9 @@ export class FileBudgetStore implements BudgetStore {
       const budgets: Budgets = {};
       for (const cls of ['request', 'action'] as const) {
         const budget = (parsed as Record<string, unknown> | null)?.[cls];
-        if (isBudget(budget)) budgets[cls] = { remaining: budget.remaining, resetAtMs: budget.resetAtMs };
+        if (!isBudget(budget)) continue;
+        const by = Array.isArray(budget.by) && budget.by.every(Number.isInteger) ? budget.by.slice(0, MAX_RESERVERS) : undefined;
+        budgets[cls] = { remaining: budget.remaining, resetAtMs: budget.resetAtMs, ...(budget.probe === true && { probe: true }), ...(by && { by }) };
       }
       return budgets;
     } catch {
@@ -133,6 +139,9 @@ export class FileBudgetStore implements BudgetStore {
     }
   }
 }
+
+/** How many reserving processes a window records: enough to tell this process from others. */
+export const MAX_RESERVERS = 8;
 
 /** How old a lock is when its holder is taken to be dead: far longer than any update holds it. */
 export const STALE_LOCK_MS = 2_000;

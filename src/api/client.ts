@@ -519,9 +519,14 @@ export class HostingApiClient {
       if (this.#now() + pacing > deadline) {
         throw request.fail('deadline_exceeded', 0, `the rate-limit budget resets in ${Math.ceil(pacing / 1000)}s, after the request deadline`);
       }
-      const limit = this.#limitWords(budget);
-      this.#log(`${request.method} ${request.pathWithQuery}: ${limit} is spent; waiting ${(pacing / 1000).toFixed(1)} s for it to reset`);
-      await this.#wait(limit, pacing);
+      if (this.#pacer.lastWaitIsProbe) {
+        // A fraction of a second for the answer that tells a new window's budget: no limit is spent.
+        await this.#sleep(pacing);
+      } else {
+        const limit = this.#limitWords(budget);
+        this.#log(`${request.method} ${request.pathWithQuery}: ${limit} is spent; waiting ${(pacing / 1000).toFixed(1)} s for it to reset`);
+        await this.#wait(limit, pacing);
+      }
       if (this.#signal?.aborted) throw request.fail('aborted', 0, 'stopped while waiting for the rate-limit budget', { attempt: attempt - 1 });
     }
   }

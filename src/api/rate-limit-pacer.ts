@@ -1,4 +1,4 @@
-import { MemoryBudgetStore, type Budget, type BudgetClass, type Budgets, type BudgetStore } from './budget-store';
+import { MAX_RESERVERS, MemoryBudgetStore, type Budget, type BudgetClass, type Budgets, type BudgetStore } from './budget-store';
 
 export type { BudgetClass };
 
@@ -28,6 +28,17 @@ const SHARED_BELOW = 64;
 /** How long a process's own figure stands for the fast path without a newer answer. */
 const OWN_FIGURE_FRESH_MS = 1_000;
 
+/**
+ * How long the requests after a probe wait for its answer before another request probes: a window
+ * nothing is known of (a process's first request, or the first after a reset) is found out by one
+ * request, not by every request in flight at once, which would overspend a window that others
+ * (the plan's process, another runner) already spent part of.
+ */
+export const PROBE_MS = 250;
+
+/** The last requests of a window, which a process alone on this machine sends one at a time. */
+const LAST_FEW = 10;
+
 const classesOf = (budgetClass: BudgetClass): readonly BudgetClass[] => (budgetClass === 'action' ? ['request', 'action'] : ['request']);
 
 /**
@@ -43,6 +54,16 @@ export class RateLimitPacer {
   private readonly own: Budgets = {};
   /** When this process last heard its figure per class: an idle process's figure says nothing of what others spent since. */
   private readonly ownSeenAtMs: Partial<Record<BudgetClass, number>> = {};
+  /** The last figure an answer gave per class, as the server counted it, and this process's requests in flight then. */
+  private readonly lastFigure: Partial<Record<BudgetClass, { remaining: number; resetAtMs: number; inFlight: number }>> = {};
+  /** This process's requests let through since its last figure, per class. */
+  private readonly sentSinceFigure: Record<BudgetClass, number> = { request: 0, action: 0 };
+  /** The classes this process probes in the shared store: their answer goes there, whatever it says. */
+  private readonly probing = new Set<BudgetClass>();
+  /** False once an answer came without figures: an API that reports no budget is not probed. */
+  private reportsBudgets = true;
+  /** Whether the last wait `acquire` asked for is for a probe's answer, not for a spent budget. */
+  public lastWaitIsProbe = false;
 
   /** @param spreadMs upper bound of a random extra wait, so clients woken by one reset do not collide. */
   constructor(
@@ -68,18 +89,27 @@ export class RateLimitPacer {
    * an earlier one; an answer from an earlier window changes nothing.
    */
   public observe(budgetClass: BudgetClass, headers: RateLimitHeaders, nowMs: number): void {
-    this.release(budgetClass);
+    this.landed(budgetClass);
     const remaining = Number(headers.remaining);
     const resetSeconds = Number(headers.reset);
     if (headers.remaining === undefined || !Number.isFinite(remaining) || !Number.isFinite(resetSeconds)) {
+      this.reportsBudgets = false;
       return;
     }
     // The figure was counted before the requests still in flight reached the server: they spend
-    // from it too, or the budget is spent twice (the fixed-window 429s of parallel applies).
-    const seen: Budget = { remaining: remaining - this.inFlight[budgetClass], resetAtMs: nowMs + resetSeconds * 1000 };
+    // from it too, or the budget is spent twice (the fixed-window 429s of parallel applies). So do
+    // those of clients this process cannot see (another runner with the token): what the figure
+    // fell by since the last answer, beyond this answer's own request, is taken as theirs, and as
+    // many again as still on their way.
+    const resetAtMs = nowMs + resetSeconds * 1000;
+    const others = this.othersSince(budgetClass, remaining, resetAtMs);
+    const counted: Budget = { remaining: remaining - this.inFlight[budgetClass], resetAtMs };
+    const seen: Budget = { ...counted, remaining: counted.remaining - others };
     merge(this.own, budgetClass, seen, nowMs);
     this.ownSeenAtMs[budgetClass] = nowMs;
-    if (seen.remaining <= SHARED_BELOW) this.store.update((budgets) => merge(budgets, budgetClass, seen, nowMs));
+    if (seen.remaining > SHARED_BELOW && !this.probing.delete(budgetClass)) return;
+    // Where another process of this machine reserved from this window, the fall is (at least partly) its requests, which the store counts already.
+    this.store.update((budgets) => merge(budgets, budgetClass, isOthers(budgets[budgetClass]) ? counted : seen, nowMs));
   }
 
   /**
@@ -89,15 +119,56 @@ export class RateLimitPacer {
    */
   public acquire(budgetClass: BudgetClass, nowMs: number): number {
     const plentiful = classesOf(budgetClass).every((cls) => this.plentiful(cls, nowMs));
+    let probe = false;
     const delay = plentiful ? reserve(this.own, budgetClass, nowMs) : this.store.update((budgets) => {
-      const wait = reserve(budgets, budgetClass, nowMs);
-      return wait > 0 ? wait + Math.round(this.random() * this.spreadMs) : 0;
+      if (this.lastOfWindowInFlight(budgets, budgetClass, nowMs)) {
+        probe = true;
+        return PROBE_MS;
+      }
+      const probes = this.reportsBudgets ? probesOf(budgets, budgetClass, nowMs) : [];
+      const wait = reserve(budgets, budgetClass, nowMs, probes);
+      probe = wait > 0 && waitsForProbe(budgets, budgetClass);
+      probes.forEach((cls) => wait === 0 && this.probing.add(cls));
+      if (wait === 0) classesOf(budgetClass).forEach((cls) => reservedBy(budgets[cls], process.pid));
+      // Clients woken by one reset are spread; those waiting for a probe's answer wake one at a time anyway.
+      return wait > 0 && !probe ? wait + Math.round(this.random() * this.spreadMs) : wait;
     });
+    this.lastWaitIsProbe = probe && delay > 0;
     if (delay === 0) {
       if (!plentiful) reserve(this.own, budgetClass, nowMs);
-      for (const cls of classesOf(budgetClass)) this.inFlight[cls] += 1;
+      for (const cls of classesOf(budgetClass)) {
+        this.inFlight[cls] += 1;
+        this.sentSinceFigure[cls] += 1;
+      }
     }
     return delay;
+  }
+
+  /**
+   * How many requests others sent since this process's last figure of the window: what the figure
+   * fell by beyond every request of this process that can have reached the server since (those in
+   * flight then, and those sent after).
+   */
+  private othersSince(budgetClass: BudgetClass, remaining: number, resetAtMs: number): number {
+    const last = this.lastFigure[budgetClass];
+    const sent = this.sentSinceFigure[budgetClass];
+    this.lastFigure[budgetClass] = { remaining, resetAtMs, inFlight: this.inFlight[budgetClass] };
+    this.sentSinceFigure[budgetClass] = 0;
+    if (!last || Math.abs(resetAtMs - last.resetAtMs) >= SAME_WINDOW_MS) return 0;
+    return Math.max(0, last.remaining - remaining - last.inFlight - sent);
+  }
+
+  /**
+   * Whether the window is down to its last few requests, this process alone reserves from it here,
+   * and has one in flight: clients elsewhere (another runner) spend from the same few unseen, so
+   * one request at a time, each answer telling what is left.
+   */
+  private lastOfWindowInFlight(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): boolean {
+    return classesOf(budgetClass).some((cls) => {
+      const budget = budgets[cls];
+      return budget !== undefined && !budget.probe && nowMs < budget.resetAtMs && budget.remaining > 0 && budget.remaining <= LAST_FEW
+        && !isOthers(budget) && this.inFlight[cls] > 0;
+    });
   }
 
   /** Whether this process's own recent figure shows the class far from spent. */
@@ -110,6 +181,14 @@ export class RateLimitPacer {
 
   /** A request let through ended without an answer (a lost connection, a timeout, a stop). */
   public release(budgetClass: BudgetClass): void {
+    this.landed(budgetClass);
+    // A probe that got no answer found nothing out: the next request probes at once.
+    const probed = classesOf(budgetClass).filter((cls) => this.probing.delete(cls));
+    if (probed.length) this.store.update((budgets) => probed.forEach((cls) => budgets[cls]?.probe && delete budgets[cls]));
+  }
+
+  /** A request let through is no longer in flight. */
+  private landed(budgetClass: BudgetClass): void {
     for (const cls of classesOf(budgetClass)) this.inFlight[cls] = Math.max(0, this.inFlight[cls] - 1);
   }
 }
@@ -120,7 +199,7 @@ export class RateLimitPacer {
  */
 function merge(budgets: Budgets, budgetClass: BudgetClass, seen: Budget, nowMs: number): void {
   const known = budgets[budgetClass];
-  if (!known || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
+  if (!known || known.probe || nowMs >= known.resetAtMs || seen.resetAtMs > known.resetAtMs + SAME_WINDOW_MS) {
     budgets[budgetClass] = { ...seen };
   } else if (seen.resetAtMs >= known.resetAtMs - SAME_WINDOW_MS) {
     known.remaining = Math.min(known.remaining, seen.remaining);
@@ -128,8 +207,32 @@ function merge(budgets: Budgets, budgetClass: BudgetClass, seen: Budget, nowMs: 
   }
 }
 
-/** Takes one request of this class from `budgets` and returns 0, or returns how long until the budget that is spent resets. */
-function reserve(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): number {
+/** The classes of a `budgetClass` request nothing is known of in `budgets` (never heard, or reset since): its request probes them. */
+function probesOf(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): BudgetClass[] {
+  return classesOf(budgetClass).filter((cls) => {
+    const budget = budgets[cls];
+    return !budget || nowMs >= budget.resetAtMs || budget.resetAtMs - nowMs > LONGEST_RESET_MS;
+  });
+}
+
+/** Records that `pid` reserved from this window. */
+function reservedBy(budget: Budget | undefined, pid: number): void {
+  if (!budget || budget.by?.includes(pid) || (budget.by?.length ?? 0) >= MAX_RESERVERS) return;
+  budget.by = [...(budget.by ?? []), pid];
+}
+
+/** Whether another process of this machine reserved from this window. */
+const isOthers = (budget: Budget | undefined): boolean => budget?.by?.some((pid) => pid !== process.pid) ?? false;
+
+/** Whether what holds a `budgetClass` request back is only another request's probe. */
+const waitsForProbe = (budgets: Budgets, budgetClass: BudgetClass): boolean =>
+  classesOf(budgetClass).every((cls) => budgets[cls] === undefined || budgets[cls]!.probe === true || budgets[cls]!.remaining > 0);
+
+/**
+ * Takes one request of this class from `budgets` and returns 0, or returns how long until the budget
+ * that is spent resets. A request that probes `probes` holds each back for PROBE_MS, or until its answer.
+ */
+function reserve(budgets: Budgets, budgetClass: BudgetClass, nowMs: number, probes: readonly BudgetClass[] = []): number {
   let delay = 0;
   for (const cls of classesOf(budgetClass)) {
     const budget = budgets[cls];
@@ -145,5 +248,6 @@ function reserve(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): num
     const budget = budgets[cls];
     if (budget) budget.remaining -= 1;
   }
+  for (const cls of probes) budgets[cls] = { remaining: 0, resetAtMs: nowMs + PROBE_MS, probe: true };
   return 0;
 }

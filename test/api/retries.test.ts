@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, sharedBudgetFile, STALE_BUDGET_MS, STALE_LOCK_MS, waitSummary,
+  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, PROBE_MS, sharedBudgetFile, STALE_BUDGET_MS, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -80,22 +80,78 @@ describe('RateLimitPacer (pure)', () => {
     expect(pacer.acquire('request', 0)).toBe(0);
     expect(pacer.acquire('action', 0)).toBe(30_000);
   });
-  test('an answer\'s remaining figure does not count the requests still in flight: they are taken from it', () => {
-    // Ten requests go out in parallel before any figure is known (a fixed window of 40, say).
+  test('the first request of a window nothing is known of goes alone; its answer lets the others go, and counts the requests still in flight', () => {
     const pacer = new RateLimitPacer(() => 0);
-    for (let i = 0; i < 10; i++) expect(pacer.acquire('request', 0)).toBe(0);
-    // The first answer says 5 are left; the nine others in flight will spend them and more.
-    pacer.observe('request', { remaining: '5', reset: '60' }, 0);
-    expect(pacer.acquire('request', 0)).toBe(60_000);
-    // A request that got no answer is no longer in flight.
+    expect(pacer.acquire('request', 0)).toBe(0);
+    // The others wait for its answer, a fraction of a second: no limit is spent.
+    expect(pacer.acquire('request', 0)).toBe(PROBE_MS);
+    expect(pacer.lastWaitIsProbe).toBe(true);
+    pacer.observe('request', { remaining: '39', reset: '60' }, 5);
+    for (let i = 0; i < 10; i++) expect(pacer.acquire('request', 5)).toBe(0);
+    // The first of their answers says 5 are left; the nine others in flight will spend them and more.
+    pacer.observe('request', { remaining: '5', reset: '60' }, 6);
+    expect(pacer.acquire('request', 6)).toBe(59_999);
+    expect(pacer.lastWaitIsProbe).toBe(false);
+    // A probe that got no answer (a lost connection) is followed by another at once, as is one whose answer is late;
+    // a request that got none is no longer in flight.
     const fresh = new RateLimitPacer(() => 0);
     expect(fresh.acquire('request', 0)).toBe(0);
-    expect(fresh.acquire('request', 0)).toBe(0);
     fresh.release('request');
-    fresh.observe('request', { remaining: '1', reset: '60' }, 0);
     expect(fresh.acquire('request', 0)).toBe(0);
-    expect(fresh.acquire('request', 0)).toBe(60_000);
+    expect(fresh.acquire('request', PROBE_MS)).toBe(0);
+    // The first answer says 2 are left: one of them is the late probe's, still in flight. The last
+    // few of a window go one at a time, each after the answer before it.
+    fresh.observe('request', { remaining: '2', reset: '60' }, PROBE_MS);
+    expect(fresh.acquire('request', PROBE_MS)).toBe(PROBE_MS);
+    expect(fresh.lastWaitIsProbe).toBe(true);
+    fresh.observe('request', { remaining: '1', reset: '60' }, PROBE_MS + 5);
+    expect(fresh.acquire('request', PROBE_MS + 5)).toBe(0);
+    expect(fresh.acquire('request', PROBE_MS + 5)).toBe(60_000 - 5);
   });
+
+  test('after a reset, one request finds out the new window: the rest do not burst into a window others may have spent', () => {
+    const pacer = new RateLimitPacer(() => 0);
+    pacer.observe('request', { remaining: '0', reset: '10' }, 0);
+    expect(pacer.acquire('request', 0)).toBe(10_000);
+    expect(pacer.acquire('request', 10_000)).toBe(0);
+    expect(pacer.acquire('request', 10_000)).toBe(PROBE_MS);
+    // The window another process opened has 3 left: its last few go one at a time, each answer telling what is left.
+    pacer.observe('request', { remaining: '3', reset: '55' }, 10_020);
+    expect([pacer.acquire('request', 10_020), pacer.acquire('request', 10_020)]).toEqual([0, PROBE_MS]);
+    pacer.observe('request', { remaining: '2', reset: '55' }, 10_030);
+    expect(pacer.acquire('request', 10_030)).toBe(0);
+    pacer.observe('request', { remaining: '1', reset: '55' }, 10_040);
+    expect(pacer.acquire('request', 10_040)).toBe(0);
+    expect(pacer.acquire('request', 10_040)).toBe(55_000 - 20);
+  });
+
+  test('a reset the pacer foresaw wrongly (a restarted API, another runner\'s window): no burst of 429s, one request finds out', () => {
+    // The server's fixed window of 40 opened at 0 and has 5 left until 60 s; the pacer believes it resets at 2 s.
+    let spent = 35;
+    const answer = (t: number) => (spent < 40 ? (spent++, { status: 200, remaining: String(40 - spent), reset: String(Math.ceil((60_000 - t) / 1000)) }) : { status: 429, remaining: '0', reset: '58' });
+    const pacer = new RateLimitPacer(() => 0);
+    pacer.observe('request', { remaining: '0', reset: '2' }, 0);
+    // Ten requests from 2 s: each round, what the pacer lets through reaches the server at once, then its answers come.
+    let pending = 10;
+    const statuses: number[] = [];
+    for (let t = 2_000; pending > 0 && t < 3_000; t += 10) {
+      const sent = Array.from({ length: pending }, () => pacer.acquire('request', t)).filter((wait) => wait === 0).length;
+      pending -= sent;
+      for (const a of Array.from({ length: sent }, () => answer(t))) {
+        pacer.observe('request', a, t + 5);
+        statuses.push(a.status);
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  test('an API that reports no figures is never probed: its requests go as they come', () => {
+    const pacer = new RateLimitPacer(() => 0);
+    expect(pacer.acquire('request', 0)).toBe(0);
+    pacer.observe('request', {}, 5);
+    for (let i = 0; i < 10; i++) expect(pacer.acquire('request', 5 + PROBE_MS)).toBe(0);
+  });
+
   test('headers without figures change nothing', () => {
     const pacer = new RateLimitPacer(() => 0);
     pacer.observe('request', {}, 0);
@@ -447,17 +503,18 @@ describe('pacing shared between processes (FileBudgetStore)', () => {
     const counted = { update: <T>(change: (budgets: Budgets) => T): T => (updates++, store.update(change)) };
     const pacer = new RateLimitPacer(() => 0, 0, counted);
     expect(pacer.acquire('request', 0)).toBe(0);
-    expect(updates).toBe(1); // nothing known yet: the file decides
+    expect(updates).toBe(1); // nothing known yet: the file decides, and this request probes
     pacer.observe('request', { remaining: '200', reset: '60' }, 10);
+    expect(updates).toBe(2); // the probe's answer goes to the file, so the others stop waiting for it
     for (let i = 0; i < 30; i++) expect(pacer.acquire('request', 20)).toBe(0);
     pacer.observe('request', { remaining: '190', reset: '60' }, 30);
-    expect(updates).toBe(1);
-    expect(pacer.acquire('request', 1_100)).toBe(0); // the figure heard at 30 ms is over a second old
     expect(updates).toBe(2);
-    pacer.observe('request', { remaining: '50', reset: '59' }, 1_200);
+    expect(pacer.acquire('request', 1_100)).toBe(0); // the figure heard at 30 ms is over a second old
     expect(updates).toBe(3);
-    expect(pacer.acquire('request', 1_200)).toBe(0);
+    pacer.observe('request', { remaining: '50', reset: '90' }, 1_200); // a window of its own: its fall says nothing of others
     expect(updates).toBe(4);
+    expect(pacer.acquire('request', 1_200)).toBe(0);
+    expect(updates).toBe(5);
   });
 
   test('a folder others may write to is not shared: a figure planted there holds nobody back', () => {
