@@ -36,6 +36,9 @@ const OWN_FIGURE_FRESH_MS = 1_000;
  */
 export const PROBE_MS = 250;
 
+/** How soon a request waiting for another's answer (a probe's, or the one before it at a window's end) looks again. */
+export const ANSWER_RECHECK_MS = 20;
+
 /** The last requests of a window, which a process alone on this machine sends one at a time. */
 const LAST_FEW = 10;
 
@@ -123,15 +126,16 @@ export class RateLimitPacer {
     const delay = plentiful ? reserve(this.own, budgetClass, nowMs) : this.store.update((budgets) => {
       if (this.lastOfWindowInFlight(budgets, budgetClass, nowMs)) {
         probe = true;
-        return PROBE_MS;
+        return ANSWER_RECHECK_MS;
       }
       const probes = this.reportsBudgets ? probesOf(budgets, budgetClass, nowMs) : [];
       const wait = reserve(budgets, budgetClass, nowMs, probes);
       probe = wait > 0 && waitsForProbe(budgets, budgetClass);
       probes.forEach((cls) => wait === 0 && this.probing.add(cls));
       if (wait === 0) classesOf(budgetClass).forEach((cls) => reservedBy(budgets[cls], process.pid));
-      // Clients woken by one reset are spread; those waiting for a probe's answer wake one at a time anyway.
-      return wait > 0 && !probe ? wait + Math.round(this.random() * this.spreadMs) : wait;
+      // Clients woken by one reset are spread; those waiting for an answer look again soon, and one at a time reserve.
+      if (probe) return Math.min(wait, ANSWER_RECHECK_MS);
+      return wait > 0 ? wait + Math.round(this.random() * this.spreadMs) : 0;
     });
     this.lastWaitIsProbe = probe && delay > 0;
     if (delay === 0) {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   backoffDelayMs, type Budgets, FileBudgetStore, HostingApiClient, HostingApiError, isRetryable, isTransientLogLine, parseRetryAfter, RateLimitPacer,
-  limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, PROBE_MS, sharedBudgetFile, STALE_BUDGET_MS, STALE_LOCK_MS, waitSummary,
+  ANSWER_RECHECK_MS, limitWords, MAX_UNAVAILABLE_BEFORE_AN_ANSWER, PROBE_MS, sharedBudgetFile, STALE_BUDGET_MS, STALE_LOCK_MS, waitSummary,
   type HttpMethod,
 } from '../../src/api';
 import * as fx from '../helpers/fixtures';
@@ -84,7 +84,7 @@ describe('RateLimitPacer (pure)', () => {
     const pacer = new RateLimitPacer(() => 0);
     expect(pacer.acquire('request', 0)).toBe(0);
     // The others wait for its answer, a fraction of a second: no limit is spent.
-    expect(pacer.acquire('request', 0)).toBe(PROBE_MS);
+    expect(pacer.acquire('request', 0)).toBe(ANSWER_RECHECK_MS);
     expect(pacer.lastWaitIsProbe).toBe(true);
     pacer.observe('request', { remaining: '39', reset: '60' }, 5);
     for (let i = 0; i < 10; i++) expect(pacer.acquire('request', 5)).toBe(0);
@@ -102,7 +102,7 @@ describe('RateLimitPacer (pure)', () => {
     // The first answer says 2 are left: one of them is the late probe's, still in flight. The last
     // few of a window go one at a time, each after the answer before it.
     fresh.observe('request', { remaining: '2', reset: '60' }, PROBE_MS);
-    expect(fresh.acquire('request', PROBE_MS)).toBe(PROBE_MS);
+    expect(fresh.acquire('request', PROBE_MS)).toBe(ANSWER_RECHECK_MS);
     expect(fresh.lastWaitIsProbe).toBe(true);
     fresh.observe('request', { remaining: '1', reset: '60' }, PROBE_MS + 5);
     expect(fresh.acquire('request', PROBE_MS + 5)).toBe(0);
@@ -114,10 +114,10 @@ describe('RateLimitPacer (pure)', () => {
     pacer.observe('request', { remaining: '0', reset: '10' }, 0);
     expect(pacer.acquire('request', 0)).toBe(10_000);
     expect(pacer.acquire('request', 10_000)).toBe(0);
-    expect(pacer.acquire('request', 10_000)).toBe(PROBE_MS);
+    expect(pacer.acquire('request', 10_000)).toBe(ANSWER_RECHECK_MS);
     // The window another process opened has 3 left: its last few go one at a time, each answer telling what is left.
     pacer.observe('request', { remaining: '3', reset: '55' }, 10_020);
-    expect([pacer.acquire('request', 10_020), pacer.acquire('request', 10_020)]).toEqual([0, PROBE_MS]);
+    expect([pacer.acquire('request', 10_020), pacer.acquire('request', 10_020)]).toEqual([0, ANSWER_RECHECK_MS]);
     pacer.observe('request', { remaining: '2', reset: '55' }, 10_030);
     expect(pacer.acquire('request', 10_030)).toBe(0);
     pacer.observe('request', { remaining: '1', reset: '55' }, 10_040);
