@@ -22,10 +22,10 @@ const MENTIONS = [
   new RegExp(`installs ${FULL}`, 'g'),
 ];
 
-/** The documents that name a release. */
+/** The documents that name a release, and the source docs/index.md is generated from (scripts/provider-docs.js). */
 function docFiles(dir = join(ROOT, 'docs')) {
   const below = readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? docFiles(join(dir, name)) : name.endsWith('.md') ? [join(dir, name)] : []));
-  return dir === join(ROOT, 'docs') ? [join(ROOT, 'README.md'), ...below] : below;
+  return dir === join(ROOT, 'docs') ? [join(ROOT, 'README.md'), join(ROOT, 'scripts', 'provider-docs-guide.md'), ...below] : below;
 }
 
 /** Every release `text` names, as written (`1.10` or `1.10.0`). */
