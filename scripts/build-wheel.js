@@ -8,6 +8,9 @@ const { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdi
 const { tmpdir } = require('node:os');
 const { delimiter, join, resolve } = require('node:path');
 
+/** An address on a domain kept for examples (RFC 2606): it names no real home, tracker or person. */
+const PLACEHOLDER = /^(?:https?:\/\/|[^@\s]+@)(?:[\w-]+\.)*(?:example\.(?:com|org|net)|invalid)(?:[/:]|$)/i;
+
 const [sourceArg, wheelArg] = process.argv.slice(2);
 if (!sourceArg || !wheelArg) {
   process.stderr.write('usage: node scripts/build-wheel.js <python source dir> <wheel dir>\n');
@@ -67,6 +70,7 @@ if (!existsSync(notices)) {
 copyFileSync(notices, join(sourceDir, 'THIRD_PARTY_NOTICES.txt'));
 writeConsoleScripts(sourceDir);
 splitAuthor(join(sourceDir, 'setup.py'));
+dropPlaceholders(join(sourceDir, 'setup.py'));
 appendFileSync(join(sourceDir, 'setup.cfg'), '\n[metadata]\nlicense_files =\n    LICENSE\n    THIRD_PARTY_NOTICES.txt\n');
 mkdirSync(wheelDir, { recursive: true });
 const build = spawnSync(builder, ['-m', 'pip', 'wheel', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--wheel-dir', wheelDir, '.'], {
@@ -94,6 +98,25 @@ function splitAuthor(setupPy) {
     process.exit(1);
   }
   writeFileSync(setupPy, generated.replace(author, '"author": "$1", "author_email": "$2"'));
+}
+
+/**
+ * The wheel's metadata names the repository's real home, or nothing: `pip show` printed the
+ * placeholder of a repository not yet public (`Home-page: https://example.com/…`). jsii-pacmak
+ * writes setup.py's arguments as one JSON document; those on a placeholder domain are left out.
+ */
+function dropPlaceholders(setupPy) {
+  const generated = readFileSync(setupPy, 'utf8');
+  const json = /json\.loads\(\s*"""\n([\s\S]*?)\n"""\s*\)/.exec(generated);
+  if (!json) {
+    process.stderr.write(`${setupPy} has no json.loads of its arguments between triple quotes, the shape this build edits\n`);
+    process.exit(1);
+  }
+  const kwargs = JSON.parse(json[1]);
+  for (const key of ['url', 'author_email']) if (PLACEHOLDER.test(kwargs[key] ?? '')) delete kwargs[key];
+  for (const [name, url] of Object.entries(kwargs.project_urls ?? {})) if (PLACEHOLDER.test(url)) delete kwargs.project_urls[name];
+  if (kwargs.project_urls && Object.keys(kwargs.project_urls).length === 0) delete kwargs.project_urls;
+  writeFileSync(setupPy, generated.replace(json[1], JSON.stringify(kwargs, null, 4)));
 }
 
 /**

@@ -74,6 +74,8 @@ export interface RunOutcome {
   readonly details: string[];
   /** Addresses the plan changed, and how. */
   readonly changes: Record<string, 'create' | 'update' | 'replace' | 'delete'>;
+  /** Addresses whose change the apply walk failed (its plan or its apply); the others' applies stand. */
+  readonly failed: string[];
   readonly crashed: boolean;
 }
 
@@ -243,7 +245,7 @@ export class ProtocolDriver {
 
   /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, crashed: false };
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, failed: [], crashed: false };
     this.rpcsToDeath = options.crashAtRpc;
     const armRefusal = () => {
       this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
@@ -300,7 +302,7 @@ export class ProtocolDriver {
 
   /** `terraform plan` (or a run block with `command = plan`): the plan walk alone. */
   public async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, crashed: false };
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, failed: [], crashed: false };
     const saved = new Map(this.state);
     await this.planWalk(configs, options, outcome);
     // A plan writes no state: the refresh's values are kept only by an apply.
@@ -399,7 +401,10 @@ export class ProtocolDriver {
         if (config) {
           // Terraform plans each change again right before applying it.
           const plan = await planChange(rpcs, change.type, prior, config, priorPrivate);
-          if (this.collect(plan.diagnostics, outcome)) return { failed: true };
+          if (this.collect(plan.diagnostics, outcome)) {
+            outcome.failed.push(change.address);
+            return { failed: true };
+          }
           planned = objectOf(plan.planned_state);
           assertTerraformRules(`the apply's PlanResourceChange of ${change.address}`, [
             ...planProblems(change.type, config, planned),
@@ -420,9 +425,11 @@ export class ProtocolDriver {
         // The provider died: Terraform keeps the prior values and no private data.
         if (prior) this.state.set(change.address, { type: change.type, provider: change.provider, value: prior });
         else this.state.delete(change.address);
+        outcome.failed.push(change.address);
         return { failed: true };
       }
       const failed = this.collect(res.diagnostics, outcome);
+      if (failed) outcome.failed.push(change.address);
       const value = res.new_state ? objectOf(res.new_state) : prior;
       assertTerraformRules(`ApplyResourceChange of ${change.address}`, newStateProblems(change.type, planned, value, failed));
       if (value) this.state.set(change.address, { type: change.type, provider: change.provider, value, private: res.private });

@@ -104,7 +104,11 @@ function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
 const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join('\n');
 const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
 /** Terraform's state as a file holds it: values with sets sorted, and the private bytes. */
-const stateText = (r: Real) => JSON.stringify([...r.driver.state].map(([address, s]) => [address, s.value, Buffer.from(s.private ?? []).toString()]),
+/** The state as Terraform keeps it, values and private bytes; of `addresses` only, when given. */
+const stateText = (r: Real, addresses?: readonly string[]) => stateTextOf(r.driver.state, addresses);
+const stateTextOf = (state: Real['driver']['state'], addresses?: readonly string[]) => JSON.stringify(
+  [...state].filter(([address]) => !addresses || addresses.includes(address))
+    .map(([address, s]) => [address, s.value, Buffer.from(s.private ?? []).toString()]),
   (_k, v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...v].sort() : v));
 
 /** What the user moved between a saved plan and its apply. */
@@ -142,7 +146,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), state: stateText(r), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -195,10 +199,13 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
       if (!new RegExp(`changed since the plan: .*${member}`).test(text)) throw new Error(`the apply put back ${member}, changed since the plan, without naming it:\n${context}`);
     }
   }
-  // A failed apply that wrote nothing leaves the state as it was, so the reviewed plan applies again.
+  // A failed apply that wrote nothing leaves the state as it was, so the reviewed plan applies again:
+  // each resource whose change failed keeps its state (another's change that applied is recorded, as
+  // Terraform records it); a plan that failed leaves all of it.
   const failedWithoutWrites = (outcome.errors.length > 0 || outcome.crashed) && writesTo(r) === before.writes;
-  if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r) !== before.state) {
-    throw new Error(`a failed apply that wrote nothing changed the state:\n${before.state}\n${stateText(r)}\n${context}`);
+  const kept = outcome.failed.length ? outcome.failed : undefined;
+  if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
+    throw new Error(`a failed apply that wrote nothing changed the state:\n${before.stateOf(kept)}\n${stateText(r, kept)}\n${context}`);
   }
   m.unsettled = changesTriggers && (outcome.errors.length > 0 || outcome.crashed);
   // The state is the refresh's (or the apply's) unless the account moved after it.

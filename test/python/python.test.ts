@@ -97,6 +97,10 @@ describeWithPython('Python users: the wheel installs from PyPI, type-checks, syn
     const requires = sh(py, ['-c', 'import importlib.metadata as m; print("\\n".join(m.requires("cdktf-server-hosting")))']).stdout.trim().split('\n');
     expect(requires).toEqual(expect.arrayContaining(['cdktf<0.22.0,>=0.21.0', expect.stringMatching(/^constructs<11\.0\.0,>=10\.4\.2$/), expect.stringMatching(/^jsii<2\.0\.0,>=1\./)]));
     expect(requires.join('\n')).not.toMatch(/provider-null|provider_null/);
+    // Issue 75 §4: pip show names the repository's real home, or nothing; never a placeholder's.
+    const shown = sh(join(venv, 'bin', 'pip'), ['show', '--verbose', 'cdktf-server-hosting']).stdout;
+    expect(shown).toMatch(/^Name: cdktf-server-hosting$/m);
+    expect(shown).not.toMatch(/example\.(com|org|net)|\.invalid\b/);
   });
 
   test('mypy --strict accepts the example, and the generated hints catch a wrong prop', () => {
