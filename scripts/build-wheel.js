@@ -8,8 +8,8 @@ const { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdi
 const { tmpdir } = require('node:os');
 const { delimiter, join, resolve } = require('node:path');
 
-/** An address on a domain kept for examples (RFC 2606): it names no real home, tracker or person. */
-const PLACEHOLDER = /^(?:https?:\/\/|[^@\s]+@)(?:[\w-]+\.)*(?:example\.(?:com|org|net)|invalid)(?:[/:]|$)/i;
+/** An address on a domain kept for examples (RFC 2606): it names no real home or tracker. */
+const PLACEHOLDER = /^https?:\/\/(?:[\w-]+\.)*(?:example\.(?:com|org|net)|invalid)(?:[/:]|$)/i;
 
 const [sourceArg, wheelArg] = process.argv.slice(2);
 if (!sourceArg || !wheelArg) {
@@ -113,7 +113,7 @@ function dropPlaceholders(setupPy) {
     process.exit(1);
   }
   const kwargs = JSON.parse(json[1]);
-  for (const key of ['url', 'author_email']) if (PLACEHOLDER.test(kwargs[key] ?? '')) delete kwargs[key];
+  if (PLACEHOLDER.test(kwargs.url ?? '')) delete kwargs.url;
   for (const [name, url] of Object.entries(kwargs.project_urls ?? {})) if (PLACEHOLDER.test(url)) delete kwargs.project_urls[name];
   if (kwargs.project_urls && Object.keys(kwargs.project_urls).length === 0) delete kwargs.project_urls;
   writeFileSync(setupPy, generated.replace(json[1], JSON.stringify(kwargs, null, 4)));

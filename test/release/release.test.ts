@@ -4,6 +4,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { stamp } = require('../../scripts/docs-version') as { stamp: (text: string, version: string) => string };
 
 /*
  * What the registries and GitHub will accept, checked here with the tools they use: the workflows
@@ -123,7 +125,8 @@ describe('what the registries check on upload', () => {
     expect(notices).toContain('\nundici ');
     expect(run('sha256sum', ['-c', `terraform-provider-hosting_${version}_SHA256SUMS`], { cwd: join(DIST, 'provider') }).code).toBe(0);
     // The provider docs' lines, as a user runs them with one platform's zip and the SHA256SUMS downloaded (issue 70).
-    const block = /```shell\n(sha256sum [^`]*)```/.exec(readFileSync(join(REPO, 'docs', 'index.md'), 'utf8'))![1].replaceAll('1.4.2', version);
+    // As a release stamps the docs with its version (scripts/docs-version.js).
+    const block = stamp(/```shell\n(sha256sum [^`]*)```/.exec(readFileSync(join(REPO, 'docs', 'index.md'), 'utf8'))![1], version);
     const download = mkdtempSync(join(tmpdir(), 'release-download-'));
     for (const name of [`terraform-provider-hosting_${version}_SHA256SUMS`, `terraform-provider-hosting_${version}_linux_amd64.zip`]) copyFileSync(join(DIST, 'provider', name), join(download, name));
     expect(run('sh', ['-ec', block], { cwd: download }).code).toBe(0);
@@ -155,7 +158,10 @@ describe('reproducible: the same commit gives the same bytes', () => {
 test('npx projen release leaves the repository as it was: no commit, tag or push (the release workflow tags through the GitHub release)', () => {
   const tasks = (JSON.parse(readFileSync(join(REPO, '.projen', 'tasks.json'), 'utf8')) as { tasks: Record<string, { env?: object; steps?: object[] }> }).tasks;
   expect(tasks.release.env).toEqual({ RELEASE: 'true' });
-  expect(tasks.release.steps).toEqual([{ exec: 'rm -fr dist' }, { spawn: 'bump' }, { spawn: 'build' }, { spawn: 'unbump' }, { exec: 'git diff --ignore-space-at-eol --exit-code' }]);
+  expect(tasks.release.steps).toEqual([
+    { exec: 'rm -fr dist' }, { spawn: 'bump' }, { exec: 'node scripts/docs-version.js stamp' }, { spawn: 'build' }, { spawn: 'unbump' },
+    { exec: 'node scripts/docs-version.js restore' }, { exec: 'git diff --ignore-space-at-eol --exit-code' },
+  ]);
   expect(JSON.stringify(tasks)).not.toMatch(/git push|release\/tag-version|publish:git/);
 });
 
