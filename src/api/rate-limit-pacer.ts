@@ -213,11 +213,11 @@ function merge(budgets: Budgets, budgetClass: BudgetClass, seen: Budget, nowMs: 
 
 /** The classes of a `budgetClass` request nothing is known of in `budgets` (never heard, or reset since): its request probes them. */
 function probesOf(budgets: Budgets, budgetClass: BudgetClass, nowMs: number): BudgetClass[] {
-  return classesOf(budgetClass).filter((cls) => {
-    const budget = budgets[cls];
-    return !budget || nowMs >= budget.resetAtMs || budget.resetAtMs - nowMs > LONGEST_RESET_MS;
-  });
+  return classesOf(budgetClass).filter((cls) => !budgets[cls] || outOfDate(budgets[cls]!, nowMs));
 }
+
+/** A figure whose window has reset, or that resets further ahead than any answer gives: no knowledge. */
+const outOfDate = (budget: Budget, nowMs: number): boolean => nowMs >= budget.resetAtMs || budget.resetAtMs - nowMs > LONGEST_RESET_MS;
 
 /** Records that `pid` reserved from this window. */
 function reservedBy(budget: Budget | undefined, pid: number): void {
@@ -241,7 +241,7 @@ function reserve(budgets: Budgets, budgetClass: BudgetClass, nowMs: number, prob
   for (const cls of classesOf(budgetClass)) {
     const budget = budgets[cls];
     if (!budget) continue;
-    if (nowMs >= budget.resetAtMs || budget.resetAtMs - nowMs > LONGEST_RESET_MS) {
+    if (outOfDate(budget, nowMs)) {
       delete budgets[cls];
       continue;
     }
