@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
+import { TAKEOVER_SILENCED } from '../../src/provider/resources/effects';
 import { defaultSeed, SEED_DEDICATED_IPS as IPS, SEED_SERVER_IDS as IDS, SEED_TOKEN_NAMES, type RunningSimulator } from '../../src/simulator';
 import { docBlocks } from '../helpers/doc-blocks';
 import { SENTINEL_TOKEN } from '../helpers/mock-api';

@@ -72,6 +72,8 @@ export interface RunOutcome {
   /** Each warning's summary, as Terraform folds them; `details` holds what each says of its resource. */
   readonly warnings: string[];
   readonly details: string[];
+  /** The warnings of ApplyResourceChange alone: what the apply said that no plan did. */
+  readonly appliedWarnings: string[];
   /** Addresses the plan changed, and how. */
   readonly changes: Record<string, 'create' | 'update' | 'replace' | 'delete'>;
   /** Addresses whose change the apply walk failed (its plan or its apply); the others' applies stand. */
@@ -245,7 +247,7 @@ export class ProtocolDriver {
 
   /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, failed: [], crashed: false };
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], appliedWarnings: [], changes: {}, failed: [], crashed: false };
     this.rpcsToDeath = options.crashAtRpc;
     const armRefusal = () => {
       this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };
@@ -302,7 +304,7 @@ export class ProtocolDriver {
 
   /** `terraform plan` (or a run block with `command = plan`): the plan walk alone. */
   public async plan(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
-    const outcome: RunOutcome = { errors: [], warnings: [], details: [], changes: {}, failed: [], crashed: false };
+    const outcome: RunOutcome = { errors: [], warnings: [], details: [], appliedWarnings: [], changes: {}, failed: [], crashed: false };
     const saved = new Map(this.state);
     await this.planWalk(configs, options, outcome);
     // A plan writes no state: the refresh's values are kept only by an apply.
@@ -429,6 +431,8 @@ export class ProtocolDriver {
         return { failed: true };
       }
       const failed = this.collect(res.diagnostics, outcome);
+      const warned = (res.diagnostics ?? []) as Array<{ severity: number; summary: string }>;
+      outcome.appliedWarnings.push(...warned.filter((d) => d.severity !== 1).map((d) => d.summary));
       if (failed) outcome.failed.push(change.address);
       const value = res.new_state ? objectOf(res.new_state) : prior;
       assertTerraformRules(`ApplyResourceChange of ${change.address}`, newStateProblems(change.type, planned, value, failed));

@@ -46,6 +46,8 @@ interface Model {
   fw: FirewallIntent | undefined;
   ip: AddressIntent | undefined;
   triggers: string;
+  /** The power the configuration asks for. */
+  power: 'running' | 'stopped';
   hard: boolean;
   timeout: number;
   /** The triggers of the last apply, whatever its outcome: a new change of them may reboot once. */
@@ -59,7 +61,7 @@ interface Model {
 }
 
 const configs = (m: Model): Record<string, ResourceConfig> => ({
-  pw: power({ reboot_triggers: { v: m.triggers }, hard_reboot: m.hard ? true : null, operation_timeout_seconds: m.timeout }),
+  pw: power({ state: m.power, reboot_triggers: { v: m.triggers }, hard_reboot: m.hard ? true : null, operation_timeout_seconds: m.timeout }),
   ...(m.fw && {
     fw: firewall('a', {
       enabled: m.fw.enabled ?? null,
@@ -146,7 +148,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { unsettled: m.unsettled, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -180,6 +182,11 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   if (untouched.firewall && writesOf(r, 'firewall') !== before.firewall) throw new Error(`the plan changed nothing on the firewall, and the apply wrote to it:\n${context}`);
   if (untouched.power && writesOf(r, 'action') !== before.action) throw new Error(`the plan changed nothing on the power, and the apply acted:\n${context}`);
   if (untouched.address && addressWrites(r) !== before.address) throw new Error(`the plan changed nothing on the address, and the apply wrote to it:\n${context}`);
+  // An apply the account did not move around, after one that settled, does what its plan said and no more: it has nothing to warn of.
+  const stillAround = (between && between.what !== 'nothing') || options.beforeApplyOf || options.crashAtRpc || options.crashOn || options.betweenPlanAndApply;
+  if (!stillAround && !before.unsettled && outcome.errors.length === 0 && outcome.appliedWarnings.length) {
+    throw new Error(`an apply nothing moved around warned of what its plan did not say:\n${context}`);
+  }
   // The same for the address's managed members.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
     const now = addressOf(r);
@@ -230,7 +237,7 @@ function planChangesNothing(r: Real, m: Model): { firewall: boolean; power: bool
   const firewallKept = fw !== undefined && want !== undefined && m.fw?.names === undefined
     && (want.enabled === undefined || fw.enabled === want.enabled)
     && (want.rulesets === undefined || !differs([...(fw.applied_rulesets as number[])].sort((x, y) => x - y), want.rulesets));
-  const powerKept = pw !== undefined && pw.state === 'running' && !differs(pw.reboot_triggers, { v: m.triggers });
+  const powerKept = pw !== undefined && pw.state === m.power && !differs(pw.reboot_triggers, { v: m.triggers });
   return { firewall: firewallKept, power: powerKept, address: addressKept };
 }
 
@@ -272,6 +279,7 @@ const COMMANDS = [
     moved(m);
   })),
   fc.constantFrom('1', '2', '3').map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
+  fc.constant(cmd('state toggled (running, stopped)', (m) => void (m.power = m.power === 'running' ? 'stopped' : 'running'))),
   fc.constant(cmd('hard_reboot toggled', (m) => void (m.hard = !m.hard))),
   fc.constantFrom(60, 120).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
   // The account moves by hand before a plan.
@@ -345,7 +353,7 @@ async function converges(m: Model, r: Real) {
   const managed = m.ip && { rdns: m.ip.rdns, description: m.ip.description };
   const setMembers = managed && Object.fromEntries(Object.entries(managed).filter(([, v]) => v !== undefined));
   if (setMembers) expect({ ...addressOf(r), ...setMembers }).toEqual(addressOf(r));
-  expect(r.a.state.server(SERVER).server.power).toBe('running');
+  expect(r.a.state.server(SERVER).server.power).toBe(m.power);
   const again = await r.driver.apply(configs(m));
   expect({ changes: again.changes, warnings: again.warnings }).toEqual({ changes: {}, warnings: [] });
 }
@@ -358,7 +366,7 @@ test(`no move of the account around a plan makes Terraform refuse an answer, a v
     fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12, size: 'max' }), async (sequence) => {
       await t.reset();
       t.a.state.rulesets.push({ id: 10, name: 'db' }, { id: 11, name: 'dns' });
-      const model: Model = { fw: undefined, ip: undefined, triggers: '1', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
+      const model: Model = { fw: undefined, ip: undefined, triggers: '1', power: 'running', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
       await applyAndCheck(t, model);
       await fc.asyncModelRun(() => ({ model, real: t }), sequence);
       await converges(model, t);

@@ -1,5 +1,5 @@
 import { decodeValue } from '../../src/provider/plugin/values';
-import { APPLY_REBOOTS, APPLY_STARTS_INSTEAD } from '../../src/provider/resources/power-state';
+import { APPLY_REBOOTS, APPLY_STARTS_INSTEAD } from '../../src/provider/resources/effects';
 import { resourceRpcs } from '../../src/provider/resources/rpcs';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
@@ -132,4 +132,19 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect(reboots(t.a)).toBe(0);
     expect((await t.driver.plan(next)).changes).toEqual({});
   });
+
+  test('a server to be stopped: the plan says no reboot, and the apply stops it without waiting for it to run or warning', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    const next = { pw: power({ state: 'stopped', reboot_triggers: { v: '2' } }) };
+    expect((await t.driver.plan(next)).warnings).toEqual([]);
+    const startedAt = t.clock.now();
+    const applied = await t.driver.apply(next);
+    expect([applied.errors, applied.warnings]).toEqual([[], []]);
+    expect(t.clock.now() - startedAt).toBeLessThan(2_000);
+    expect(t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail).slice(-1)).toEqual(['shutdown']);
+    expect(reboots(t.a)).toBe(0);
+    expect((await t.driver.plan(next)).changes).toEqual({});
+  });
 });
+
+

@@ -7,11 +7,12 @@ import { serversDataSource } from '../../src/provider/data-sources/servers';
 import { atPlan, type Diagnostic } from '../../src/provider/diagnostics';
 import { createServerCertificate } from '../../src/provider/plugin/certificate';
 import { decodeValue, encodeValue, UNKNOWN } from '../../src/provider/plugin/values';
+import { APPLY_REBOOTS, CREATE_DOES_NOT_REBOOT, takeover, warningOfEffect } from '../../src/provider/resources/effects';
 import { ipSettingsResource } from '../../src/provider/resources/ip-settings';
-import { APPLY_REBOOTS, CREATE_DOES_NOT_REBOOT, powerStateResource } from '../../src/provider/resources/power-state';
+import { powerStateResource } from '../../src/provider/resources/power-state';
 import { decodePrivate, encodePrivate, withRestoreValues } from '../../src/provider/resources/private-state';
 import { plannedRebootGeneration, rebootIntent } from '../../src/provider/resources/reboot-generation';
-import { checkServerExists, takeoverWarning, type ObjectValue, type ProviderResource } from '../../src/provider/resources/resource';
+import { checkServerExists, saidAtPlan, type ObjectValue, type ProviderResource } from '../../src/provider/resources/resource';
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
 import { accountNamed, stoppableSleep, type ProviderSession } from '../../src/provider/session';
 import { diffIpSettings } from '../../src/reconcile/ip-settings';
@@ -298,11 +299,11 @@ test.each([
 test('what a create takes over is said on one line, text from the API quoted as it is: quotes, newlines, ${...} and %{...} included', () => {
   const actual = { address: '203.0.113.10', rdns: null, description: HOSTILE_TEXT, protection: null, editable: { rdns: true, description: true, protection: true } };
   const changes = diffIpSettings({ description: 'web' }, actual as never).map((c) => `${c.field} ${c.from} -> ${c.to}`);
-  const [warning] = takeoverWarning('ip settings', 'the settings of 203.0.113.10 on ded_x', changes);
+  const [warning] = takeover('ip settings', 'the settings of 203.0.113.10 on ded_x', changes).map(warningOfEffect);
   expect(warning.severity).toBe(2);
   expect(warning.detail).toContain(`The apply changes the settings of 203.0.113.10 on ded_x: description ${JSON.stringify(HOSTILE_TEXT)} -> "web". `);
   expect(warning.detail).not.toContain('\n');
-  expect(takeoverWarning('firewall', 'the firewall of vps_x', [])).toEqual([]);
+  expect(takeover('firewall', 'the firewall of vps_x', [])).toEqual([]);
 });
 
 test('hosting_ip_settings: a description past one 10 KB request is refused at plan on the attribute; a long one the takeover quotes short', () => {
@@ -323,7 +324,7 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
   const warningsOf = async (prior: ObjectValue | null, config: ObjectValue) => {
     const sessions = await configuredSessions(s.client(), { now: s.clock.now });
     const change = await powerStateResource.plan(sessions.forCall('plan'), prior, config, {});
-    return (change.diagnostics ?? []).map((d) => d.summary);
+    return saidAtPlan(change).map((d) => d.summary);
   };
   test('a create with triggers: once, with how to reboot now; without triggers, or an update: nothing', async () => {
     expect(await warningsOf(null, power({ reboot_triggers: { image: 'v1' } }))).toEqual([CREATE_DOES_NOT_REBOOT]);
@@ -369,7 +370,7 @@ describe('a replacement plans from its own server, not from the old one', () => 
     const change = await serverFirewallResource.plan(session, prior, moved, {});
     expect(change.requiresReplace).toEqual(['server_id']);
     expect([change.planned.rulesets, change.planned.applied_rulesets, change.planned.id]).toEqual([UNKNOWN, UNKNOWN, UNKNOWN]);
-    const takeover = (change.diagnostics ?? []).filter((d) => d.summary.startsWith('Creating this resource'));
-    expect(takeover.map((d) => d.detail)).toEqual([expect.stringContaining(`The apply changes the firewall of ${IDS.vpsRunning}: enabled false -> true. `)]);
+    const taken = saidAtPlan(change).filter((d) => d.summary.startsWith('Creating this resource'));
+    expect(taken.map((d) => d.detail)).toEqual([expect.stringContaining(`The apply changes the firewall of ${IDS.vpsRunning}: enabled false -> true. `)]);
   });
 });

@@ -1,6 +1,6 @@
 import { ChangedSincePlan, Layer4Protection, Layer7Protection, OnDestroy, PowerStateValue, StopMethod } from '../../src/constructs';
 import { ENUM_SETTINGS, inReaderLanguage, languageOf, settingNames } from '../../src/provider/reader-language';
-import { TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
+import { TAKEOVER_SILENCED } from '../../src/provider/resources/effects';
 
 const NAMES = settingNames([
   { attributes: [{ name: 'expect_takeover' }, { name: 'ruleset_names' }, { name: 'state' }, { name: 'server_id' }, { name: 'token_env_var' }, { name: 'changed_since_plan' }, { name: 'on_destroy' }], block_types: [{ type_name: 'timeouts', block: { attributes: [{ name: 'ready_timeout_seconds' }] } }] },

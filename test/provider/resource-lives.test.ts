@@ -1,4 +1,4 @@
-import { APPLY_REBOOTS } from '../../src/provider/resources/power-state';
+import { APPLY_REBOOTS } from '../../src/provider/resources/effects';
 import { firewall, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*

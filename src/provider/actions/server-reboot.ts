@@ -2,7 +2,7 @@ import { actionDiagnostics, SERVER_ID, TIMEOUTS, type ProviderAction } from './a
 import { rebootServer } from '../../reconcile/reboot';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { checkServerIdArgument } from '../data-sources/data-source';
-import { warningOf } from '../resources/resource';
+import { warningOf } from '../diagnostics';
 import { schemaOf } from '../schema';
 
 /** Statuses in which the API accepts no power action (spec 3.1). */

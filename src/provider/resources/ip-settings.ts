@@ -1,7 +1,6 @@
 import {
   checkServerExists, checkWrite, importIdProblem, leftInPlaceLine, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined,
-  statusNote,
-  takeoverWarning, unlessItWaits, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
+  serverNotActive, unlessItWaits, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
   type ProviderResource,
 } from './resource';
 import { type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
@@ -14,6 +13,7 @@ import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
+import { takeover, type PlanEffect } from './effects';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
@@ -128,10 +128,8 @@ export const ipSettingsResource: ProviderResource = {
       planned,
       requiresReplace: replaced,
       private: taken ? { ...kept, observedSettings: taken } : kept,
-      diagnostics: [
-        ...missing,
-        ...writes.diagnostics,
-      ],
+      diagnostics: [...missing, ...writes.diagnostics],
+      effects: writes.effects,
     };
   },
 
@@ -230,7 +228,7 @@ async function checkWrites(
   config: ObjectValue,
   priv: PrivateState,
   replaced: boolean,
-): Promise<{ diagnostics: Diagnostic[]; taken?: IpSettings }> {
+): Promise<{ diagnostics: Diagnostic[]; effects?: PlanEffect[]; taken?: IpSettings }> {
   if (typeof config.server_id !== 'string' || typeof config.ip !== 'string') return { diagnostics: [] };
   const [serverId, ip] = [config.server_id, config.ip];
   const server = await session.listedServer(serverId);
@@ -253,8 +251,9 @@ async function checkWrites(
   // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
   const refused = refusals.some(isError);
   const says = !refused && taken && !session.expectsTakeover(config);
-  const notes = !refused && changes.length > 0
-    ? [...await statusNote(session, serverId, label(serverId, ip), 'a change of IP settings'), ...session.forecast(settingsCost(changes.length))]
-    : [];
-  return { diagnostics: [...refusals, ...notes, ...(says ? takeoverWarning('ip settings', `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [])], taken };
+  const writing = !refused && changes.length > 0;
+  const notActive = writing ? await serverNotActive(session, serverId, label(serverId, ip), 'a change of IP settings') : [];
+  const taking = says ? takeover('ip settings', `the settings of ${ip} on ${serverId}`, changes.map((c) => `${c.field} ${c.from} -> ${c.to}`)) : [];
+  const forecast = writing ? session.forecast(settingsCost(changes.length)) : [];
+  return { diagnostics: [...refusals, ...forecast], effects: [...notActive, ...taking], taken };
 }

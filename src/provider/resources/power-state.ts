@@ -1,8 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, unlessItWaits, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, takeoverWarning,
-  writesNothing,
-  validateSpec,
-  warningOf,
+  checkServerExists, checkWrite, creates, unlessItWaits, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, writesNothing, validateSpec,
   type ObjectValue, type ProviderResource,
 } from './resource';
 import { scopesForAction, type PowerAction, type ServerDetail } from '../../api/schemas';
@@ -15,6 +12,7 @@ import { rebootServer } from '../../reconcile/reboot';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
+import { takeover, type PlanEffect } from './effects';
 import { plannedRebootGeneration, REBOOT_GENERATION, REBOOT_GENERATION_ATTRIBUTE, rebootIntent, triggersChanged } from './reboot-generation';
 import { appliedLife, LIFE_ID, LIFE_ID_ATTRIBUTE, newLifeId, plannedLife } from './resource-life';
 import { UNKNOWN, type Value } from '../plugin/values';
@@ -51,7 +49,7 @@ export const powerStateResource: ProviderResource = {
     { name: 'state', type: 'string', required: true, description: '"running" or "stopped"; the refresh reads the actual power.' },
     { name: 'stop_method', type: 'string', optional: true, description: '"shutdown" (default, asks the operating system) or "power_off".' },
     { name: 'force_stop_fallback', type: 'bool', optional: true, description: 'Power off when a graceful shutdown fails (default false).' },
-    { name: 'reboot_triggers', type: ['map', 'string'], optional: true, description: 'Values whose change reboots the server once; creating, importing or replacing the resource never reboots (the plan says so), nor does a change of anything else. To reboot at once, invoke the hosting_server_reboot action.' },
+    { name: 'reboot_triggers', type: ['map', 'string'], optional: true, description: 'Values whose change reboots the server once; creating, importing or replacing the resource never reboots (the plan says so), nor does a change of anything else. A stopped server is not rebooted: one to run is started, a fresh boot. To reboot at once, invoke the hosting_server_reboot action.' },
     { name: 'hard_reboot', type: 'bool', optional: true, description: 'Reboot by reset (hardware) instead of reboot (operating system); default false.' },
     { name: 'ready_timeout_seconds', type: 'number', optional: true, description: 'Seconds to wait for a provisioning server or an operation in progress (default 600, at most 86400: a day).' },
     { name: 'operation_timeout_seconds', type: 'number', optional: true, description: 'Seconds one power operation may take (default 600, at most 86400: a day).' },
@@ -102,14 +100,15 @@ export const powerStateResource: ProviderResource = {
     const refused = refusals.some(isError);
     const takesOver = !refused && creates(prior, requiresReplace);
     const forecast = !refused ? session.forecast(powerCost(await plannedActionCount(session, prior, planned))) : [];
-    const created = takesOver ? [...(await takeover(session, planned)), ...noRebootAtCreate(planned)] : [];
+    const created = takesOver ? [...(await powerTakeover(session, planned)), ...noRebootAtCreate(planned)] : [];
     const { observedServer: _, ...kept } = priv;
     return {
       planned,
       requiresReplace,
       // The apply right after this plan (in the apply walk, this process) starts from its read.
       private: actions.observed ? { ...kept, observedServer: actions.observed } : kept,
-      diagnostics: [...refusals, ...created, ...forecast],
+      diagnostics: [...refusals, ...forecast],
+      effects: [...created, ...actions.effects],
     };
   },
 
@@ -137,9 +136,9 @@ export const powerStateResource: ProviderResource = {
       // The reboot, if any, was not reached: still to do.
       return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
     }
-    if (triggersChanged(prior, planned) && sent && spec.desired.state === 'running') {
-      // The apply started a stopped server: that boot is the one the changed triggers ask for.
-      ctx.log(`${resourceLabel({ ...spec, kind: 'reboot', hard: false })}: started, a fresh boot, so not rebooted for the changed reboot_triggers`);
+    if (triggersChanged(prior, planned) && !rebootsForTriggers(prior, planned, sent)) {
+      // The plan said so: a start is the fresh boot the triggers ask for, and a stopped server is not booted.
+      ctx.log(`${resourceLabel({ ...spec, kind: 'reboot', hard: false })}: ${sent ? 'started, a fresh boot' : 'to stay stopped'}, so not rebooted for the changed reboot_triggers`);
     } else if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it, another life never meets it.
@@ -147,8 +146,7 @@ export const powerStateResource: ProviderResource = {
       const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers), done: ctx.log };
       sent = false;
       try {
-        const hard = orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot);
-        await rebootServer(rebootCtx, target, hard, undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers));
+        await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers));
       } catch (error) {
         // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
         return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };
@@ -204,22 +202,31 @@ const unrebooted = (prior: ObjectValue): ObjectValue => ({
   [REBOOT_GENERATION]: prior[REBOOT_GENERATION] ?? null,
 });
 
-/** The power actions the apply would run from `power`: a stop or start towards `state`, and a reboot of a server left running whose triggers changed. */
+/**
+ * Whether the apply reboots for changed triggers: only a server that is to run and that this apply
+ * did not start (a start is the fresh boot the triggers ask for); a server to stay stopped is not
+ * booted. The plan says it from its read, the apply decides it after converging: one rule for both.
+ */
+const rebootsForTriggers = (prior: ObjectValue | null, planned: ObjectValue, starts: boolean): boolean =>
+  triggersChanged(prior, planned) && planned.state === 'running' && !starts;
+
+const rebootAction = (planned: ObjectValue): 'reboot' | 'reset' => (orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot) ? 'reset' : 'reboot');
+
+/** The power actions the apply would run from `power`: a stop or start towards `state`, then a reboot for changed triggers. */
 function actionsFrom(power: Value | undefined, prior: ObjectValue | null, planned: ObjectValue): PowerAction[] {
   if ((power !== 'running' && power !== 'stopped') || (planned.state !== 'running' && planned.state !== 'stopped')) return [];
   const converge = powerActionFor(planned.state, power, orDefault(planned.stop_method, POWER_DEFAULTS.stopMethod));
-  // A stopped server that is to run is started, a fresh boot: it is not rebooted as well.
-  const reboot = triggersChanged(prior, planned) && planned.state === 'running' && power === 'running' ? (orDefault(planned.hard_reboot, POWER_DEFAULTS.hardReboot) ? 'reset' : 'reboot') : undefined;
+  const reboot = rebootsForTriggers(prior, planned, converge === 'start') ? rebootAction(planned) : undefined;
   return [converge, reboot].filter((a): a is PowerAction => a !== undefined);
 }
 
-/** A create's warning when the server's power is not the configured one: the apply starts or stops it. */
-async function takeover(session: ProviderSession, planned: ObjectValue): Promise<Diagnostic[]> {
+/** What a create changes of the server's power: the apply starts or stops it. */
+async function powerTakeover(session: ProviderSession, planned: ObjectValue): Promise<PlanEffect[]> {
   if (typeof planned.server_id !== 'string' || typeof planned.state !== 'string' || session.expectsTakeover(planned)) return [];
   const power = (await session.listedServer(planned.server_id))?.power;
   if (power === undefined || power === planned.state) return [];
   const how = planned.state === 'running' ? 'starts it' : `stops it (${planned.stop_method === 'power_off' ? 'power_off' : 'a graceful shutdown'})`;
-  return takeoverWarning('power', `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
+  return takeover('power', `the power of ${planned.server_id}`, [`state "${power}" -> "${planned.state}": the apply ${how}`]);
 }
 
 /**
@@ -227,15 +234,8 @@ async function takeover(session: ProviderSession, planned: ObjectValue): Promise
  * change of triggers that were applied does. Said at plan, with how to reboot now, so a `-replace`
  * meant as a reboot is not mistaken for one.
  */
-function noRebootAtCreate(planned: ObjectValue): Diagnostic[] {
-  if (planned.reboot_triggers === null || planned.reboot_triggers === undefined) return [];
-  const detail = `The apply creates the power state of ${String(planned.server_id)} and does not reboot it: reboot_triggers reboot only when they change on a power state `
-    + 'that was applied; creating, importing or replacing one never reboots. To reboot now, change a trigger after this apply, or invoke the hosting_server_reboot action.';
-  return [warningOf(CREATE_DOES_NOT_REBOOT, detail)];
-}
-
-/** One summary for every power state created with triggers: Terraform folds them into one warning. */
-export const CREATE_DOES_NOT_REBOOT = 'Creating a power state does not reboot its server';
+const noRebootAtCreate = (planned: ObjectValue): PlanEffect[] =>
+  (planned.reboot_triggers === null || planned.reboot_triggers === undefined ? [] : [{ kind: 'create without reboot', serverId: String(planned.server_id) }]);
 
 /** How many power actions the apply of this plan sends, as the run's server list shows the server (no read of its own). */
 async function plannedActionCount(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<number> {
@@ -251,46 +251,33 @@ async function plannedActionCount(session: ProviderSession, prior: ObjectValue |
  */
 interface ActionCheck {
   readonly diagnostics: Diagnostic[];
+  /** What the apply does for changed triggers: a reboot, or a start instead. */
+  readonly effects: PlanEffect[];
   /** The server as the check read it, for the apply right after this plan. */
   readonly observed?: ServerDetail;
 }
 
 async function checkActions(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<ActionCheck> {
-  if (typeof planned.server_id !== 'string') return { diagnostics: [] };
+  const none = { diagnostics: [], effects: [] };
+  if (typeof planned.server_id !== 'string') return none;
   const serverId = planned.server_id;
   const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
-  if (actionsFrom(listed, prior, planned).length === 0) return { diagnostics: [] };
+  if (actionsFrom(listed, prior, planned).length === 0) return none;
   const server = await unlessItWaits(session, (seconds) => session.serverDetail(serverId, seconds));
-  if (!server) return { diagnostics: [] };
+  if (!server) return none;
   const actions = actionsFrom(server.power, prior, planned);
-  if (actions.length === 0) return { diagnostics: [], observed: server };
+  if (actions.length === 0) return { ...none, observed: server };
   const label = resourceLabel(specOf({ ...planned, state: 'running' }));
   const refused = await checkWrite(session, serverId, label, [...new Set(actions.flatMap(scopesForAction))], actions.join(' and '));
-  if (refused.some(isError)) return { diagnostics: refused };
+  if (refused.some(isError)) return { ...none, diagnostics: refused };
   const refusals = actions.flatMap((action) => actionRefusal(label, server, action, session.token()) ?? []).map((r) => refusalAt('state', r));
-  const said = refusals.length ? [...refused, ...refusals] : [...refused, ...rebootNote(prior, planned, server.power, actions)];
-  return { diagnostics: said, observed: server };
+  return { diagnostics: [...refused, ...refusals], effects: refusals.length ? [] : triggerEffects(prior, planned, actions), observed: server };
 }
 
-/** The one summary of every planned reboot, which Terraform folds; the detail names the server and why. */
-export const APPLY_REBOOTS = 'The apply reboots a server: its reboot_triggers changed';
-/** The same for a stopped server that the apply starts instead. */
-export const APPLY_STARTS_INSTEAD = 'The apply starts a server whose reboot_triggers changed, and does not reboot it';
-
-/**
- * Said when a replacement (`-replace`) plans this update first: Terraform asks for the update's plan,
- * then the create's, and shows what both said; it never tells the provider which it applies.
- */
-const UNLESS_REPLACED = 'If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.';
-
-/** What the apply does for a change of reboot_triggers, said at plan so the reviewer sees it. */
-function rebootNote(prior: ObjectValue | null, planned: ObjectValue, power: Value, actions: readonly PowerAction[]): Diagnostic[] {
+/** What the apply does for a change of reboot_triggers, said at plan so the reviewer sees it: a reboot, or the start that replaces it. */
+function triggerEffects(prior: ObjectValue | null, planned: ObjectValue, actions: readonly PowerAction[]): PlanEffect[] {
   const serverId = String(planned.server_id);
-  if (!triggersChanged(prior, planned)) return [];
-  const reboot = actions.find((a) => a === 'reboot' || a === 'reset');
-  if (reboot) return [warningOf(APPLY_REBOOTS, `The apply reboots ${serverId} once (${reboot === 'reset' ? 'reset, hard_reboot' : 'reboot, through the operating system'}). ${UNLESS_REPLACED}`)];
-  if (actions.includes('start') && power === 'stopped') {
-    return [warningOf(APPLY_STARTS_INSTEAD, `${serverId} is stopped: the apply starts it, a fresh boot, instead of rebooting it.`)];
-  }
-  return [];
+  const reboot = actions.find((a): a is 'reboot' | 'reset' => a === 'reboot' || a === 'reset');
+  if (reboot) return [{ kind: 'reboot', serverId, action: reboot }];
+  return triggersChanged(prior, planned) && actions.includes('start') ? [{ kind: 'start instead of reboot', serverId }] : [];
 }

@@ -1,3 +1,4 @@
+import { warningOfEffect, type PlanEffect } from './effects';
 import type { PrivateState } from './private-state';
 import type { Scope } from '../../api/schemas';
 import { didYouMeanServerId, likelyName, SERVER_ID_PATTERN } from '../../contract/patterns';
@@ -12,16 +13,20 @@ import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
 import { APPLY_WALK_PLAN_READ_SECONDS, READ_ONLY_PLAN_ENV, type ProviderSession } from '../session';
 
 export type { ObjectValue } from '../plugin/values';
-export { warningOf } from '../diagnostics';
 
 export interface PlannedChange {
   readonly planned: ObjectValue;
   /** Attributes whose change replaces the resource. */
   readonly requiresReplace: readonly string[];
   readonly private: PrivateState;
-  /** Refusals known at plan time (e.g. a field this token may not edit), naming the attribute. */
+  /** Refusals known at plan time (e.g. a field this token may not edit), naming the attribute, and the forecast of waits. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** What the apply will do to the account beyond the values shown, told as warnings (effects.ts). */
+  readonly effects?: readonly PlanEffect[];
 }
+
+/** What a plan says: its refusals and forecast, then its effects in words. */
+export const saidAtPlan = (change: PlannedChange): Diagnostic[] => [...(change.diagnostics ?? []), ...(change.effects ?? []).map(warningOfEffect)];
 
 export interface ResourceState {
   /** Null when the object is gone: Terraform then drops it from state. */
@@ -201,11 +206,11 @@ function scopeTheApplyNeeds(scopes: readonly Scope[], refusal: string, readOnlyP
  * actions wait for `active`, and is silent about settings (README, "Where the API's contract is
  * silent"): the plan says so, the apply tries and reports the API's answer.
  */
-export async function statusNote(session: ProviderSession, serverId: Value, label: string, what: string): Promise<Diagnostic[]> {
+export async function serverNotActive(session: ProviderSession, serverId: Value, label: string, what: string): Promise<PlanEffect[]> {
   if (typeof serverId !== 'string') return [];
   const server = await session.listedServer(serverId);
   if (!server || server.status === 'active') return [];
-  return [warningOf(`${label}: the server is ${server.status}`, `The API's contract does not say whether ${what} is accepted while a server is ${server.status}: the apply will try, and report the API's answer.`)];
+  return [{ kind: 'server not active', label, status: server.status, what }];
 }
 
 /** The attributes of `replacedBy` whose value the configuration changes. */
@@ -247,34 +252,7 @@ export const isGone = (err: unknown): boolean => err instanceof ReconcileError &
 export const creates = (prior: ObjectValue | null, requiresReplace: readonly string[]): boolean => prior === null || requiresReplace.length > 0;
 
 /**
- * What a create takes over: these resources manage settings that exist before them, and Terraform
- * shows a create with the configured values only. When the apply will change what is there, the
- * plan says so: one summary for every takeover of a kind (`what`), which Terraform folds into one
- * warning, and a detail naming each current value and what it becomes (e.g. `the firewall of
- * vps_web_1: rulesets [2] -> [1, 2]`), and how to silence it in the reader's words; the provider
- * guide says why. When nothing changes it says nothing.
- */
-export function takeoverWarning(what: TakeoverKind, where: string, changes: readonly string[]): Diagnostic[] {
-  if (changes.length === 0) return [];
-  return [warningOf(TAKEOVER_SUMMARIES[what], `The apply changes ${where}: ${changes.join('; ')}. ${TAKEOVER_SILENCED}`)];
-}
-
-/** The one summary of each kind of takeover. */
-const TAKEOVER_SUMMARIES = {
-  'firewall': 'Creating this resource changes a firewall that exists already',
-  'ip settings': 'Creating this resource changes IP settings that exist already',
-  'power': 'Creating this resource changes the power state of a server',
-} as const;
-export type TakeoverKind = keyof typeof TAKEOVER_SUMMARIES;
-
-/** The takeover warning's detail: two lines at most, told in the reader's language (reader-language.ts). */
-export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops this warning. The provider guide, "Creates take over what exists", says why.';
-
-
-/** The summary of every removal that leaves settings in place, at plan: Terraform folds them into one warning, each detail naming its own. */
-export const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settings on the server';
-/**
- * The log line of a removal that left its settings in place: the plan warned of it (LEAVES_IN_PLACE),
+ * The log line of a removal that left its settings in place: the plan warned of it (effects.ts, "left in place"),
  * and Terraform folds no warning of a removal, which has no configuration to point at.
  */
 export const leftInPlaceLine = (left: string): string => `removed from Terraform, left as it is: ${left}`;

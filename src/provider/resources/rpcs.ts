@@ -1,9 +1,10 @@
 import { RESOURCES } from '.';
-import { atApply, atPlan, diagnosticOf, warningOf, warningsOf, type Diagnostic } from '../diagnostics';
+import { atApply, atPlan, diagnosticOf, warningsOf, type Diagnostic } from '../diagnostics';
+import { warningOfEffect } from './effects';
 import { identityData, identityFrom, identitySchema, IDENTITY_VERSION, importIdOf } from './identity';
 import { documentFromBridge } from './moved-from-bridge';
 import { decodePrivate, encodePrivate } from './private-state';
-import { checkServerExists, LEAVES_IN_PLACE, type ObjectValue, type ProviderResource } from './resource';
+import { checkServerExists, saidAtPlan, type ObjectValue, type ProviderResource } from './resource';
 import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
 import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
@@ -36,7 +37,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
   const leavesInPlace = (req: Record<string, any>): Diagnostic[] => {
     const prior = objectOf(req.prior_state);
     const left = prior && resourceOf(req.type_name).leftInPlace(prior, decodePrivate(req.prior_private));
-    return left ? [warningOf(LEAVES_IN_PLACE, `The apply leaves ${left}.`)] : [];
+    return left ? [warningOfEffect({ kind: 'left in place', left })] : [];
   };
   return {
     ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
@@ -77,7 +78,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           planned_identity: identityData(resource, change.planned),
           requires_replace: change.requiresReplace.map((name) => ({ steps: [{ attribute_name: name }] })),
           planned_private: encodePrivate(change.private),
-          diagnostics: [...warned(session.warnings), ...(change.diagnostics ?? [])].map(atPlan),
+          diagnostics: [...warned(session.warnings), ...saidAtPlan(change)].map(atPlan),
         };
       } catch (err) {
         return { diagnostics: failing(err, session.warnings).map(atPlan) };

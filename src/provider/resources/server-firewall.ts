@@ -1,6 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, statusNote, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
-  takeoverWarning,
+  checkServerExists, checkWrite, creates, serverNotActive, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
   validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
@@ -11,6 +10,7 @@ import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
+import { takeover, type PlanEffect } from './effects';
 import { withRestoreValues, type PrivateState } from './private-state';
 import { UNKNOWN, type Value } from '../plugin/values';
 import { settingsCost } from '../rate-forecast';
@@ -124,9 +124,8 @@ export const serverFirewallResource: ProviderResource = {
     ];
     // A scope the read-only plan's token lacks is a warning: the plan still says all the rest.
     const refused = refusals.some(isError);
-    const notes = writes && !refused
-      ? [...await statusNote(session, config.server_id, label(config.server_id), 'a firewall change'), ...session.forecast(settingsCost(1))]
-      : [];
+    const notActive = writes && !refused ? await serverNotActive(session, config.server_id, label(config.server_id), 'a firewall change') : [];
+    const forecast = writes && !refused ? session.forecast(settingsCost(1)) : [];
     // A reviewed takeover (expect_takeover) is not read at plan: the apply reads it, once.
     const takesOver = !refused && creates(prior, requiresReplace) && !session.expectsTakeover(config);
     const taken = takesOver && typeof config.server_id === 'string' ? await takenOver(session, config.server_id) : undefined;
@@ -135,11 +134,8 @@ export const serverFirewallResource: ProviderResource = {
       planned,
       requiresReplace,
       private: taken ? { ...kept, observedFirewall: taken } : kept,
-      diagnostics: [
-        ...refusals,
-        ...notes,
-        ...(taken ? takeoverOf({ ...planned, applied_rulesets: resolved ?? null }, taken) : []),
-      ],
+      diagnostics: [...refusals, ...forecast],
+      effects: [...notActive, ...(taken ? takeoverOf({ ...planned, applied_rulesets: resolved ?? null }, taken) : [])],
     };
   },
 
@@ -300,14 +296,14 @@ async function takenOver(session: ProviderSession, serverId: string): Promise<Fi
   return readFirewall(session.context(session.planReadSeconds()), label(serverId), serverId).catch(() => undefined);
 }
 
-/** A create's warning when the firewall it takes over differs from the configuration. */
-function takeoverOf(planned: ObjectValue, actual: Firewall): Diagnostic[] {
+/** What a create changes of the firewall it takes over. */
+function takeoverOf(planned: ObjectValue, actual: Firewall): PlanEffect[] {
   const serverId = String(planned.server_id);
   const desired = {
     enabled: typeof planned.enabled === 'boolean' ? planned.enabled : undefined,
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
   };
-  return takeoverWarning('firewall', `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
+  return takeover('firewall', `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
 }
 
 /** Whether the plan changes what a refreshed state shows (a value not known yet may). */

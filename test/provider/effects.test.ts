@@ -1,4 +1,6 @@
-import { takeoverWarning, TAKEOVER_SILENCED } from '../../src/provider/resources/resource';
+import { takeover, TAKEOVER_SILENCED, warningOfEffect, type TakeoverKind } from '../../src/provider/resources/effects';
+
+const takeoverWarning = (of: TakeoverKind, where: string, changes: string[]) => takeover(of, where, changes).map(warningOfEffect);
 
 /*
  * Terraform renders each distinct warning with its source, at a cost that grows with the square of
