@@ -7,7 +7,8 @@
 // time of 1,000 constructs.
 // Needs a build (npx projen compile). With --baseline=DIR (another clone, built), its provider runs
 // beside this one in the side-by-side and paced sections: a change's before and after in one run.
-// Usage: node bench/apply.js [--only=side,paced,startup,synth] [--baseline=DIR] [--window=MS] [N ...]   (default: all sections; N 10 100 300; window 6000)
+// Usage: node bench/apply.js [--only=side,paced,startup,synth] [--sides=provider,terraform_data,floor] [--baseline=DIR] [--window=MS] [N ...]
+//        (default: all sections and sides; N 10 100 300; window 6000)
 const { spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -42,11 +43,13 @@ const TREES = [
  * resources with no provisioner, what Terraform itself costs for N resources.
  */
 const FLOOR = 'floor';
+/** `--sides=provider,floor` leaves the bridge out: its 300 local-execs take minutes when only the provider's CPU is in question. */
+const sidesWanted = (process.argv.find((a) => a.startsWith('--sides=')) ?? `--sides=${Bridge.PROVIDER},${Bridge.TERRAFORM_DATA},${FLOOR}`).slice('--sides='.length).split(',');
 const SIDES = [
   ...TREES.map((tree) => ({ ...tree, bridge: Bridge.PROVIDER })),
   { name: 'this tree', lib: thisTree, bridge: Bridge.TERRAFORM_DATA },
   { name: 'Terraform alone', lib: thisTree, bridge: FLOOR },
-];
+].filter((side) => sidesWanted.includes(side.bridge));
 
 /** Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers). */
 function terraform(cwd, env, args) {
@@ -135,8 +138,9 @@ async function sideBySide(n) {
       (r.around ? `   apply: ${r.around.before.toFixed(1)} s before the first request, ${r.span.toFixed(1)} s of requests, ${r.around.after.toFixed(1)} s after the last; the simulator's CPU ${r.simulatorCpu.toFixed(1)} s` : ''),
     );
   }
-  const bridge = results.find((s) => s.bridge === Bridge.TERRAFORM_DATA).r;
-  const floor = results.find((s) => s.bridge === FLOOR).r;
+  const bridge = results.find((s) => s.bridge === Bridge.TERRAFORM_DATA)?.r;
+  const floor = results.find((s) => s.bridge === FLOOR)?.r;
+  if (!bridge || !floor) return;
   const ratio = (x, y) => `${(x / y).toFixed(2)}x`;
   for (const { name, r: p } of results.filter((s) => s.bridge === Bridge.PROVIDER)) {
     console.log(

@@ -133,10 +133,30 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect((await t.driver.plan(next)).changes).toEqual({});
   });
 
+  test('hard_reboot: the plan says the apply resets the server, and it does, once', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, hard_reboot: true }) })).errors).toEqual([]);
+    const next = { pw: power({ reboot_triggers: { v: '2' }, hard_reboot: true }) };
+    expect((await t.driver.plan(next)).details).toEqual([expect.stringContaining(`The apply reboots ${SERVER} once (reset, hard_reboot).`)]);
+    expect((await t.driver.apply(next)).errors).toEqual([]);
+    expect(t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail).slice(-1)).toEqual(['reset']);
+  });
+
+  test('a server whose power is unknown: the plan reads no more than the list and says nothing of an action', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    t.a.drift(SERVER, { power: 'unknown' });
+    const before = t.a.requests.length;
+    const planned = await t.driver.plan({ pw: power({ reboot_triggers: { v: '2' } }) });
+    expect([planned.errors, planned.warnings]).toEqual([[], []]);
+    expect(t.a.requests.slice(before).map((r) => r.endpoint)).not.toContain('GET /servers/{serverId}');
+  });
+
   test('a server to be stopped: the plan says no reboot, and the apply stops it without waiting for it to run or warning', async () => {
     expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
     const next = { pw: power({ state: 'stopped', reboot_triggers: { v: '2' } }) };
+    const before = t.a.requests.length;
     expect((await t.driver.plan(next)).warnings).toEqual([]);
+    // The stop is checked at plan: the server's offered actions are read.
+    expect(t.a.requests.slice(before).map((r) => r.endpoint)).toContain('GET /servers/{serverId}');
     const startedAt = t.clock.now();
     const applied = await t.driver.apply(next);
     expect([applied.errors, applied.warnings]).toEqual([[], []]);

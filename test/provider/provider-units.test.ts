@@ -333,6 +333,13 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
     // An update of the triggers: the plan says the reboot it makes instead.
     expect(await warningsOf(applied, power({ reboot_triggers: { image: 'v2' } }))).toEqual([APPLY_REBOOTS]);
   });
+  test('a state not known until apply: the plan reads nothing more and says nothing of an action', async () => {
+    const applied = { ...power({ reboot_triggers: { image: 'v1' } }), id: IDS.vpsRunning, reboot_generation: 0, life_id: 'life-1' };
+    const details = () => s.sim.requests.filter((r) => r.method === 'GET' && r.path === `/servers/${IDS.vpsRunning}`).length;
+    const before = details();
+    expect(await warningsOf(applied, power({ state: UNKNOWN, reboot_triggers: { image: 'v2' } }))).toEqual([]);
+    expect(details()).toBe(before);
+  });
 });
 
 // The shared reads (shared-reads.ts): one GET /servers for every caller; a power write makes the shown list old.
