@@ -10,7 +10,7 @@
 // Usage: node bench/apply.js [--only=side,paced,startup,synth] [--sides=provider,terraform_data,floor] [--baseline=DIR] [--window=MS] [N ...]
 //        (default: all sections and sides; N 10 100 300; window 6000)
 const { spawn } = require('node:child_process');
-const { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const http2 = require('node:http2');
 const { join, resolve } = require('node:path');
@@ -51,21 +51,57 @@ const SIDES = [
   { name: 'Terraform alone', lib: thisTree, bridge: FLOOR },
 ].filter((side) => sidesWanted.includes(side.bridge));
 
-/** Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers). */
+/**
+ * The provider's own CPU, apart from Terraform's: a `node` first on terraform's PATH that runs this
+ * machine's node and, when the program is the provider's bundle, appends the CPU its process used
+ * (bash's `times`) to the file PROVIDER_TIMES names. The provider package's wrapper runs the first
+ * node on PATH (provider-mirror.ts), so every provider process Terraform starts is counted.
+ */
+const NODE_RECORDER = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-node-'));
+  writeFileSync(join(dir, 'node'), [
+    '#!/bin/bash',
+    `${JSON.stringify(process.execPath)} "$@"`,
+    'code=$?',
+    'case "$1" in */provider.js) t=$(mktemp); times >"$t"; tail -1 "$t" >>"$PROVIDER_TIMES"; rm -f "$t" ;; esac',
+    'exit $code',
+    '',
+  ].join('\n'), { mode: 0o755 });
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+})();
+
+const seconds = (t) => { const [, m, s] = /(\d+)m([\d.]+)s/.exec(t); return Number(m) * 60 + Number(s); };
+
+/** The CPU (user and system) of each `times` line in `file`: one per provider process. */
+function providerProcessCpu(file) {
+  if (!existsSync(file)) return { processes: 0, cpu: 0 };
+  const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+  return { processes: lines.length, cpu: lines.reduce((sum, line) => sum + line.trim().split(/\s+/).map(seconds).reduce((a, b) => a + b, 0), 0) };
+}
+
+/**
+ * Runs terraform under bash's `times`, which reports the CPU of terraform and every child (providers, handlers);
+ * `provider` is the part of it the provider's processes used.
+ */
 function terraform(cwd, env, args) {
+  const timesFile = join(cwd, 'provider-times.txt');
+  rmSync(timesFile, { force: true });
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
     const child = spawn('bash', ['-c', 'terraform "$@" >"$OUT" 2>&1; code=$?; times; exit $code', 'bench', ...args], {
       cwd,
-      env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), OUT: join(cwd, 'terraform.out'), ...env },
+      env: {
+        ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), OUT: join(cwd, 'terraform.out'),
+        PATH: `${NODE_RECORDER}:${process.env.PATH}`, PROVIDER_TIMES: timesFile, ...env,
+      },
     });
     let times = '';
     child.stdout.on('data', (d) => (times += d));
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - started) / 1e9;
-      const seconds = (t) => { const [, m, s] = /(\d+)m([\d.]+)s/.exec(t); return Number(m) * 60 + Number(s); };
       const [user, sys] = times.trim().split('\n')[1].trim().split(/\s+/).map(seconds);
-      resolve({ code, wall, cpu: user + sys, output: require('node:fs').readFileSync(join(cwd, 'terraform.out'), 'utf8') });
+      resolve({ code, wall, cpu: user + sys, provider: providerProcessCpu(timesFile), output: readFileSync(join(cwd, 'terraform.out'), 'utf8') });
     });
   });
 }
@@ -126,15 +162,21 @@ async function run(n, bridge, limits, lib = thisTree) {
 
 const f = (x, w = 6) => x.toFixed(1).padStart(w);
 
+/** The provider processes' part of a run's CPU, per resource: what the provider costs beside Terraform. */
+const ownCpu = (run, n) => (run.provider.processes
+  ? ` (${run.provider.processes} provider processes ${run.provider.cpu.toFixed(1)} s, ${(1000 * run.provider.cpu / n).toFixed(1)} ms per resource; Terraform ${(run.cpu - run.provider.cpu).toFixed(1)} s)`
+  : '');
+
 async function sideBySide(n) {
   const results = [];
   for (const side of SIDES) {
     const r = await run(n, side.bridge, UNBOUND, side.lib);
     results.push({ ...side, r });
     console.log(
-      `N=${String(n).padEnd(4)} ${`${side.bridge} (${side.name})`.padEnd(27)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s   no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s (exit ${r.plan.code})   ` +
+      `N=${String(n).padEnd(4)} ${`${side.bridge} (${side.name})`.padEnd(27)} apply wall ${f(r.apply.wall)} s cpu ${f(r.apply.cpu)} s${ownCpu(r.apply, n)}   ` +
+      `no-op plan wall ${f(r.plan.wall)} s cpu ${f(r.plan.cpu)} s${ownCpu(r.plan, n)} (exit ${r.plan.code})   ` +
       `requests/resource ${(r.requests / n).toFixed(2)}   429s ${r.refused}   failed ${r.failed}${r.apply.code === 0 ? '' : `   terraform exit ${r.apply.code}`}   ` +
-      `change of all: wall ${f(r.change.wall)} s cpu ${f(r.change.cpu)} s, requests/resource ${(r.changeRequests / n).toFixed(2)}${r.change.code === 0 ? '' : ` (exit ${r.change.code})`}` +
+      `change of all: wall ${f(r.change.wall)} s cpu ${f(r.change.cpu)} s${ownCpu(r.change, n)}, requests/resource ${(r.changeRequests / n).toFixed(2)}${r.change.code === 0 ? '' : ` (exit ${r.change.code})`}` +
       (r.around ? `   apply: ${r.around.before.toFixed(1)} s before the first request, ${r.span.toFixed(1)} s of requests, ${r.around.after.toFixed(1)} s after the last; the simulator's CPU ${r.simulatorCpu.toFixed(1)} s` : ''),
     );
   }
