@@ -138,7 +138,7 @@ export const powerStateResource: ProviderResource = {
     }
     if (triggersChanged(prior, planned) && !rebootsForTriggers(prior, planned, sent)) {
       // The plan said so: a start is the fresh boot the triggers ask for, and a stopped server is not booted.
-      ctx.log(`${resourceLabel({ ...spec, kind: 'reboot', hard: false })}: ${sent ? 'started, a fresh boot' : 'to stay stopped'}, so not rebooted for the changed reboot_triggers`);
+      ctx.log(`${resourceLabel({ ...spec, kind: 'reboot', hard: false })}: ${spec.desired.state === 'running' ? 'started, a fresh boot' : 'to be stopped'}, so not rebooted for the changed reboot_triggers`);
     } else if (triggersChanged(prior, planned)) {
       const target = { label: resourceLabel({ ...spec, kind: 'reboot', hard: false }), kind: 'reboot' as const, serverId: spec.serverId, timeouts: spec.timeouts };
       // Keyed by what the reboot is for, the same in any process: a re-run after a crash replays it, another life never meets it.
