@@ -2,6 +2,7 @@ import { MAX_WRITE_ATTEMPTS, type Plan, type ReconcileContext } from './context'
 import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
+import { sincePlanWarning } from './since-plan';
 import { isFinalOperationStatus, type PowerAction, type ServerDetail } from '../api/schemas';
 import type { PowerStateSpec } from '../contract/resource-document';
 
@@ -15,22 +16,31 @@ export function powerActionFor(desired: DesiredPower, power: ServerDetail['power
 
 const inFlight = (s: ServerDetail) => !!s.currentOperation && !isFinalOperationStatus(s.currentOperation.status);
 
+/** A power plan, with the read it starts from: a reboot after an in-sync plan starts from it too. */
+export interface PowerPlan extends Plan {
+  readonly server: ServerDetail;
+}
+
 /**
  * Plans from `observed`, a fresh read the caller made moments before (the plan of this apply walk,
- * in this process), or from a read of its own. An action it then sends is confirmed by reading again.
+ * in this process), or from a read of its own. On its own read, a power that moved away from
+ * `shown` (what the plan showed) since the plan is named as it is set back. An action it then
+ * sends is confirmed by reading again.
  */
-export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec, observed?: ServerDetail): Promise<Plan> {
+export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec, observed?: ServerDetail, shown?: DesiredPower): Promise<PowerPlan> {
   const target: PowerTarget = { label: resourceLabel(doc), kind: 'power_state', serverId: doc.serverId, timeouts: doc.timeouts };
   const desired = doc.desired.state;
   const server = observed ?? await readServer(ctx, target);
   if (!inFlight(server) && server.power === desired) {
-    return { inSync: true, summary: `${target.label}: in sync (${desired})`, apply: async () => undefined };
+    return { inSync: true, summary: `${target.label}: in sync (${desired})`, server, apply: async () => undefined };
   }
+  const moved = !observed && !inFlight(server) && shown === desired && server.power !== 'unknown';
+  if (moved) ctx.warn(sincePlanWarning(target.label, [{ name: 'state', shown: JSON.stringify(shown), actual: JSON.stringify(server.power), desired: JSON.stringify(desired), reached: false }])!);
   const action = powerActionFor(desired, server.power, doc.stopMethod);
   const summary = inFlight(server)
     ? `${target.label}: ${server.power} -> ${desired} (after operation ${server.currentOperation!.id} finishes)`
     : `${target.label}: ${server.power} -> ${desired}${action ? ` (${action})` : ''}`;
-  return { inSync: false, summary, apply: () => converge(ctx, doc, target, server) };
+  return { inSync: false, summary, server, apply: () => converge(ctx, doc, target, server) };
 }
 
 /**

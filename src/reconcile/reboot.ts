@@ -45,11 +45,14 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
  * interrupted run sent under a key the API no longer remembers, and a second reboot is worse than
  * none. `because` ends the warning that says it rebooted, `assumed` the one that says an earlier
  * run did (what the caller took that run to be). Skipping the reboot (the server is not running) is
- * decided on a confirmed read, never on a cached one.
+ * decided on a confirmed read, never on a cached one. `read` is the caller's read of the server
+ * moments before, when it made one: a power state's apply, which converged from it.
  */
-export async function rebootServer(ctx: ReconcileContext, target: PowerTarget, hard: boolean, because = 'its reboot triggers changed', assumed = ''): Promise<void> {
+export async function rebootServer(
+  ctx: ReconcileContext, target: PowerTarget, hard: boolean, because = 'its reboot triggers changed', assumed = '', read?: ServerDetail,
+): Promise<void> {
   const action = hard ? 'reset' : 'reboot';
-  const first = await readServer(ctx, target);
+  const first = read ?? await readServer(ctx, target);
   const running = rebootInFlight(first);
   if (running) {
     await settle(ctx, target, () => false, first);

@@ -92,6 +92,7 @@ const idOf = (r: Real, name: string) => r.a.state.rulesets.find((s) => s.name ==
 const writesTo = (r: Real) => r.a.executed({ serverId: SERVER }).length;
 const writesOf = (r: Real, kind: 'firewall' | 'action') => r.a.executed({ serverId: SERVER, kind }).length;
 const addressWrites = (r: Real) => r.a.executed({ serverId: DEDICATED, kind: 'ip_settings' }).length;
+const starts = (r: Real) => r.a.executed({ serverId: SERVER, kind: 'action' }).filter((w) => w.detail === 'start').length;
 
 /** The members the configuration manages, as the account should hold them now. */
 function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
@@ -148,7 +149,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { unsettled: m.unsettled, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { unsettled: m.unsettled, starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -205,6 +206,11 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
       if (m.fw.fail) throw new Error(`changed_since_plan = "fail", and the apply wrote over ${member}:\n${context}`);
       if (!new RegExp(`changed since the plan: .*${member}`).test(text)) throw new Error(`the apply put back ${member}, changed since the plan, without naming it:\n${context}`);
     }
+  }
+  // A start of a server the plan showed running (its refresh read it so) puts back a power changed since the plan: named.
+  const crashes = options.crashAtRpc !== undefined || options.crashOn !== undefined;
+  if (!crashes && !before.movedSinceState && before.powerInState === 'running' && starts(r) > before.starts && !/changed since the plan: state/.test(text)) {
+    throw new Error(`the apply started a server the plan showed running, without naming it:\n${context}`);
   }
   // A failed apply that wrote nothing leaves the state as it was, so the reviewed plan applies again:
   // each resource whose change failed keeps its state (another's change that applied is recorded, as

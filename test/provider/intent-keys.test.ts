@@ -133,6 +133,21 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect((await t.driver.plan(next)).changes).toEqual({});
   });
 
+  test.each([
+    ['between a saved plan and its apply', { betweenPlanAndApply: () => t.a.drift(SERVER, { power: 'stopped' }) }],
+    ['between the apply walk\'s plan and its apply', { beforeApplyOf: () => t.a.drift(SERVER, { power: 'stopped' }) }],
+  ])('a server stopped by hand %s: the apply starts it, names it, and does not wait for it to run', async (_when, options) => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    const startedAt = t.clock.now();
+    const applied = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) }, options);
+    expect(applied.errors).toEqual([]);
+    expect(applied.appliedWarnings).toEqual([`power ${SERVER}: changed since the plan: state "running" -> "stopped" (set back to "running")`]);
+    expect(t.clock.now() - startedAt).toBeLessThan(2_000);
+    expect(t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail).slice(-1)).toEqual(['start']);
+    expect(reboots(t.a)).toBe(0);
+    expect(t.a.state.server(SERVER).server.power).toBe('running');
+  });
+
   test('hard_reboot: the plan says the apply resets the server, and it does, once', async () => {
     expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, hard_reboot: true }) })).errors).toEqual([]);
     const next = { pw: power({ reboot_triggers: { v: '2' }, hard_reboot: true }) };

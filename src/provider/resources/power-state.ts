@@ -128,10 +128,16 @@ export const powerStateResource: ProviderResource = {
     const state: ObjectValue = { ...planned, id: spec.serverId, [REBOOT_GENERATION]: generation, [LIFE_ID]: life };
     let sent = false;
     const ctx = { ...session.context(runBudgetSeconds(spec)), accepted: () => (sent = true) };
+    // A reboot reads the server before it acts: where one may follow, the converge reads it instead,
+    // so a server stopped by hand since the plan is started (the fresh boot the triggers ask for) and named, not waited for.
+    const rebootMayFollow = rebootsForTriggers(prior, planned, false);
+    const observed = !rebootMayFollow && observedServer?.id === spec.serverId ? observedServer : undefined;
+    let inSync: ServerDetail | undefined;
     try {
-      const plan = await planPowerState(ctx, spec, observedServer?.id === spec.serverId ? observedServer : undefined);
+      const plan = await planPowerState(ctx, spec, observed, shownPower(prior));
       ctx.log(plan.summary);
       await plan.apply();
+      if (plan.inSync) inSync = plan.server;
     } catch (error) {
       // The reboot, if any, was not reached: still to do.
       return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
@@ -146,7 +152,7 @@ export const powerStateResource: ProviderResource = {
       const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers), done: ctx.log };
       sent = false;
       try {
-        await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers));
+        await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers), inSync);
       } catch (error) {
         // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
         return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };
@@ -195,6 +201,10 @@ export const powerStateResource: ProviderResource = {
  */
 const earlierRebootAssumed = (generation: number, triggers: Value): string =>
   `. Assumed: that run applied this same change (generation ${generation} of this resource, reboot_triggers ${canonicalJson(triggers)}) and was stopped before Terraform recorded it. If the triggers went back and forth since then, the API cannot tell: set reboot_triggers to a new value to reboot`;
+
+/** The power the plan showed: the prior state's, read by its refresh. */
+const shownPower = (prior: ObjectValue | null): PowerStateSpec['desired']['state'] | undefined =>
+  (prior?.state === 'running' || prior?.state === 'stopped' ? prior.state : undefined);
 
 /** The prior's reboot triggers and generation: a reboot not sent is still to do. */
 const unrebooted = (prior: ObjectValue): ObjectValue => ({
