@@ -16,8 +16,10 @@ import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTw
  * changed since the plan is named (or refused, with "fail"), a plan that says the apply writes
  * nothing to a server is kept, a read-only plan plans, a failed apply that wrote nothing leaves the
  * state as it was (values and private data), each warning about a reboot is true of the
- * configuration, one power cycle per change of the triggers however hard_reboot is edited, and
- * the sequence converges. `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400),
+ * configuration, one power cycle per change of the triggers however hard_reboot is edited, an
+ * apply nothing moved around warns of nothing its plan did not say and power-cycles exactly when
+ * its plan said so, a start of a server the plan showed running is named, and the sequence
+ * converges. `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400),
  * `ACCOUNT_MOVES_SEED` replays one.
  */
 const t = useTwoAccounts();
@@ -149,7 +151,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { unsettled: m.unsettled, starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -187,6 +189,12 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   const stillAround = (between && between.what !== 'nothing') || options.beforeApplyOf || options.crashAtRpc || options.crashOn || options.betweenPlanAndApply;
   if (!stillAround && !before.unsettled && outcome.errors.length === 0 && outcome.appliedWarnings.length) {
     throw new Error(`an apply nothing moved around warned of what its plan did not say:\n${context}`);
+  }
+  // Such an apply, when it succeeds, power-cycles the server once if its plan said a reboot, else never.
+  const cycled = reboots(r.a) - before.reboots;
+  const saidReboot = outcome.warnings.some((w) => /^The apply reboots a server/.test(w));
+  if (!stillAround && !before.unsettled && outcome.errors.length === 0 && cycled !== (saidReboot ? 1 : 0)) {
+    throw new Error(`the plan said ${saidReboot ? 'a reboot' : 'no reboot'}, and the apply power-cycled the server ${cycled} times:\n${context}`);
   }
   // The same for the address's managed members.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
