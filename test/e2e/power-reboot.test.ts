@@ -119,3 +119,57 @@ describeWithTerraform('a replaced power state does not reboot, and its plan says
     expect(sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
   });
 });
+
+/**
+ * Issue 74: the plan's effects are what the apply does. A change of triggers on a power state that
+ * is to be stopped does not reboot and waits for nothing; a server stopped by hand after a saved
+ * plan that reboots it is started instead, and the apply names what it set back.
+ */
+describeWithTerraform('a power state\'s apply does what its plan said of the triggers', () => {
+  let sim: RunningSimulator;
+  let ws: TerraformWorkspace;
+  const stackWith = (image: string, state: PowerStateValue) => (stack: TerraformStack) => {
+    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
+    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state, rebootTriggers: { image } });
+  };
+  const actions = () => sim.executed({ kind: 'action' }).map((a) => a.detail);
+
+  beforeAll(async () => {
+    sim = await simulatorWithSentinel();
+    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    ws.synth(stackWith('v1', PowerStateValue.RUNNING));
+    expect((await ws.init()).code).toBe(0);
+    expect((await ws.apply()).code).toBe(0);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    ws?.dispose();
+  });
+
+  test('new triggers with state stopped: a stop, no reboot, no wait and no warning', async () => {
+    ws.synth(stackWith('v2', PowerStateValue.STOPPED));
+    const started = Date.now();
+    const run = await ws.apply();
+    expect(run.code).toBe(0);
+    expect(run.output).not.toContain('Warning:');
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(actions()).toEqual(['shutdown']);
+    expect(sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
+  });
+
+  test('a saved plan that reboots, the server stopped by hand before its apply: started, named, not rebooted', async () => {
+    ws.synth(stackWith('v3', PowerStateValue.RUNNING));
+    expect((await ws.apply()).code).toBe(0);
+    ws.synth(stackWith('v4', PowerStateValue.RUNNING));
+    const plan = await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan']);
+    expect(plan.output).toContain('Warning: The apply reboots a server: its rebootTriggers changed');
+    sim.drift(IDS.vpsRunning, { power: 'stopped' });
+    const before = actions().length;
+    const run = await ws.terraform(['apply', '-input=false', '-no-color', 'tfplan']);
+    expect(run.code).toBe(0);
+    expect(run.output.replace(/\s+/g, ' ')).toContain(`power ${IDS.vpsRunning}: changed since the plan: state "running" -> "stopped" (set back to "running")`);
+    // The start is the fresh boot the triggers ask for: no reboot after it.
+    expect(actions().slice(before)).toEqual(['start']);
+    expect(sim.state.server(IDS.vpsRunning).server.power).toBe('running');
+  });
+});
