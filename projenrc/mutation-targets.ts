@@ -27,7 +27,7 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/ip-settings.ts', functions: ['normalizeHost', 'sameHostName', 'diffIpSettings', 'sameField', 'movedIpSettings'] },
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },
   // One rule for the reboot a plan says and the one its apply sends.
-  { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects'] },
+  { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects', 'shownPower'] },
 ];
 
 /** The name a node with a body is known by in its file, if it is one of the kinds a target names. */

@@ -23,9 +23,9 @@ export interface PowerPlan extends Plan {
 
 /**
  * Plans from `observed`, a fresh read the caller made moments before (the plan of this apply walk,
- * in this process), or from a read of its own. On its own read, a power that moved away from
- * `shown` (what the plan showed) since the plan is named as it is set back. An action it then
- * sends is confirmed by reading again.
+ * in this process), or from a read of its own. A power that moved away from `shown` (what the
+ * reviewed plan showed) is named as it is set back. An action it then sends is confirmed by
+ * reading again.
  */
 export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec, observed?: ServerDetail, shown?: DesiredPower): Promise<PowerPlan> {
   const target: PowerTarget = { label: resourceLabel(doc), kind: 'power_state', serverId: doc.serverId, timeouts: doc.timeouts };
@@ -34,7 +34,7 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec,
   if (!inFlight(server) && server.power === desired) {
     return { inSync: true, summary: `${target.label}: in sync (${desired})`, server, apply: async () => undefined };
   }
-  const moved = !observed && !inFlight(server) && shown === desired && server.power !== 'unknown';
+  const moved = !inFlight(server) && shown === desired && server.power !== 'unknown';
   if (moved) ctx.warn(sincePlanWarning(target.label, [{ name: 'state', shown: JSON.stringify(shown), actual: JSON.stringify(server.power), desired: JSON.stringify(desired), reached: false }])!);
   const action = powerActionFor(desired, server.power, doc.stopMethod);
   const summary = inFlight(server)

@@ -126,7 +126,8 @@ describe('a change of reboot_triggers, said at plan', () => {
     const planned = await t.driver.plan(next);
     expect(planned.errors).toEqual([]);
     expect(planned.warnings).toEqual([APPLY_STARTS_INSTEAD]);
-    expect((await t.driver.apply(next)).errors).toEqual([]);
+    // The plan showed the server stopped: the start is no change since the plan.
+    expect((await t.driver.apply(next)).appliedWarnings).toEqual([]);
     const actions = t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail);
     expect(actions.slice(-1)).toEqual(['start']);
     expect(reboots(t.a)).toBe(0);
@@ -146,6 +147,17 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect(t.a.executed({ serverId: SERVER, kind: 'action' }).map((w) => w.detail).slice(-1)).toEqual(['start']);
     expect(reboots(t.a)).toBe(0);
     expect(t.a.state.server(SERVER).server.power).toBe('running');
+  });
+
+  test('a server started by hand after a saved plan that keeps it stopped: the apply stops it again and names it', async () => {
+    expect((await t.driver.apply({ pw: power({ state: 'stopped', reboot_triggers: { v: '1' } }) })).errors).toEqual([]);
+    const applied = await t.driver.apply({ pw: power({ state: 'stopped', reboot_triggers: { v: '2' } }) }, {
+      betweenPlanAndApply: () => t.a.drift(SERVER, { power: 'running' }),
+    });
+    expect(applied.errors).toEqual([]);
+    expect(applied.appliedWarnings).toEqual([`power ${SERVER}: changed since the plan: state "stopped" -> "running" (set back to "stopped")`]);
+    expect(t.a.state.server(SERVER).server.power).toBe('stopped');
+    expect(reboots(t.a)).toBe(0);
   });
 
   test('hard_reboot: the plan says the apply resets the server, and it does, once', async () => {

@@ -42,3 +42,14 @@ test('a power change reads its server once in the apply walk, beside the action,
   // The plan walk's check (1); the apply walk's plan (1), whose read its apply starts from; the confirming read (1).
   expect(reads() - before).toBe(3);
 });
+
+test('a reboot reads its server once in the apply, and starts from that read', async () => {
+  const pw = (v: string) => ({ pw: power({ server_id: IDS.vdsRunning, reboot_triggers: { v } }) });
+  expect((await t.driver.apply(pw('1'))).errors).toEqual([]);
+  const reads = () => requestsTo('GET /servers/{serverId}');
+  const before = reads();
+  const run = await t.driver.apply(pw('2'));
+  expect(run.errors).toEqual([]);
+  // The plan walk's check (1), the apply walk's plan (1), the apply's own read, which the reboot starts from (1), the confirming read (1).
+  expect(reads() - before).toBe(4);
+});

@@ -131,7 +131,7 @@ export const powerStateResource: ProviderResource = {
     // A reboot reads the server before it acts: where one may follow, the converge reads it instead,
     // so a server stopped by hand since the plan is started (the fresh boot the triggers ask for) and named, not waited for.
     const rebootMayFollow = rebootsForTriggers(prior, planned, false);
-    const observed = !rebootMayFollow && observedServer?.id === spec.serverId ? observedServer : undefined;
+    const observed = rebootMayFollow ? undefined : observedServer;
     let inSync: ServerDetail | undefined;
     try {
       const plan = await planPowerState(ctx, spec, observed, shownPower(prior));
