@@ -29,7 +29,7 @@ export const TAKEOVER_SILENCED = 'Once reviewed, expect_takeover = true stops th
 export const APPLY_REBOOTS = 'The apply reboots a server: its reboot_triggers changed';
 export const APPLY_STARTS_INSTEAD = 'The apply starts a server whose reboot_triggers changed, and does not reboot it';
 export const CREATE_DOES_NOT_REBOOT = 'Creating a power state does not reboot its server';
-export const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settings on the server';
+const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settings on the server';
 
 /**
  * Said with a planned reboot because a replacement (`-replace`) plans this update first: Terraform
