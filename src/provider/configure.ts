@@ -167,6 +167,8 @@ export async function configureProvider(config: ObjectValue, environment: Provid
     readOnlyPlan,
     expectTakeover: config.expect_takeover === true,
   };
-  const sessions = createSession({ client, token: tested.token, tokenEnvVar, log: environment.log, now, ...policy }, stopped);
+  const sessions = createSession({
+    client, token: tested.token, tokenEnvVar, log: environment.log, now, sleep: environment.clock?.sleep, ...policy,
+  }, stopped);
   return { token, sessions, diagnostics: [] };
 }

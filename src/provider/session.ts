@@ -110,6 +110,8 @@ export interface SessionOptions {
   readonly tokenEnvVar: string;
   readonly log: (line: string) => void;
   readonly now: () => number;
+  /** How an operation waits (for readiness, a confirming read): by default a sleep that Terraform's stop ends; a test's clock's, so waits follow its `now`. */
+  readonly sleep?: (ms: number) => Promise<void>;
   /** The provider's `changed_since_plan`: what an apply does with a value changed by hand since the plan; default overwrite. */
   readonly changedSincePlan?: ChangedSincePlan;
   /** The provider's `expect_takeover`: every create's takeover reviewed; default false. */
@@ -155,7 +157,7 @@ export function accountNamed(token: TokenScopes | undefined, baseUrl: string): s
  * and the client (made with the same signal) starts no request and cuts off the one in flight.
  */
 export function createSession(options: SessionOptions, stopped: AbortSignal): SessionFactory {
-  const sleep = stoppableSleep(stopped);
+  const sleep = options.sleep ?? stoppableSleep(stopped);
   const warnerFor = (warnings: Warning[]) => (summary: string, detail?: string) => {
     options.log(`warning: ${summary}${detail === undefined ? '' : `: ${detail}`}`);
     warnings.push(detail === undefined ? { summary } : { summary, detail });

@@ -160,7 +160,9 @@ export class ProtocolDriver {
     this.clients.push(client);
     const tested = await testConnection(client, { tokenEnvVar: 'HOSTING_API_TOKEN', baseUrlFrom: 'HOSTING_API_URL' }, this.clock.now() + CONNECTION_TEST_SECONDS * 1000);
     if ('refusal' in tested) return { rpcs: {} as Rpcs, stop, refusal: tested.refusal.summary };
-    const sessions = createSession({ client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, now: this.clock.now }, stop.signal);
+    const sessions = createSession({
+      client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, now: this.clock.now, sleep: async (ms) => this.clock.advance(ms),
+    }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
     return { rpcs, stop };
   }

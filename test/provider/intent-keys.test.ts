@@ -160,6 +160,15 @@ describe('a change of reboot_triggers, said at plan', () => {
     expect(reboots(t.a)).toBe(0);
   });
 
+  test('a power that became unknown since the plan is not named as a change: the apply waits for it, then says so', async () => {
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, ready_timeout_seconds: 5 }) })).errors).toEqual([]);
+    const applied = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' }, ready_timeout_seconds: 5 }) }, {
+      betweenPlanAndApply: () => t.a.drift(SERVER, { power: 'unknown' }),
+    });
+    expect(applied.errors).toEqual([expect.stringContaining('still waiting after 5s: its power state is unknown')]);
+    expect([...applied.errors, ...applied.warnings].join('\n')).not.toMatch(/changed since the plan/);
+  });
+
   test('hard_reboot: the plan says the apply resets the server, and it does, once', async () => {
     expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' }, hard_reboot: true }) })).errors).toEqual([]);
     const next = { pw: power({ reboot_triggers: { v: '2' }, hard_reboot: true }) };
