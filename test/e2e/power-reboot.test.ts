@@ -82,41 +82,51 @@ describe.each([Bridge.PROVIDER, Bridge.TERRAFORM_DATA])('bridge %s', (bridge) =>
 });
 
 /**
+ * The simulator and a workspace whose first stack, a power state of the running VPS with triggers
+ * v1, is applied before a block's tests; `stackWith` gives the next ones.
+ */
+function useAppliedPowerState() {
+  const t = {
+    sim: undefined as unknown as RunningSimulator,
+    ws: undefined as unknown as TerraformWorkspace,
+    stackWith: (image: string, state = PowerStateValue.RUNNING) => (stack: TerraformStack) => {
+      const api = new HostingApi(stack, 'hosting', { baseUrl: t.sim.baseUrl });
+      new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state, rebootTriggers: { image } });
+    },
+  };
+  beforeAll(async () => {
+    t.sim = await simulatorWithSentinel();
+    t.ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
+    t.ws.synth(t.stackWith('v1'));
+    expect((await t.ws.init()).code).toBe(0);
+    expect((await t.ws.apply()).code).toBe(0);
+  });
+  afterAll(async () => {
+    await t.sim?.close();
+    t.ws?.dispose();
+  });
+  return t;
+}
+
+/**
  * Issue 70: `terraform apply -replace` of a power state whose triggers also changed shows the
  * trigger change under `-/+`, which reads as a reboot coming. A replacement is a create, which
  * never reboots: the plan says so, and the apply sends no action.
  */
 describeWithTerraform('a replaced power state does not reboot, and its plan says so', () => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
-  const stackWith = (image: string) => (stack: TerraformStack) => {
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
-    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state: PowerStateValue.RUNNING, rebootTriggers: { image } });
-  };
-
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
-    ws.synth(stackWith('v1'));
-    expect((await ws.init()).code).toBe(0);
-    expect((await ws.apply()).code).toBe(0);
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
+  const t = useAppliedPowerState();
 
   test('-replace with new triggers: "does not reboot" at plan and apply, no action sent', async () => {
-    const [address] = (await ws.terraform(['state', 'list'])).output.trim().split('\n').filter((line) => line.startsWith('hosting_power_state.'));
-    ws.synth(stackWith('v2'));
-    const run = await ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${address}`]);
+    const [address] = (await t.ws.terraform(['state', 'list'])).output.trim().split('\n').filter((line) => line.startsWith('hosting_power_state.'));
+    t.ws.synth(t.stackWith('v2'));
+    const run = await t.ws.terraform(['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${address}`]);
     expect(run.code).toBe(0);
     expect(run.output).toContain('will be replaced, as requested');
     expect(run.output).toContain('Warning: Creating a power state does not reboot its server');
     // Terraform plans the update first and shows what that plan said too: it says what a replacement does.
     expect(run.output.replace(/\s+/g, ' ')).toContain('If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.');
-    expect(sim.executed({ kind: 'action' })).toEqual([]);
-    expect(sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
+    expect(t.sim.executed({ kind: 'action' })).toEqual([]);
+    expect(t.sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
   });
 });
 
@@ -126,50 +136,33 @@ describeWithTerraform('a replaced power state does not reboot, and its plan says
  * plan that reboots it is started instead, and the apply names what it set back.
  */
 describeWithTerraform('a power state\'s apply does what its plan said of the triggers', () => {
-  let sim: RunningSimulator;
-  let ws: TerraformWorkspace;
-  const stackWith = (image: string, state: PowerStateValue) => (stack: TerraformStack) => {
-    const api = new HostingApi(stack, 'hosting', { baseUrl: sim.baseUrl });
-    new PowerState(stack, 'power', { api, serverId: IDS.vpsRunning, state, rebootTriggers: { image } });
-  };
-  const actions = () => sim.executed({ kind: 'action' }).map((a) => a.detail);
-
-  beforeAll(async () => {
-    sim = await simulatorWithSentinel();
-    ws = new TerraformWorkspace({ HOSTING_API_TOKEN: SENTINEL_TOKEN });
-    ws.synth(stackWith('v1', PowerStateValue.RUNNING));
-    expect((await ws.init()).code).toBe(0);
-    expect((await ws.apply()).code).toBe(0);
-  });
-  afterAll(async () => {
-    await sim?.close();
-    ws?.dispose();
-  });
+  const t = useAppliedPowerState();
+  const actions = () => t.sim.executed({ kind: 'action' }).map((a) => a.detail);
 
   test('new triggers with state stopped: a stop, no reboot, no wait and no warning', async () => {
-    ws.synth(stackWith('v2', PowerStateValue.STOPPED));
+    t.ws.synth(t.stackWith('v2', PowerStateValue.STOPPED));
     const started = Date.now();
-    const run = await ws.apply();
+    const run = await t.ws.apply();
     expect(run.code).toBe(0);
     expect(run.output).not.toContain('Warning:');
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(actions()).toEqual(['shutdown']);
-    expect(sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
+    expect(t.sim.state.server(IDS.vpsRunning).bootCount).toBe(0);
   });
 
   test('a saved plan that reboots, the server stopped by hand before its apply: started, named, not rebooted', async () => {
-    ws.synth(stackWith('v3', PowerStateValue.RUNNING));
-    expect((await ws.apply()).code).toBe(0);
-    ws.synth(stackWith('v4', PowerStateValue.RUNNING));
-    const plan = await ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan']);
+    t.ws.synth(t.stackWith('v3'));
+    expect((await t.ws.apply()).code).toBe(0);
+    t.ws.synth(t.stackWith('v4'));
+    const plan = await t.ws.terraform(['plan', '-input=false', '-no-color', '-out=tfplan']);
     expect(plan.output).toContain('Warning: The apply reboots a server: its rebootTriggers changed');
-    sim.drift(IDS.vpsRunning, { power: 'stopped' });
+    t.sim.drift(IDS.vpsRunning, { power: 'stopped' });
     const before = actions().length;
-    const run = await ws.terraform(['apply', '-input=false', '-no-color', 'tfplan']);
+    const run = await t.ws.terraform(['apply', '-input=false', '-no-color', 'tfplan']);
     expect(run.code).toBe(0);
     expect(run.output.replace(/\s+/g, ' ')).toContain(`power ${IDS.vpsRunning}: changed since the plan: state "running" -> "stopped" (set back to "running")`);
     // The start is the fresh boot the triggers ask for: no reboot after it.
     expect(actions().slice(before)).toEqual(['start']);
-    expect(sim.state.server(IDS.vpsRunning).server.power).toBe('running');
+    expect(t.sim.state.server(IDS.vpsRunning).server.power).toBe('running');
   });
 });
