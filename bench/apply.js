@@ -7,7 +7,7 @@
 // time of 1,000 constructs.
 // Needs a build (npx projen compile). With --baseline=DIR (another clone, built), its provider runs
 // beside this one in the side-by-side and paced sections: a change's before and after in one run.
-// Usage: node bench/apply.js [--only=side,paced,startup,synth] [--sides=provider,terraform_data,floor] [--baseline=DIR] [--window=MS] [N ...]
+// Usage: node bench/apply.js [--only=side,paced,startup,synth] [--sides=provider,terraform_data,floor] [--baseline=DIR] [--window=MS] [--profile=DIR] [N ...]
 //        (default: all sections and sides; N 10 100 300; window 6000)
 const { spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
@@ -51,19 +51,26 @@ const SIDES = [
   { name: 'Terraform alone', lib: thisTree, bridge: FLOOR },
 ].filter((side) => sidesWanted.includes(side.bridge));
 
+/** `--profile=DIR`: each provider process writes a CPU profile into DIR (node's `--cpu-prof`); `node bench/cpu-profile-top.js DIR` sums it. */
+const PROFILE_DIR = ((dir) => dir && resolve(dir))((process.argv.find((a) => a.startsWith('--profile=')) ?? '').slice('--profile='.length));
+
 /**
  * The provider's own CPU, apart from Terraform's: a `node` first on terraform's PATH that runs this
  * machine's node and, when the program is the provider's bundle, appends the CPU its process used
- * (bash's `times`) to the file PROVIDER_TIMES names. The provider package's wrapper runs the first
- * node on PATH (provider-mirror.ts), so every provider process Terraform starts is counted.
+ * (bash's `times`) to the file PROVIDER_TIMES names, and with `--profile` passes node `--cpu-prof`
+ * (an argument: Node takes it there, not from NODE_OPTIONS). The provider package's wrapper runs the
+ * first node on PATH (provider-mirror.ts), so every provider process Terraform starts is counted.
  */
 const NODE_RECORDER = (() => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-node-'));
   writeFileSync(join(dir, 'node'), [
     '#!/bin/bash',
-    `${JSON.stringify(process.execPath)} "$@"`,
+    'case "$1" in */provider.js) provider=1 ;; *) provider= ;; esac',
+    'profile=()',
+    'if [ -n "$provider" ] && [ -n "$PROVIDER_PROFILE_DIR" ]; then profile=(--cpu-prof "--cpu-prof-dir=$PROVIDER_PROFILE_DIR"); fi',
+    `${JSON.stringify(process.execPath)} "\${profile[@]}" "$@"`,
     'code=$?',
-    'case "$1" in */provider.js) t=$(mktemp); times >"$t"; tail -1 "$t" >>"$PROVIDER_TIMES"; rm -f "$t" ;; esac',
+    'if [ -n "$provider" ]; then t=$(mktemp); times >"$t"; tail -1 "$t" >>"$PROVIDER_TIMES"; rm -f "$t"; fi',
     'exit $code',
     '',
   ].join('\n'), { mode: 0o755 });
@@ -93,7 +100,7 @@ function terraform(cwd, env, args) {
       cwd,
       env: {
         ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: join(__dirname, '..', 'test', 'e2e', 'terraform.rc'), OUT: join(cwd, 'terraform.out'),
-        PATH: `${NODE_RECORDER}:${process.env.PATH}`, PROVIDER_TIMES: timesFile, ...env,
+        PATH: `${NODE_RECORDER}:${process.env.PATH}`, PROVIDER_TIMES: timesFile, ...(PROFILE_DIR && { PROVIDER_PROFILE_DIR: PROFILE_DIR }), ...env,
       },
     });
     let times = '';

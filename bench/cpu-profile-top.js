@@ -1,7 +1,7 @@
-// The functions where the provider spends its CPU, from the .cpuprofile files it writes when
-// HOSTING_PROVIDER_CPU_PROFILE_DIR names a folder (src/provider/plugin/cpu-profile.ts): self time
-// per function across every file, the top ones with their share.
-// Usage: HOSTING_PROVIDER_CPU_PROFILE_DIR=/tmp/prof node bench/apply.js --only=side 300
+// The functions where the provider spends its CPU, from the .cpuprofile files its processes write
+// under `node bench/apply.js --profile=DIR` (node's --cpu-prof): self time per function across
+// every file, the top ones with their share. bench/apply.js prints the processes' whole CPU.
+// Usage: node bench/apply.js --only=side --sides=provider --profile=/tmp/prof 300
 //        node bench/cpu-profile-top.js /tmp/prof [top]
 const { readdirSync, readFileSync } = require('node:fs');
 const { basename, join } = require('node:path');
@@ -24,10 +24,6 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
     total += ms;
   });
 }
-// The processes' own CPU (every thread, start-up included) beside what the main thread's samples saw.
-const usages = readdirSync(dir).filter((n) => n.endsWith('.usage.json')).map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')));
-const processMs = usages.reduce((sum, u) => sum + (u.cpu.user + u.cpu.system) / 1000, 0);
 const rows = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, Number(top));
 console.log(`CPU self time in ${dir}: ${(total / 1000).toFixed(2)} s in all, idle left out`);
-if (usages.length) console.log(`the ${usages.length} provider processes used ${(processMs / 1000).toFixed(2)} s of CPU in all (every thread, start-up included)`);
 for (const [key, ms] of rows) console.log(`${(100 * ms / total).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${key}`);

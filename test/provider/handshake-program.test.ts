@@ -29,7 +29,7 @@ test.each([
   ['the script provider', 'src/provider/main.ts'],
   ['the standalone executable', 'src/cli/executable-main.ts'],
 ])('%s runs only the handshake\'s own files before its handshake line: no package, no provider code', async (_what, entry) => {
-  const handshake = ['src/provider/plugin/certificate.ts', 'src/provider/plugin/cpu-profile.ts', 'src/provider/plugin/embedded-program.ts', 'src/provider/plugin/grpc-server.ts', 'src/provider/plugin/serve.ts'];
+  const handshake = ['src/provider/plugin/certificate.ts', 'src/provider/plugin/embedded-program.ts', 'src/provider/plugin/grpc-server.ts', 'src/provider/plugin/serve.ts'];
   const entries = entry.startsWith('src/cli') ? [entry, 'src/cli/standalone-assets.ts'] : [entry];
   expect(await inputsOf(entry)).toEqual([...entries, ...handshake].sort());
 });

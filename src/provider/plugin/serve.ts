@@ -1,5 +1,4 @@
 import { createServerCertificate } from './certificate';
-import { startCpuProfile } from './cpu-profile';
 import { createGrpcServer, routesOf, type GrpcServer, type Router, type ServiceDefinition, type ServiceImplementation, type UnaryCall, type UnaryCallback } from './grpc-server';
 import type { LoadedProvider, ProviderStart } from './provider-server';
 
@@ -35,19 +34,14 @@ export function serveTerraform(loadProvider: (start: ProviderStart) => LoadedPro
   const certificate = createServerCertificate();
   // go-plugin files a line by its level prefix: TF_LOG=INFO (or TF_LOG_PROVIDER=INFO) shows these.
   const log = (line: string) => process.stderr.write(`[INFO] ${line}\n`);
-  const writeProfile = startCpuProfile();
   let provider: LoadedProvider | undefined;
   // Set below: Shutdown, the one caller, comes over the server's own connection.
   let server: GrpcServer | undefined;
   const shutdown = () => {
     provider?.close();
     // Terraform closes the connection after Shutdown; a connection left open does not hold the process.
-    const exit = () => {
-      setTimeout(() => process.exit(0), 1_000).unref();
-      server!.shutdown(() => process.exit(0));
-    };
-    if (writeProfile) writeProfile(exit);
-    else exit();
+    setTimeout(() => process.exit(0), 1_000).unref();
+    server!.shutdown(() => process.exit(0));
   };
   const controller = routesOf([[CONTROLLER_SERVICE, controllerService(shutdown)]]);
   const route: Router = (path) => controller(path) ?? (provider ??= loadProvider({ env: process.env, log })).route(path);
