@@ -6,21 +6,22 @@ import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTw
 /*
  * A model-based test of what the account may do around a plan (issue 74 §3): fast-check writes
  * sequences of configuration edits (members set and unset, rule sets by id and by name,
- * changed_since_plan, on_destroy, triggers, hard_reboot, timeouts), moves of the account by hand
- * before a plan and between a saved plan and its apply (a firewall changed, a rule set deleted and
- * created again under another id, a server stopped), plans made with a read-only token, tokens
- * rotated away, plans applied seconds or hours later, and crashes at any RPC.
+ * changed_since_plan, on_destroy, expect_takeover, triggers, hard_reboot, timeouts), `-replace`,
+ * moves of the account by hand before a plan and between a saved plan and its apply (a firewall
+ * changed, a rule set deleted and created again under another id, a server stopped), plans made
+ * with a read-only token, tokens rotated away, plans applied seconds or hours later, and crashes
+ * at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
  * changed since the plan is named (or refused, with "fail"), a plan that says the apply writes
  * nothing to a server is kept, a read-only plan plans, a failed apply that wrote nothing leaves the
  * state as it was (values and private data), each warning about a reboot is true of the
- * configuration, one power cycle per change of the triggers however hard_reboot is edited, an
- * apply nothing moved around warns of nothing its plan did not say and power-cycles exactly when
- * its plan said so, a start of a server the plan showed running is named, and the sequence
- * converges. `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400),
- * `ACCOUNT_MOVES_SEED` replays one.
+ * configuration, a create warns of a takeover exactly when it changes what is there unreviewed,
+ * one power cycle per change of the triggers however hard_reboot is edited, an apply nothing moved
+ * around warns of nothing its plan did not say and power-cycles exactly when its plan said so, a
+ * start of a server the plan showed running is named, and the sequence converges.
+ * `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400), `ACCOUNT_MOVES_SEED` replays one.
  */
 const t = useTwoAccounts();
 type Real = Omit<typeof t, 'reset'>;
@@ -35,6 +36,8 @@ interface FirewallIntent {
   readonly names?: readonly string[];
   readonly fail: boolean;
   readonly onDestroy: 'retain' | 'restore';
+  /** expect_takeover = true: a create's takeover was reviewed, and its plan reads nothing. */
+  readonly reviewed: boolean;
 }
 
 /** The address settings the configuration manages: each member set or left unset. */
@@ -71,7 +74,7 @@ const configs = (m: Model): Record<string, ResourceConfig> => ({
       ruleset_names: m.fw.names ? [...m.fw.names] : null,
       changed_since_plan: m.fw.fail ? 'fail' : 'overwrite',
       on_destroy: m.fw.onDestroy,
-      expect_takeover: true,
+      expect_takeover: m.fw.reviewed ? true : null,
     }),
   }),
   ...(m.ip && { ip: ipSettings({ rdns: m.ip.rdns ?? null, description: m.ip.description ?? null, on_destroy: m.ip.onDestroy ?? null }) }),
@@ -151,11 +154,11 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers };
+  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw) };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
-  const untouched = planChangesNothing(r, m);
+  const untouched = planChangesNothing(r, m, options.replace ?? []);
   let shown: Firewall | undefined;
   let moved: Firewall | undefined;
   let addressShown: AddressIntent | undefined;
@@ -192,9 +195,17 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   }
   // Such an apply, when it succeeds, power-cycles the server once if its plan said a reboot, else never.
   const cycled = reboots(r.a) - before.reboots;
-  const saidReboot = outcome.warnings.some((w) => /^The apply reboots a server/.test(w));
+  // A replacement is planned as an update first, whose words Terraform shows too (effects.ts): created anew, the power state never reboots.
+  const saidReboot = outcome.warnings.some((w) => /^The apply reboots a server/.test(w)) && outcome.changes.pw !== 'replace';
   if (!stillAround && !before.unsettled && outcome.errors.length === 0 && cycled !== (saidReboot ? 1 : 0)) {
     throw new Error(`the plan said ${saidReboot ? 'a reboot' : 'no reboot'}, and the apply power-cycled the server ${cycled} times:\n${context}`);
+  }
+  // A create's plan warns of a takeover exactly when the firewall holds other values than the configuration's, unless it was reviewed.
+  if (outcome.changes.fw === 'create' && !before.movedSinceState && !stillAround) {
+    const there = before.firewallBefore;
+    const changesWhatIsThere = Object.entries(before.wantedFirewall ?? {}).some(([member, value]) => differs(there[member as keyof Firewall], value));
+    const warned = outcome.warnings.includes('Creating this resource changes a firewall that exists already');
+    if (warned !== (changesWhatIsThere && !m.fw!.reviewed)) throw new Error(`the create's plan ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
   }
   // The same for the address's managed members.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
@@ -228,11 +239,17 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
     throw new Error(`a failed apply that wrote nothing changed the state:\n${before.stateOf(kept)}\n${stateText(r, kept)}\n${context}`);
   }
-  m.unsettled = changesTriggers && (outcome.errors.length > 0 || outcome.crashed);
+  // A reboot sent by an apply that did not finish keeps its key (the state's next generation and its
+  // triggers) until a change of triggers is recorded: the same change planned again, after edits
+  // that changed nothing recorded, is the same intent, and replays it.
+  m.unsettled = (changesTriggers && (outcome.errors.length > 0 || outcome.crashed)) || (m.unsettled && rebootKeyBase(r) === before.keyBase);
   // The state is the refresh's (or the apply's) unless the account moved after it.
   m.movedSinceState = (between !== undefined && between.what !== 'nothing') || outcome.crashed || options.beforeApplyOf !== undefined;
   return outcome;
 }
+
+/** What a reboot's key starts from: the power state's life and generation. */
+const rebootKeyBase = (r: Real) => JSON.stringify([r.driver.state.get('pw')?.value.life_id, r.driver.state.get('pw')?.value.reboot_generation]);
 
 /**
  * What the plan of this run will show as changing nothing on the server, from what the user did:
@@ -240,8 +257,13 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
  * configured values (only on_destroy, changed_since_plan, hard_reboot or a timeout may differ).
  * Rule sets by name are known after apply in any plan that changes the firewall resource.
  */
-function planChangesNothing(r: Real, m: Model): { firewall: boolean; power: boolean; address: boolean } {
+function planChangesNothing(r: Real, m: Model, replaced: readonly string[]): { firewall: boolean; power: boolean; address: boolean } {
   if (m.movedSinceState) return { firewall: false, power: false, address: false };
+  const kept = planKeeps(r, m);
+  return { firewall: kept.firewall && !replaced.includes('fw'), power: kept.power && !replaced.includes('pw'), address: kept.address && !replaced.includes('ip') };
+}
+
+function planKeeps(r: Real, m: Model): { firewall: boolean; power: boolean; address: boolean } {
   const ip = r.driver.state.get('ip')?.value;
   const addressKept = ip !== undefined && m.ip !== undefined
     && (m.ip.rdns === undefined || ip.rdns === m.ip.rdns) && (m.ip.description === undefined || ip.description === m.ip.description);
@@ -268,7 +290,8 @@ const firewallIntent = fc.record<FirewallIntent>({
   names: fc.option(fc.subarray([...NAMES], { minLength: 1 }), { nil: undefined }),
   fail: fc.boolean(),
   onDestroy: fc.constantFrom('retain', 'restore'),
-}, { requiredKeys: ['fail', 'onDestroy'] });
+  reviewed: fc.boolean(),
+}, { requiredKeys: ['fail', 'onDestroy', 'reviewed'] });
 const firewallValue = fc.record<Firewall>({ enabled: fc.boolean(), rulesets: fc.subarray(IDS) });
 const name = fc.constantFrom(...NAMES);
 const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'the power', 'the address');
@@ -286,6 +309,7 @@ const COMMANDS = [
   firewallIntent.map((fw) => cmd(`fw = ${JSON.stringify(fw)}`, (m) => void (m.fw = fw))),
   fc.constant(cmd('fw: changed_since_plan toggled', (m) => void (m.fw = { ...m.fw!, fail: !m.fw!.fail }), hasFirewall)),
   fc.constant(cmd('fw: on_destroy toggled', (m) => void (m.fw = { ...m.fw!, onDestroy: m.fw!.onDestroy === 'retain' ? 'restore' : 'retain' }), hasFirewall)),
+  fc.constant(cmd('fw: expect_takeover toggled', (m) => void (m.fw = { ...m.fw!, reviewed: !m.fw!.reviewed }), hasFirewall)),
   fc.constant(cmd('remove fw', (m) => void (m.fw = undefined), hasFirewall)),
   addressIntent.map((ip) => cmd(`ip = ${JSON.stringify(ip)}`, (m) => void (m.ip = ip.rdns === undefined && ip.description === undefined ? undefined : ip))),
   fc.constant(cmd('the address changed by hand', (m, r) => {
@@ -355,6 +379,8 @@ const COMMANDS = [
     m.triggers = v;
     return applyAndCheck(r, m, { crashOn: 'pw' });
   })),
+  fc.constantFrom('pw', 'fw', 'ip').map((address) => cmd(`apply -replace=${address}`, (m, r) => applyAndCheck(r, m, { replace: [address] }),
+    (m) => address === 'pw' || (address === 'fw' ? m.fw : m.ip) !== undefined)),
   fc.constant(cmd('time passes (60 s)', (_m, r) => r.clock.advance(60_000))),
 ];
 
