@@ -65,8 +65,7 @@ export class RateLimitPacer {
   private readonly probing = new Set<BudgetClass>();
   /** False once an answer came without figures: an API that reports no budget is not probed. */
   private reportsBudgets = true;
-  /** Whether the last wait `acquire` asked for is for a probe's answer, not for a spent budget. */
-  public lastWaitIsProbe = false;
+  private lastWaitForProbe = false;
 
   /** @param spreadMs upper bound of a random extra wait, so clients woken by one reset do not collide. */
   constructor(
@@ -74,6 +73,11 @@ export class RateLimitPacer {
     private readonly spreadMs = 250,
     private readonly store: BudgetStore = new MemoryBudgetStore(),
   ) {}
+
+  /** Whether the last wait `acquire` asked for is for a probe's answer, not for a spent budget. */
+  public get lastWaitIsProbe(): boolean {
+    return this.lastWaitForProbe;
+  }
 
   /**
    * Which budget a wait of a `budgetClass` request is for, as this process knows it: the action
@@ -137,7 +141,7 @@ export class RateLimitPacer {
       if (probe) return Math.min(wait, ANSWER_RECHECK_MS);
       return wait > 0 ? wait + Math.round(this.random() * this.spreadMs) : 0;
     });
-    this.lastWaitIsProbe = probe && delay > 0;
+    this.lastWaitForProbe = probe && delay > 0;
     if (delay === 0) {
       if (!plentiful) reserve(this.own, budgetClass, nowMs);
       for (const cls of classesOf(budgetClass)) {

@@ -23,8 +23,13 @@ const startedByLauncher = (env: NodeJS.ProcessEnv = process.env): boolean =>
  */
 export function watchParent(onGone: () => void, intervalMs = 250): () => void {
   const parent = process.ppid;
+  return pollUntilGone(() => running(parent), onGone, intervalMs);
+}
+
+/** Calls `onGone` once `stillThere` says no, checking every `intervalMs`; returns what stops it. */
+function pollUntilGone(stillThere: () => boolean, onGone: () => void, intervalMs: number): () => void {
   const timer = setInterval(() => {
-    if (running(parent)) return;
+    if (stillThere()) return;
     clearInterval(timer);
     onGone();
   }, intervalMs);
@@ -65,10 +70,5 @@ export function endWithLauncher(env: NodeJS.ProcessEnv = process.env): void {
  */
 export function watchProcess(pid: number, onGone: () => void, intervalMs = 250): void {
   const started = processStart(pid);
-  const timer = setInterval(() => {
-    if (alive(pid) && processStart(pid) === started) return;
-    clearInterval(timer);
-    onGone();
-  }, intervalMs);
-  timer.unref();
+  pollUntilGone(() => alive(pid) && processStart(pid) === started, onGone, intervalMs);
 }
