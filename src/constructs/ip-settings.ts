@@ -57,7 +57,7 @@ export interface IpSettingsProps extends HostingMetaArguments, MovedFromBridgePr
   readonly protection?: IpProtection;
   /**
    * What removing this construct does to the address's settings. RESTORE cannot clear a field
-   * that was empty before (the API has no way to): such a field keeps its value, with a warning.
+   * that was empty before (the API has no way to): such a field keeps its value, and the plan of the removal says so.
    * @default OnDestroy.RETAIN
    */
   readonly onDestroy?: OnDestroy;

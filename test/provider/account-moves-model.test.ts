@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
-import { SEED_TOKEN_NAMES } from '../../src/simulator';
+import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
+import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
  * A model-based test of what the account may do around a plan (issue 74 §3): fast-check writes
@@ -24,6 +24,8 @@ import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTw
  * `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400), `ACCOUNT_MOVES_SEED` replays one.
  */
 const t = useTwoAccounts();
+/** An address whose rDNS and description start empty: the API sets text and cannot clear it again. */
+const ADDRESS = SEED_DEDICATED_IPS.secondary;
 type Real = Omit<typeof t, 'reset'>;
 
 /** Rule sets the model names (deleted and made again by hand), and those it gives by id (never deleted). */
@@ -77,7 +79,9 @@ const configs = (m: Model): Record<string, ResourceConfig> => ({
       expect_takeover: m.fw.reviewed ? true : null,
     }),
   }),
-  ...(m.ip && { ip: ipSettings({ rdns: m.ip.rdns ?? null, description: m.ip.description ?? null, on_destroy: m.ip.onDestroy ?? null }) }),
+  ...(m.ip && {
+    ip: ipSettings({ ip: ADDRESS, rdns: m.ip.rdns ?? null, description: m.ip.description ?? null, on_destroy: m.ip.onDestroy ?? null }),
+  }),
 });
 
 const addressOf = (r: Real): AddressIntent => {
@@ -298,6 +302,7 @@ const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set n
 const addressIntent = fc.record<AddressIntent>({
   rdns: fc.option(fc.constantFrom('web.example.com', 'mail.example.com'), { nil: undefined }),
   description: fc.option(fc.constantFrom('web', 'mail'), { nil: undefined }),
+  onDestroy: fc.option(fc.constant('restore' as const), { nil: undefined }),
 });
 const delay = fc.constantFrom(2_000, 3_600_000);
 

@@ -135,6 +135,18 @@ describe('reboot generations: what tells one reboot from every earlier one, thro
   });
 });
 
+test('a removal of IP settings that restore names at plan the fields that stay: those empty before, which the API cannot clear', () => {
+  const unset = { id: null, protection: null, expect_takeover: null, changed_since_plan: null };
+  const prior = { ...unset, server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.11', rdns: 'half.example.com', description: 'half', on_destroy: 'restore' };
+  const where = 'the settings of 203.0.113.11 on ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
+  expect(ipSettingsResource.leftInPlace(prior, { restore: { rdns: 'metal.example.com', description: null } })).toBe(`${where} that were empty before it, which the API cannot clear (description "half")`);
+  expect(ipSettingsResource.leftInPlace(prior, { restore: { rdns: 'metal.example.com' } })).toBeUndefined();
+  // A field empty now too leaves nothing behind.
+  expect(ipSettingsResource.leftInPlace({ ...prior, description: null }, { restore: { description: null } })).toBeUndefined();
+  expect(ipSettingsResource.leftInPlace({ ...prior, on_destroy: 'retain' }, { restore: { rdns: null } })).toBe(`${where} (rdns "half.example.com", description "half")`);
+  expect(ipSettingsResource.leftInPlace(prior, {})).toBe(`${where} (rdns "half.example.com", description "half")`);
+});
+
 describe('private state: the values to restore, in bytes that do not change with time', () => {
   test('the same private data is the same bytes, whatever order its members were set in: a refresh of an account that did not move changes no state', () => {
     const restored = withRestoreValues({ editable: { rdns: true } }, { rdns: 'a.example.com' });

@@ -164,9 +164,14 @@ export const ipSettingsResource: ProviderResource = {
   },
 
   leftInPlace(prior, priv) {
-    if (priv.replacesIncomplete || (prior.on_destroy === 'restore' && priv.restore)) return undefined;
-    const kept = FIELDS.filter((f) => prior[f] !== null).map((f) => `${f} ${JSON.stringify(prior[f])}`);
-    return `the settings of ${String(prior.ip)} on ${String(prior.server_id)} (${kept.join(', ') || 'none set'})`;
+    if (priv.replacesIncomplete) return undefined;
+    const where = `the settings of ${String(prior.ip)} on ${String(prior.server_id)}`;
+    const described = (fields: readonly string[]) => fields.map((f) => `${f} ${JSON.stringify(prior[f])}`).join(', ');
+    const restore = prior.on_destroy === 'restore' ? priv.restore : undefined;
+    if (!restore) return `${where} (${described(FIELDS.filter((f) => prior[f] !== null)) || 'none set'})`;
+    // The API sets text and has no way to clear a field: one that was empty before this resource stays as it is.
+    const unclearable = FIELDS.filter((f) => restore[f] === null && prior[f] !== null);
+    return unclearable.length ? `${where} that were empty before it, which the API cannot clear (${described(unclearable)})` : undefined;
   },
 
   async destroy(session, prior, priv) {
@@ -175,20 +180,17 @@ export const ipSettingsResource: ProviderResource = {
     if (priv.replacesIncomplete) {
       // Terraform plans the replacement again in this process, after this removal: hand it the values.
       if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);
-      ctx.warn(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
+      ctx.log(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
       return;
     }
     const left = this.leftInPlace(prior, priv);
-    const before = priv.restore;
-    if (left || !before) return left ? ctx.log(leftInPlaceLine(left)) : undefined;
+    if (left) ctx.log(leftInPlaceLine(left));
+    const before = prior.on_destroy === 'restore' ? priv.restore : undefined;
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });
+    if (FIELDS.every((f) => restore[f] === undefined)) return;
     const plan = await planIpSettings(ctx, specOf(serverId, ip, restore));
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
-    // The API sets strings and has no way to clear a field: a field that was empty stays as it is.
-    for (const [field, value] of Object.entries(before)) {
-      if (value === null) ctx.warn(`${label(serverId, ip)}: ${field} was empty before this resource set it, and the API cannot clear it; it keeps its current value`);
-    }
   },
 
   importState(id) {
