@@ -177,6 +177,26 @@ describeWithTerraform('provider correctness end to end', () => {
     expect(writes().slice(3).map((w) => Object.keys(JSON.parse(w))[0]).sort()).toEqual(['description', 'protection', 'rdns'].filter((f) => was[f] !== null).sort());
   });
 
+  test('a firewall restored after one of its earlier rule sets was deleted: the destroy plan names it, the apply puts back the rest', async () => {
+    const server = IDS.vpsStopped;
+    const record = sim.state.server(server);
+    record.firewall = { enabled: true, rulesets: [2, 4] };
+    const ws = await workspace((stack, api) => new ServerFirewall(stack, 'fw', { api, serverId: server, rulesets: [1], onDestroy: OnDestroy.RESTORE, expectTakeover: true }));
+    expect((await ws.apply()).code).toBe(0);
+    const index = sim.state.rulesets.findIndex((r) => r.id === 4);
+    const deleted = sim.state.rulesets.splice(index, 1);
+    try {
+      const destroyed = await ws.destroy();
+      expect(destroyed.code).toBe(0);
+      const detail = `The apply leaves the firewall of ${server} without rule set 4, which it had before this resource and the account no longer has.`;
+      expect(destroyed.output.replace(/\s+/g, ' ')).toContain(detail);
+      expect(destroyed.output.match(/Warning: /g)).toHaveLength(1);
+      expect(record.firewall).toEqual({ enabled: true, rulesets: [2] });
+    } finally {
+      sim.state.rulesets.splice(index, 0, ...deleted);
+    }
+  });
+
   test('two HostingApi connections in one stack: each resource reaches the API its construct names', async () => {
     const other = await simulatorWithSentinel();
     try {

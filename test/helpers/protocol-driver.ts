@@ -112,7 +112,8 @@ const dynamic = (value: Value) => ({ msgpack: encodeValue(value) });
 const objectOf = (value: { msgpack: Uint8Array } | undefined) => (value ? (decodeValue(value.msgpack) as ObjectValue | null) : null);
 
 /** PlanResourceChange as Terraform sends it: the proposed state is the configuration. */
-const planChange = async (rpcs: Rpcs, type: string, prior: ObjectValue | null, config: ObjectValue, priorPrivate: Uint8Array | undefined) => {
+/** PlanResourceChange as Terraform sends it; a null `config` plans a removal (the provider asks for it: plan_destroy). */
+const planChange = async (rpcs: Rpcs, type: string, prior: ObjectValue | null, config: ObjectValue | null, priorPrivate: Uint8Array | undefined) => {
   const states = { prior_state: dynamic(prior), proposed_new_state: dynamic(config), config: dynamic(config) };
   const request = { type_name: type, ...states, prior_private: priorPrivate };
   return await rpcs.PlanResourceChange(request, () => undefined) as any;
@@ -357,7 +358,9 @@ export class ProtocolDriver {
         else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
       }
       if (!wanted) {
-        if (prior) planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
+        if (!prior) continue;
+        if (this.collect((await planChange(rpcs, type, prior, null, priorPrivate)).diagnostics, outcome)) failed = true;
+        else planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
         continue;
       }
       const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);

@@ -135,16 +135,18 @@ describe('reboot generations: what tells one reboot from every earlier one, thro
   });
 });
 
-test('a removal of IP settings that restore names at plan the fields that stay: those empty before, which the API cannot clear', () => {
+test('a removal of IP settings that restore names at plan the fields that stay: those empty before, which the API cannot clear', async () => {
   const unset = { id: null, protection: null, expect_takeover: null, changed_since_plan: null };
   const prior = { ...unset, server_id: 'ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b', ip: '203.0.113.11', rdns: 'half.example.com', description: 'half', on_destroy: 'restore' };
   const where = 'the settings of 203.0.113.11 on ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b';
-  expect(ipSettingsResource.leftInPlace(prior, { restore: { rdns: 'metal.example.com', description: null } })).toBe(`${where} that were empty before it, which the API cannot clear (description "half")`);
-  expect(ipSettingsResource.leftInPlace(prior, { restore: { rdns: 'metal.example.com' } })).toBeUndefined();
+  // It asks the account nothing.
+  const noSession = {} as ProviderSession;
+  expect(await ipSettingsResource.leftInPlace(noSession, prior, { restore: { rdns: 'metal.example.com', description: null } })).toBe(`${where} that were empty before it, which the API cannot clear (description "half")`);
+  expect(await ipSettingsResource.leftInPlace(noSession, prior, { restore: { rdns: 'metal.example.com' } })).toBeUndefined();
   // A field empty now too leaves nothing behind.
-  expect(ipSettingsResource.leftInPlace({ ...prior, description: null }, { restore: { description: null } })).toBeUndefined();
-  expect(ipSettingsResource.leftInPlace({ ...prior, on_destroy: 'retain' }, { restore: { rdns: null } })).toBe(`${where} (rdns "half.example.com", description "half")`);
-  expect(ipSettingsResource.leftInPlace(prior, {})).toBe(`${where} (rdns "half.example.com", description "half")`);
+  expect(await ipSettingsResource.leftInPlace(noSession, { ...prior, description: null }, { restore: { description: null } })).toBeUndefined();
+  expect(await ipSettingsResource.leftInPlace(noSession, { ...prior, on_destroy: 'retain' }, { restore: { rdns: null } })).toBe(`${where} (rdns "half.example.com", description "half")`);
+  expect(await ipSettingsResource.leftInPlace(noSession, prior, {})).toBe(`${where} (rdns "half.example.com", description "half")`);
 });
 
 describe('private state: the values to restore, in bytes that do not change with time', () => {

@@ -163,7 +163,7 @@ export const ipSettingsResource: ProviderResource = {
     return { state: actual, private: privateAfter() };
   },
 
-  leftInPlace(prior, priv) {
+  async leftInPlace(_session, prior, priv) {
     if (priv.replacesIncomplete) return undefined;
     const where = `the settings of ${String(prior.ip)} on ${String(prior.server_id)}`;
     const described = (fields: readonly string[]) => fields.map((f) => `${f} ${JSON.stringify(prior[f])}`).join(', ');
@@ -183,7 +183,7 @@ export const ipSettingsResource: ProviderResource = {
       ctx.log(`${label(serverId, ip)}: its create had not completed, so its settings are left as they are; the replacement continues from there and keeps the values to restore`);
       return;
     }
-    const left = this.leftInPlace(prior, priv);
+    const left = await this.leftInPlace(session, prior, priv);
     if (left) ctx.log(leftInPlaceLine(left));
     const before = prior.on_destroy === 'restore' ? priv.restore : undefined;
     const restore = desiredOf({ rdns: null, description: null, protection: null, ...before });

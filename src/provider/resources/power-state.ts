@@ -162,10 +162,10 @@ export const powerStateResource: ProviderResource = {
   },
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */
-  leftInPlace: (prior) => `${String(prior.server_id)}, which stays ${String(prior.state)}`,
+  leftInPlace: async (_session, prior) => `${String(prior.server_id)}, which stays ${String(prior.state)}`,
 
   async destroy(session, prior, priv) {
-    session.context(SETTINGS_RUN_SECONDS).log(leftInPlaceLine(this.leftInPlace(prior, priv)!));
+    session.context(SETTINGS_RUN_SECONDS).log(leftInPlaceLine((await this.leftInPlace(session, prior, priv))!));
   },
 
   importState(id) {

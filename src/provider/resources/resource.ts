@@ -78,8 +78,8 @@ export interface ProviderResource {
   apply(session: ProviderSession, request: ApplyRequest): Promise<AppliedChange>;
   /** Removal from Terraform: retains (saying what stays), or restores when asked to. Throws on failure. */
   destroy(session: ProviderSession, prior: ObjectValue, priv: PrivateState): Promise<void>;
-  /** What a removal leaves in place on the server, in one line; undefined when it puts values back. */
-  leftInPlace(prior: ObjectValue, priv: PrivateState): string | undefined;
+  /** What a removal leaves in place on the server, in one line; undefined when it puts every value back. At most one shared read. */
+  leftInPlace(session: ProviderSession, prior: ObjectValue, priv: PrivateState): Promise<string | undefined>;
   /** The skeleton state of `terraform import <address> <id>`; ReadResource fills it in. Throws on a malformed id. */
   importState(id: string): ObjectValue;
   /**

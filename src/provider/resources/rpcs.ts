@@ -33,11 +33,17 @@ const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) })
 export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ResourceRpc, RpcHandler> {
   const warned = (warnings: readonly Warning[]) => warningsOf(warnings, scrub);
   const failing = (err: unknown, warnings: readonly Warning[] = []) => [...warned(warnings), diagnosticOf(err, scrub)];
-  /** A planned removal that leaves things in place says so in the plan (no request). */
-  const leavesInPlace = (req: Record<string, any>): Diagnostic[] => {
+  /** A planned removal that leaves things in place says so in the plan. */
+  const leavesInPlace = async (req: Record<string, any>): Promise<Diagnostic[]> => {
     const prior = objectOf(req.prior_state);
-    const left = prior && resourceOf(req.type_name).leftInPlace(prior, decodePrivate(req.prior_private));
-    return left ? [warningOfEffect({ kind: 'left in place', left })] : [];
+    if (!prior) return [];
+    const session = sessionOf('plan');
+    try {
+      const left = await resourceOf(req.type_name).leftInPlace(session, prior, decodePrivate(req.prior_private));
+      return [...warned(session.warnings), ...(left ? [warningOfEffect({ kind: 'left in place', left })] : [])];
+    } catch (err) {
+      return failing(err, session.warnings);
+    }
   };
   return {
     ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
@@ -68,7 +74,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     },
     PlanResourceChange: async (req) => {
       const proposed = objectOf(req.proposed_new_state);
-      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private, diagnostics: leavesInPlace(req) };
+      if (!proposed) return { planned_state: dynamic(null), planned_private: req.prior_private, diagnostics: (await leavesInPlace(req)).map(atPlan) };
       const session = sessionOf('plan');
       const resource = resourceOf(req.type_name);
       try {

@@ -182,18 +182,24 @@ export const serverFirewallResource: ProviderResource = {
     return { state, private: withRestoreValues(kept, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
-  leftInPlace(prior, priv) {
-    if (prior.on_destroy === 'restore' && priv.restore) return undefined;
-    return `the firewall of ${String(prior.server_id)} (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`;
+  async leftInPlace(session, prior, priv) {
+    const restore = restoreOf(prior, priv);
+    const where = `the firewall of ${String(prior.server_id)}`;
+    if (!restore) return `${where} (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`;
+    const gone = await goneRulesets(session, restore.rulesets);
+    return gone.length ? `${where} without rule set ${gone.join(', ')}, which it had before this resource and the account no longer has` : undefined;
   },
 
   async destroy(session, prior, priv) {
     const serverId = String(prior.server_id);
     const ctx = session.context(SETTINGS_RUN_SECONDS);
-    const left = this.leftInPlace(prior, priv);
-    if (left) return ctx.log(leftInPlaceLine(left));
-    const restore = priv.restore as Partial<Firewall>;
-    const restored = specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets });
+    const left = await this.leftInPlace(session, prior, priv);
+    if (left) ctx.log(leftInPlaceLine(left));
+    const restore = restoreOf(prior, priv);
+    if (!restore) return;
+    // A rule set deleted since cannot be applied again: the others are, as the plan said.
+    const gone = await goneRulesets(session, restore.rulesets);
+    const restored = specOf(serverId, { enabled: restore.enabled, rulesets: restore.rulesets?.filter((id) => !gone.includes(id)) });
     const plan = await planFirewall(ctx, restored);
     ctx.log(`${plan.summary} (restoring the values before this resource)`);
     await plan.apply();
@@ -222,6 +228,15 @@ export const serverFirewallResource: ProviderResource = {
     };
   },
 };
+
+/** The values a removal puts back: those before this resource's first writes, with on_destroy = "restore". */
+const restoreOf = (prior: ObjectValue, priv: PrivateState): Partial<Firewall> | undefined =>
+  (prior.on_destroy === 'restore' ? (priv.restore as Partial<Firewall> | undefined) : undefined);
+
+/** Which of `ids` the account's rule sets no longer include (one list per process). */
+async function goneRulesets(session: ProviderSession, ids: readonly number[] | undefined): Promise<number[]> {
+  return ids?.length ? unknownRulesetIds(ids, await session.rulesets()) : [];
+}
 
 /** `priv` with the ids the account's rule sets give `names` now, for the next plans; without them when there are none. */
 async function withRulesetIds(session: ProviderSession, priv: PrivateState, names: Value): Promise<PrivateState> {
