@@ -404,7 +404,7 @@ const MUTATION_TESTS = [
   'test/reconcile/keys.test.ts', 'test/reconcile/diffs.test.ts', 'test/provider/provider-units.test.ts', 'test/provider/intent-keys.test.ts',
   'test/provider/intent-model.test.ts', 'test/provider/resource-lives.test.ts', 'test/provider/resource-life.test.ts',
   'test/provider/effects.test.ts', 'test/provider/plan-apply-invariant.test.ts', 'test/handler/outcomes.test.ts',
-  'test/provider/connection-test.test.ts', 'test/provider/request-budget.test.ts',
+  'test/provider/connection-test.test.ts', 'test/provider/request-budget.test.ts', 'test/provider/removal-effects.test.ts',
   // The client's retries: only an API that has not answered yet may be called down.
   'test/api/retries.test.ts',
 ];

@@ -28,6 +28,9 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },
   // One rule for the reboot a plan says and the one its apply sends.
   { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects', 'shownPower'] },
+  // What a removal puts back, and what its plan says it cannot.
+  { file: 'src/provider/resources/server-firewall.ts', functions: ['leftInPlace', 'destroy', 'restoreOf', 'goneRulesets'] },
+  { file: 'src/provider/resources/ip-settings.ts', functions: ['leftInPlace', 'destroy'] },
 ];
 
 /** The name a node with a body is known by in its file, if it is one of the kinds a target names. */

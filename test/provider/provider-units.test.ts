@@ -356,6 +356,26 @@ describe('creating a power state with reboot_triggers says it does not reboot', 
   });
 });
 
+// The removal that Terraform applies before the replacement of a create that failed halfway (the e2e runs it with terraform).
+describe('the removal of an incomplete create of IP settings', () => {
+  const s = useSimulator();
+  test('restores nothing, says nothing, and hands the values to restore to its replacement\'s plan', async () => {
+    const sessions = await configuredSessions(s.client(), { now: s.clock.now });
+    const unset = { id: null, protection: null, changed_since_plan: null };
+    const config = { ...unset, server_id: IDS.dedicated, ip: '203.0.113.11', rdns: 'half.example.com', description: 'half', on_destroy: 'restore', expect_takeover: true };
+    const prior = { ...config, id: `${IDS.dedicated}/203.0.113.11` };
+    const priv = { replacesIncomplete: true, restore: { rdns: null, description: null } };
+    const removal = sessions.forCall('apply');
+    const writes = () => s.sim.executed({ kind: 'ip_settings' }).length;
+    const before = writes();
+    expect(await ipSettingsResource.leftInPlace(removal, prior, priv)).toBeUndefined();
+    await ipSettingsResource.destroy(removal, prior, priv);
+    expect({ writes: writes(), warnings: removal.warnings }).toEqual({ writes: before, warnings: [] });
+    const replacement = await ipSettingsResource.plan(sessions.forCall('apply'), null, config, {});
+    expect(replacement.private).toMatchObject({ replacesIncomplete: true, restore: priv.restore });
+  });
+});
+
 // The shared reads (shared-reads.ts): one GET /servers for every caller; a power write makes the shown list old.
 describe('the server list a process shares', () => {
   const s = useSimulator();
