@@ -111,8 +111,7 @@ const PROVIDER_BLOCK: ObjectValue = Object.fromEntries(PROVIDER_SCHEMA.block.att
 const dynamic = (value: Value) => ({ msgpack: encodeValue(value) });
 const objectOf = (value: { msgpack: Uint8Array } | undefined) => (value ? (decodeValue(value.msgpack) as ObjectValue | null) : null);
 
-/** PlanResourceChange as Terraform sends it: the proposed state is the configuration. */
-/** PlanResourceChange as Terraform sends it; a null `config` plans a removal (the provider asks for it: plan_destroy). */
+/** PlanResourceChange as Terraform sends it: the proposed state is the configuration; a null one plans a removal (plan_destroy). */
 const planChange = async (rpcs: Rpcs, type: string, prior: ObjectValue | null, config: ObjectValue | null, priorPrivate: Uint8Array | undefined) => {
   const states = { prior_state: dynamic(prior), proposed_new_state: dynamic(config), config: dynamic(config) };
   const request = { type_name: type, ...states, prior_private: priorPrivate };
