@@ -16,7 +16,7 @@ test('a firewall whose earlier rule set was deleted since: the plan names it, th
   const removed = await t.driver.apply({});
   const { errors, warnings, appliedWarnings } = removed;
   expect({ errors, warnings, appliedWarnings }).toEqual({ errors: [], warnings: [LEAVES], appliedWarnings: [] });
-  expect(removed.details).toEqual(['The apply leaves the firewall of vps_web_1 without rule set 1, 2, which it had before this resource and the account no longer has.']);
+  expect(removed.details).toEqual(['The apply leaves the firewall of vps_web_1 without rule sets 1, 2, which it had before this resource and the account no longer has.']);
   expect(t.a.state.server(SERVER).firewall).toEqual({ enabled: true, rulesets: [] });
 });
 

@@ -187,7 +187,7 @@ export const serverFirewallResource: ProviderResource = {
     const where = `the firewall of ${String(prior.server_id)}`;
     if (!restore) return `${where} (enabled ${String(prior.enabled)}, rule sets ${JSON.stringify(prior.applied_rulesets)})`;
     const gone = await goneRulesets(session, restore.rulesets);
-    return gone.length ? `${where} without rule set ${gone.join(', ')}, which it had before this resource and the account no longer has` : undefined;
+    return gone.length ? `${where} without rule set${gone.length > 1 ? 's' : ''} ${gone.join(', ')}, which it had before this resource and the account no longer has` : undefined;
   },
 
   async destroy(session, prior, priv) {
