@@ -81,6 +81,15 @@ export interface RunOutcome {
   readonly crashed: boolean;
 }
 
+/** The API requests one resource RPC sent, in the order the account answered them (`METHOD /template`). */
+export interface RpcRequests {
+  /** The provider process that answered the RPC, numbered from 1 in the driver's life. */
+  readonly process: number;
+  readonly rpc: ProviderRpc;
+  readonly type: string;
+  readonly endpoints: readonly string[];
+}
+
 /** A change the plan walk planned, with the planned value the apply's re-plan must keep (null for a removal). */
 interface PlannedChange {
   readonly address: string;
@@ -126,6 +135,9 @@ function same(a: Value, b: Value): boolean {
 
 export class ProtocolDriver {
   public readonly state = new Map<string, StoredResource>();
+  /** The requests of each resource RPC of the last run, as its account logged them. */
+  public readonly requests: RpcRequests[] = [];
+  private processes = 0;
   /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
   private rpcsToDeath: number | undefined;
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
@@ -163,7 +175,7 @@ export class ProtocolDriver {
     const sessions = createSession({
       client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, now: this.clock.now, sleep: async (ms) => this.clock.advance(ms),
     }, stop.signal);
-    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop);
+    const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop, account.sim);
     return { rpcs, stop };
   }
 
@@ -191,17 +203,27 @@ export class ProtocolDriver {
       return res;
     };
     const wire = Object.fromEntries(RESOURCE_RPCS.map((name) => [name, rpc(name)])) as unknown as Rpcs;
-    return { rpcs: this.mortal(wire, stop) };
+    return { rpcs: this.mortal(wire, stop, account.sim) };
   }
 
-  /** RPCs that count towards `crashAtRpc`: the one it names runs, then its process dies before answering. */
-  private mortal(rpcs: Rpcs, stop: AbortController): Rpcs {
-    const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: unknown, cb: unknown) => {
+  /**
+   * RPCs that count towards `crashAtRpc` (the one it names runs, then its process dies before
+   * answering), each with the requests it sent to `sim` recorded.
+   */
+  private mortal(rpcs: Rpcs, stop: AbortController, sim: RunningSimulator): Rpcs {
+    const process = ++this.processes;
+    const logged = () => sim.requestsDropped + sim.requests.length;
+    const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: { type_name?: string }, cb: unknown) => {
       if (this.rpcsToRefusal && --this.rpcsToRefusal.left === 0) {
         const { effect, endpoints = ['* *'] } = this.rpcsToRefusal;
         for (const account of Object.values(this.accounts)) endpoints.forEach((endpoint) => account.sim.addFault({ endpoint, effect }));
       }
-      const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb);
+      const from = logged();
+      const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb).finally(() => {
+        const sent = logged() - from;
+        const endpoints = sent ? sim.requests.slice(-sent).map((r) => r.endpoint ?? `${r.method} ${r.path}`) : [];
+        this.requests.push({ process, rpc: name as ProviderRpc, type: req.type_name ?? '', endpoints });
+      });
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
         stop.abort();
         throw new ProviderDied();
@@ -250,6 +272,7 @@ export class ProtocolDriver {
   /** `terraform apply` of `configs` (address to resource); with `betweenPlanAndApply`, a saved plan applied by another run. */
   public async apply(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions = {}): Promise<RunOutcome> {
     const outcome: RunOutcome = { errors: [], warnings: [], details: [], appliedWarnings: [], changes: {}, failed: [], crashed: false };
+    this.requests.length = 0;
     this.rpcsToDeath = options.crashAtRpc;
     const armRefusal = () => {
       this.rpcsToRefusal = options.refuseFromRpc && { ...options.refuseFromRpc, left: options.refuseFromRpc.rpc };

@@ -1,16 +1,16 @@
 import * as fc from 'fast-check';
 import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES } from '../../src/simulator';
-import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
+import type { ApplyOptions, ResourceConfig, RpcRequests, RunOutcome } from '../helpers/protocol-driver';
 import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
  * A model-based test of what the account may do around a plan (issue 74 §3): fast-check writes
  * sequences of configuration edits (members set and unset, rule sets by id and by name,
- * changed_since_plan, on_destroy, expect_takeover, triggers, hard_reboot, timeouts), `-replace`,
- * moves of the account by hand before a plan and between a saved plan and its apply (a firewall
- * changed, a rule set deleted and created again under another id, a server stopped), plans made
- * with a read-only token, tokens rotated away, plans applied seconds or hours later, and crashes
- * at any RPC.
+ * changed_since_plan, on_destroy, expect_takeover, triggers, hard_reboot, stop_method and its
+ * fallback, timeouts), `-replace`, moves of the account by hand before a plan and between a saved
+ * plan and its apply (a firewall changed, a rule set deleted and created again under another id, a
+ * server stopped), plans made with a read-only token, tokens rotated away, plans applied seconds
+ * or hours later, and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -20,7 +20,8 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * configuration, a create warns of a takeover exactly when it changes what is there unreviewed,
  * one power cycle per change of the triggers however hard_reboot is edited, an apply nothing moved
  * around warns of nothing its plan did not say and power-cycles exactly when its plan said so, a
- * start of a server the plan showed running is named, and the sequence converges.
+ * start of a server the plan showed running is named, every run keeps to the request budget the
+ * docs state, and the sequence converges.
  * `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400), `ACCOUNT_MOVES_SEED` replays one.
  */
 const t = useTwoAccounts();
@@ -56,6 +57,8 @@ interface Model {
   /** The power the configuration asks for. */
   power: 'running' | 'stopped';
   hard: boolean;
+  /** How a stop is made: stop_method, and force_stop_fallback with a graceful one. */
+  stop: 'shutdown' | 'power_off' | 'shutdown, power_off if it fails';
   timeout: number;
   /** The triggers of the last apply, whatever its outcome: a new change of them may reboot once. */
   lastAttempt: string;
@@ -68,7 +71,15 @@ interface Model {
 }
 
 const configs = (m: Model): Record<string, ResourceConfig> => ({
-  pw: power({ state: m.power, reboot_triggers: { v: m.triggers }, hard_reboot: m.hard ? true : null, operation_timeout_seconds: m.timeout }),
+  pw: power({
+    state: m.power,
+    reboot_triggers: { v: m.triggers },
+    hard_reboot: m.hard ? true : null,
+    stop_method: m.stop === 'power_off' ? 'power_off' : null,
+    force_stop_fallback: m.stop === 'shutdown, power_off if it fails' ? true : null,
+    operation_timeout_seconds: m.timeout,
+    ready_timeout_seconds: m.timeout * 2,
+  }),
   ...(m.fw && {
     fw: firewall('a', {
       enabled: m.fw.enabled ?? null,
@@ -111,6 +122,38 @@ function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
     ...(fw.enabled !== undefined && { enabled: fw.enabled }),
     ...(managesRulesets && { rulesets: [...new Set([...(fw.rulesets ?? []), ...named])].sort((x, y) => x - y) }),
   };
+}
+
+/** Reads each provider process makes once, whatever its resources: the token's test, the server list, the rule sets. */
+const PER_PROCESS = new Set(['GET /connect', 'GET /servers', 'GET /firewall/rulesets']);
+const POLL = 'GET /servers/{serverId}/operations/{operationId}';
+const RULESETS = 'GET /firewall/rulesets';
+
+/**
+ * Where a run spent more requests than the budget the docs state (issue 74 §2): a refresh and a
+ * plan read their resource at most once; an apply reads it at most once more than it writes (each
+ * write confirmed by at most one read), its polls aside, and a firewall's apply may list the rule
+ * sets once more (names resolve from a fresh list there); each process lists the rule sets once
+ * besides, and the servers once (the model makes no list stale).
+ */
+function overBudget(requests: readonly RpcRequests[]): string[] {
+  const problems: string[] = [];
+  const applies = (r: RpcRequests) => r.rpc === 'ApplyResourceChange';
+  const reads = (r: RpcRequests) => r.endpoints.filter((e) => e.startsWith('GET ') && !PER_PROCESS.has(e) && e !== POLL).length;
+  const writes = (r: RpcRequests) => r.endpoints.filter((e) => !e.startsWith('GET ')).length;
+  const count = (rs: readonly RpcRequests[], endpoint: string) => rs.flatMap((r) => r.endpoints).filter((e) => e === endpoint).length;
+  for (const r of requests) {
+    const allowed = applies(r) ? 1 + writes(r) : 1;
+    if (reads(r) > allowed) problems.push(`${r.rpc} of a ${r.type} read ${reads(r)} times: ${r.endpoints.join(', ')}`);
+    if (applies(r) && count([r], RULESETS) > 1) problems.push(`${r.rpc} of a ${r.type} listed the rule sets ${count([r], RULESETS)} times`);
+  }
+  for (const process of new Set(requests.map((r) => r.process))) {
+    const its = requests.filter((r) => r.process === process);
+    const shared = count(its.filter((r) => !applies(r)), RULESETS);
+    if (shared > 1) problems.push(`process ${process} listed the rule sets ${shared} times outside its applies`);
+    if (count(its, 'GET /servers') > 1) problems.push(`process ${process} listed the servers ${count(its, 'GET /servers')} times`);
+  }
+  return problems;
 }
 
 const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join('\n');
@@ -182,6 +225,9 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   });
   const text = said(outcome);
   const context = JSON.stringify({ fw: m.fw, between, shown, moved, now: firewallOf(r), outcome }, null, 1);
+  // Every run keeps to the request budget, whatever moved.
+  const spent = overBudget(r.driver.requests);
+  if (spent.length) throw new Error(`the run spent more requests than its budget: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
   if (reboots(r.a) > m.allowed) throw new Error(`${reboots(r.a)} power cycles for ${m.allowed} trigger changes:\n${context}`);
   // A warning of a reboot or a start for the triggers is true of the configuration.
@@ -211,6 +257,9 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
     const warned = outcome.warnings.includes('Creating this resource changes a firewall that exists already');
     if (warned !== (changesWhatIsThere && !m.fw!.reviewed)) throw new Error(`the create's plan ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
   }
+  // A reviewed takeover costs no read at plan, in either walk: the apply reads it, once.
+  const planReads = r.driver.requests.filter((q) => q.rpc === 'PlanResourceChange' && q.endpoints.includes('GET /servers/{serverId}/firewall'));
+  if (outcome.changes.fw === 'create' && m.fw!.reviewed && planReads.length) throw new Error(`the plan of a reviewed takeover read the firewall:\n${context}`);
   // The same for the address's managed members.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
     const now = addressOf(r);
@@ -258,7 +307,7 @@ const rebootKeyBase = (r: Real) => JSON.stringify([r.driver.state.get('pw')?.val
 /**
  * What the plan of this run will show as changing nothing on the server, from what the user did:
  * the account has not moved since Terraform's state was written, and that state already holds the
- * configured values (only on_destroy, changed_since_plan, hard_reboot or a timeout may differ).
+ * configured values (only on_destroy, changed_since_plan, hard_reboot, how a stop is made or a timeout may differ).
  * Rule sets by name are known after apply in any plan that changes the firewall resource.
  */
 function planChangesNothing(r: Real, m: Model, replaced: readonly string[]): { firewall: boolean; power: boolean; address: boolean } {
@@ -324,7 +373,8 @@ const COMMANDS = [
   fc.constantFrom('1', '2', '3').map((v) => cmd(`triggers v${v}`, (m) => void (m.triggers = v))),
   fc.constant(cmd('state toggled (running, stopped)', (m) => void (m.power = m.power === 'running' ? 'stopped' : 'running'))),
   fc.constant(cmd('hard_reboot toggled', (m) => void (m.hard = !m.hard))),
-  fc.constantFrom(60, 120).map((s) => cmd(`operation timeout ${s}s`, (m) => void (m.timeout = s))),
+  fc.constantFrom(60, 120).map((s) => cmd(`operation timeout ${s}s, ready timeout ${2 * s}s`, (m) => void (m.timeout = s))),
+  fc.constantFrom<Model['stop']>('shutdown', 'power_off', 'shutdown, power_off if it fails').map((stop) => cmd(`stop by ${stop}`, (m) => void (m.stop = stop))),
   // The account moves by hand before a plan.
   firewallValue.map((v) => cmd(`the firewall changed by hand to ${JSON.stringify(v)}`, (m, r) => {
     moveFirewall(r, v);
@@ -411,7 +461,7 @@ test(`no move of the account around a plan makes Terraform refuse an answer, a v
     fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12, size: 'max' }), async (sequence) => {
       await t.reset();
       t.a.state.rulesets.push({ id: 10, name: 'db' }, { id: 11, name: 'dns' });
-      const model: Model = { fw: undefined, ip: undefined, triggers: '1', power: 'running', hard: false, timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
+      const model: Model = { fw: undefined, ip: undefined, triggers: '1', power: 'running', hard: false, stop: 'shutdown', timeout: 60, lastAttempt: '1', allowed: 0, unsettled: false, movedSinceState: false };
       await applyAndCheck(t, model);
       await fc.asyncModelRun(() => ({ model, real: t }), sequence);
       await converges(model, t);
