@@ -1,5 +1,5 @@
-import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
-import { firewall, power, useTwoAccounts } from '../helpers/two-accounts';
+import { SEED_DEDICATED_IPS, SEED_SERVER_IDS as IDS } from '../../src/simulator';
+import { firewall, ipSettings, power, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
  * Issue 74 §2, the request budget, counted through the protocol driver (a new process per walk, as
@@ -52,4 +52,14 @@ test('a reboot reads its server once in the apply, and starts from that read', a
   expect(run.errors).toEqual([]);
   // The plan walk's check (1), the apply walk's plan (1), the apply's own read, which the reboot starts from (1), the confirming read (1).
   expect(reads() - before).toBe(4);
+});
+
+test('a created IP settings resource is read at plan even with expect_takeover = true: a field the token may not edit is refused there', async () => {
+  const reads = () => requestsTo('GET /servers/{serverId}/ips/{ip}');
+  const before = reads();
+  const locked = await t.driver.apply({ ip: ipSettings({ ip: SEED_DEDICATED_IPS.locked, rdns: 'mine.example.com', expect_takeover: true }) });
+  expect(locked.errors).toEqual([expect.stringContaining('rdns is not editable for this address')]);
+  // The plan walk's read refused it: nothing was applied.
+  expect(reads() - before).toBe(1);
+  expect(t.a.executed({ kind: 'ip_settings' })).toEqual([]);
 });
