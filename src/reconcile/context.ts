@@ -51,7 +51,8 @@ export interface Plan {
   readonly inSync: boolean;
   /** `in sync`, or the changes, e.g. `enabled false -> true`. */
   readonly summary: string;
-  readonly apply: () => Promise<void>;
+  /** Makes the changes; what it answers is the kind's own (a power plan's: the server as last read). */
+  readonly apply: () => Promise<unknown>;
 }
 
 /** The key of one write of this context: its account and intent, then what the write is for. */

@@ -16,9 +16,9 @@ export function powerActionFor(desired: DesiredPower, power: ServerDetail['power
 
 const inFlight = (s: ServerDetail) => !!s.currentOperation && !isFinalOperationStatus(s.currentOperation.status);
 
-/** A power plan, with the read it starts from: a reboot after an in-sync plan starts from it too. */
+/** A power plan whose apply answers with the server as it last read it: a reboot that follows starts from there. */
 export interface PowerPlan extends Plan {
-  readonly server: ServerDetail;
+  readonly apply: () => Promise<ServerDetail>;
 }
 
 /**
@@ -32,7 +32,7 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec,
   const desired = doc.desired.state;
   const server = observed ?? await readServer(ctx, target);
   if (!inFlight(server) && server.power === desired) {
-    return { inSync: true, summary: `${target.label}: in sync (${desired})`, server, apply: async () => undefined };
+    return { inSync: true, summary: `${target.label}: in sync (${desired})`, apply: async () => server };
   }
   const moved = !inFlight(server) && shown === desired && server.power !== 'unknown';
   if (moved) ctx.warn(sincePlanWarning(target.label, [{ name: 'state', shown: JSON.stringify(shown), actual: JSON.stringify(server.power), desired: JSON.stringify(desired), reached: false }])!);
@@ -40,7 +40,7 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec,
   const summary = inFlight(server)
     ? `${target.label}: ${server.power} -> ${desired} (after operation ${server.currentOperation!.id} finishes)`
     : `${target.label}: ${server.power} -> ${desired}${action ? ` (${action})` : ''}`;
-  return { inSync: false, summary, server, apply: () => converge(ctx, doc, target, server) };
+  return { inSync: false, summary, apply: () => converge(ctx, doc, target, server) };
 }
 
 /**
@@ -49,7 +49,7 @@ export async function planPowerState(ctx: ReconcileContext, doc: PowerStateSpec,
  * new key). An offered action refused as unsupported means another operation got there first: wait
  * for it and decide again. A failed graceful shutdown falls back to power_off only when asked to.
  */
-async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: PowerTarget, first: ServerDetail): Promise<void> {
+async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: PowerTarget, first: ServerDetail): Promise<ServerDetail> {
   const desired = doc.desired.state;
   const reached = (s: ServerDetail) => s.power === desired;
   let stopMethod = doc.stopMethod;
@@ -63,7 +63,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
     const action = powerActionFor(desired, server.power, stopMethod);
     if (!action) {
       ctx.log(`${target.label}: ${desired} (confirmed)`);
-      return;
+      return server;
     }
     await ensureOffered(ctx, target, action, server);
     const outcome = await runAction(ctx, target, action, { desired, observed: server.power, attempt });
@@ -73,7 +73,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
         throw new ReconcileError(`${target.label}: ${action} succeeded but the server reports power ${server.power}`, 'apply again to re-check; if it persists, report the operation to support');
       }
       ctx.log(`${target.label}: ${desired} (confirmed)`);
-      return;
+      return server;
     }
     if (outcome.kind === 'earlier') {
       // Keys of a re-run after an interrupted apply meet that apply's answers: what it did is read
@@ -82,7 +82,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
       server = await settle(ctx, target, reached);
       if (reached(server)) {
         ctx.log(`${target.label}: ${desired} (confirmed)`);
-        return;
+        return server;
       }
       if (++earlierAnswers >= MAX_WRITE_ATTEMPTS) {
         throw new ReconcileError(`${target.label}: ${action} met answers of earlier runs ${earlierAnswers} times and the server is still ${server.power}`, 'check the server in the control panel before applying again');
@@ -105,7 +105,7 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
       if (!reached(server)) server = await readUntilPower(ctx, target, desired);
       if (reached(server)) {
         ctx.log(`${target.label}: ${desired} (confirmed after an unknown outcome)`);
-        return;
+        return server;
       }
       if (++unknownOutcomes >= 2) {
         throw new ReconcileError(`${target.label}: ${action} twice ended with an unknown outcome and the server is still ${server.power}`, 'check the server in the control panel before applying again');

@@ -81,13 +81,14 @@ export interface RunOutcome {
   readonly crashed: boolean;
 }
 
-/** The API requests one resource RPC sent, in the order the account answered them (`METHOD /template`). */
+/** The API requests one resource RPC sent, in order. */
 export interface RpcRequests {
   /** The provider process that answered the RPC, numbered from 1 in the driver's life. */
   readonly process: number;
   readonly rpc: ProviderRpc;
   readonly type: string;
-  readonly endpoints: readonly string[];
+  /** Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered). */
+  readonly answers: ReadonlyArray<{ readonly endpoint: string; readonly status: number }>;
 }
 
 /** A change the plan walk planned, with the planned value the apply's re-plan must keep (null for a removal). */
@@ -221,8 +222,8 @@ export class ProtocolDriver {
       const from = logged();
       const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb).finally(() => {
         const sent = logged() - from;
-        const endpoints = sent ? sim.requests.slice(-sent).map((r) => r.endpoint ?? `${r.method} ${r.path}`) : [];
-        this.requests.push({ process, rpc: name as ProviderRpc, type: req.type_name ?? '', endpoints });
+        const answers = (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status }));
+        this.requests.push({ process, rpc: name as ProviderRpc, type: req.type_name ?? '', answers });
       });
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
         stop.abort();

@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
 import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES } from '../../src/simulator';
-import type { ApplyOptions, ResourceConfig, RpcRequests, RunOutcome } from '../helpers/protocol-driver';
+import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
+import { overBudget } from '../helpers/request-budget';
 import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
@@ -124,38 +125,6 @@ function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
   };
 }
 
-/** Reads each provider process makes once, whatever its resources: the token's test, the server list, the rule sets. */
-const PER_PROCESS = new Set(['GET /connect', 'GET /servers', 'GET /firewall/rulesets']);
-const POLL = 'GET /servers/{serverId}/operations/{operationId}';
-const RULESETS = 'GET /firewall/rulesets';
-
-/**
- * Where a run spent more requests than the budget the docs state (issue 74 §2): a refresh and a
- * plan read their resource at most once; an apply reads it at most once more than it writes (each
- * write confirmed by at most one read), its polls aside, and a firewall's apply may list the rule
- * sets once more (names resolve from a fresh list there); each process lists the rule sets once
- * besides, and the servers once (the model makes no list stale).
- */
-function overBudget(requests: readonly RpcRequests[]): string[] {
-  const problems: string[] = [];
-  const applies = (r: RpcRequests) => r.rpc === 'ApplyResourceChange';
-  const reads = (r: RpcRequests) => r.endpoints.filter((e) => e.startsWith('GET ') && !PER_PROCESS.has(e) && e !== POLL).length;
-  const writes = (r: RpcRequests) => r.endpoints.filter((e) => !e.startsWith('GET ')).length;
-  const count = (rs: readonly RpcRequests[], endpoint: string) => rs.flatMap((r) => r.endpoints).filter((e) => e === endpoint).length;
-  for (const r of requests) {
-    const allowed = applies(r) ? 1 + writes(r) : 1;
-    if (reads(r) > allowed) problems.push(`${r.rpc} of a ${r.type} read ${reads(r)} times: ${r.endpoints.join(', ')}`);
-    if (applies(r) && count([r], RULESETS) > 1) problems.push(`${r.rpc} of a ${r.type} listed the rule sets ${count([r], RULESETS)} times`);
-  }
-  for (const process of new Set(requests.map((r) => r.process))) {
-    const its = requests.filter((r) => r.process === process);
-    const shared = count(its.filter((r) => !applies(r)), RULESETS);
-    if (shared > 1) problems.push(`process ${process} listed the rule sets ${shared} times outside its applies`);
-    if (count(its, 'GET /servers') > 1) problems.push(`process ${process} listed the servers ${count(its, 'GET /servers')} times`);
-  }
-  return problems;
-}
-
 const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join('\n');
 const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
 /** Terraform's state as a file holds it: values with sets sorted, and the private bytes. */
@@ -258,7 +227,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
     if (warned !== (changesWhatIsThere && !m.fw!.reviewed)) throw new Error(`the create's plan ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
   }
   // A reviewed takeover costs no read at plan, in either walk: the apply reads it, once.
-  const planReads = r.driver.requests.filter((q) => q.rpc === 'PlanResourceChange' && q.endpoints.includes('GET /servers/{serverId}/firewall'));
+  const planReads = r.driver.requests.filter((q) => q.rpc === 'PlanResourceChange' && q.answers.some((a) => a.endpoint === 'GET /servers/{serverId}/firewall'));
   if (outcome.changes.fw === 'create' && m.fw!.reviewed && planReads.length) throw new Error(`the plan of a reviewed takeover read the firewall:\n${context}`);
   // The same for the address's managed members.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {

@@ -63,3 +63,16 @@ test('a created IP settings resource is read at plan even with expect_takeover =
   expect(reads() - before).toBe(1);
   expect(t.a.executed({ kind: 'ip_settings' })).toEqual([]);
 });
+
+test('a reboot that waits out an operation in flight starts from the read that saw it end', async () => {
+  const pw = (v: string) => ({ pw: power({ server_id: IDS.vdsRunning, reboot_triggers: { v }, operation_timeout_seconds: 2 }) });
+  t.a.setOperationDelays({ runningMs: 6_000 });
+  expect((await t.driver.apply(pw('1'))).errors).toEqual([]);
+  // The reboot outlives its timeout: the next apply finds it in flight.
+  expect((await t.driver.apply(pw('2'))).errors).toEqual([expect.stringContaining('did not finish within 2s')]);
+  await t.driver.apply(pw('3'));
+  const apply = t.driver.requests.find((r) => r.rpc === 'ApplyResourceChange')!;
+  const endpoints = apply.answers.map((a) => a.endpoint).filter((e) => !e.endsWith('/operations/{operationId}'));
+  // Its read, the read once the operation ended, the reboot, and nothing read between.
+  expect(endpoints).toEqual(['GET /servers/{serverId}', 'GET /servers/{serverId}', 'POST /servers/{serverId}/actions']);
+});

@@ -132,12 +132,11 @@ export const powerStateResource: ProviderResource = {
     // so a server stopped by hand since the plan is started (the fresh boot the triggers ask for) and named, not waited for.
     const rebootMayFollow = rebootsForTriggers(prior, planned, false);
     const observed = rebootMayFollow ? undefined : observedServer;
-    let inSync: ServerDetail | undefined;
+    let converged: ServerDetail;
     try {
       const plan = await planPowerState(ctx, spec, observed, shownPower(prior));
       ctx.log(plan.summary);
-      await plan.apply();
-      if (plan.inSync) inSync = plan.server;
+      converged = await plan.apply();
     } catch (error) {
       // The reboot, if any, was not reached: still to do.
       return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
@@ -152,7 +151,7 @@ export const powerStateResource: ProviderResource = {
       const rebootCtx = { ...ctx, intent: rebootIntent(life, generation as number, planned.reboot_triggers), done: ctx.log };
       sent = false;
       try {
-        await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers), inSync);
+        await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers), converged);
       } catch (error) {
         // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
         return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };

@@ -1,0 +1,47 @@
+import type { RpcRequests } from './protocol-driver';
+
+/*
+ * The request budget the docs state (issue 74 §2, the GitOps guide's "What each case costs"), as
+ * an oracle of the model-based tests: what each resource RPC of a run may send the API.
+ */
+
+/** Reads each provider process makes once, whatever its resources: the token's test, the server list, the rule sets. */
+const PER_PROCESS = new Set(['GET /connect', 'GET /servers', 'GET /firewall/rulesets']);
+const POLL = 'GET /servers/{serverId}/operations/{operationId}';
+const RULESETS = 'GET /firewall/rulesets';
+
+/**
+ * A request the budget counts: one the API answered with something to go on. A 429, a 5xx or a
+ * dropped connection is retried, and a refused token (401) fails the run: their requests are the
+ * pacing's and the refusals' concern, not the features'.
+ */
+const budgeted = (status: number): boolean => status >= 200 && status < 500 && status !== 401 && status !== 429;
+
+/**
+ * Where a run spent more requests than its budget: a refresh and a plan read their resource at
+ * most once; an apply reads it at most once more than it writes (each write confirmed by at most
+ * one read), its polls aside, and a firewall's apply may list the rule sets once more (names
+ * resolve from a fresh list there); each process lists the rule sets once besides, and the servers
+ * once (the models make no list stale, which would be read again).
+ */
+export function overBudget(runRequests: readonly RpcRequests[]): string[] {
+  const problems: string[] = [];
+  const requests = runRequests.map((r) => ({ ...r, endpoints: r.answers.filter((a) => budgeted(a.status)).map((a) => a.endpoint) }));
+  type Counted = (typeof requests)[number];
+  const applies = (r: Counted) => r.rpc === 'ApplyResourceChange';
+  const reads = (r: Counted) => r.endpoints.filter((e) => e.startsWith('GET ') && !PER_PROCESS.has(e) && e !== POLL).length;
+  const writes = (r: Counted) => r.endpoints.filter((e) => !e.startsWith('GET ')).length;
+  const count = (rs: readonly Counted[], endpoint: string) => rs.flatMap((r) => r.endpoints).filter((e) => e === endpoint).length;
+  for (const r of requests) {
+    const allowed = applies(r) ? 1 + writes(r) : 1;
+    if (reads(r) > allowed) problems.push(`${r.rpc} of a ${r.type} read ${reads(r)} times: ${r.endpoints.join(', ')}`);
+    if (applies(r) && count([r], RULESETS) > 1) problems.push(`${r.rpc} of a ${r.type} listed the rule sets ${count([r], RULESETS)} times`);
+  }
+  for (const process of new Set(requests.map((r) => r.process))) {
+    const its = requests.filter((r) => r.process === process);
+    const shared = count(its.filter((r) => !applies(r)), RULESETS);
+    if (shared > 1) problems.push(`process ${process} listed the rule sets ${shared} times outside its applies`);
+    if (count(its, 'GET /servers') > 1) problems.push(`process ${process} listed the servers ${count(its, 'GET /servers')} times`);
+  }
+  return problems;
+}
