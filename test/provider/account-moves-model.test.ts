@@ -18,7 +18,8 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * changed since the plan is named (or refused, with "fail"), a plan that says the apply writes
  * nothing to a server is kept, a read-only plan plans, a failed apply that wrote nothing leaves the
  * state as it was (values and private data), each warning about a reboot is true of the
- * configuration, a create warns of a takeover exactly when it changes what is there unreviewed,
+ * configuration, a create (of a firewall or an address's settings) warns of a takeover exactly
+ * when it changes what is there unreviewed,
  * one power cycle per change of the triggers however hard_reboot is edited, an apply nothing moved
  * around warns of nothing its plan did not say and power-cycles exactly when its plan said so, a
  * start of a server the plan showed running is named, every run keeps to the request budget the
@@ -49,6 +50,8 @@ interface AddressIntent {
   readonly rdns?: string;
   readonly description?: string;
   readonly onDestroy?: 'restore';
+  /** expect_takeover = true. */
+  readonly reviewed?: boolean;
 }
 
 interface Model {
@@ -92,7 +95,13 @@ const configs = (m: Model): Record<string, ResourceConfig> => ({
     }),
   }),
   ...(m.ip && {
-    ip: ipSettings({ ip: ADDRESS, rdns: m.ip.rdns ?? null, description: m.ip.description ?? null, on_destroy: m.ip.onDestroy ?? null }),
+    ip: ipSettings({
+      ip: ADDRESS,
+      rdns: m.ip.rdns ?? null,
+      description: m.ip.description ?? null,
+      on_destroy: m.ip.onDestroy ?? null,
+      expect_takeover: m.ip.reviewed ? true : null,
+    }),
   }),
 });
 
@@ -170,7 +179,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw) };
+  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw), addressBefore: addressOf(r) };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -229,7 +238,13 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // A reviewed takeover costs no read at plan, in either walk: the apply reads it, once.
   const planReads = r.driver.requests.filter((q) => q.rpc === 'PlanResourceChange' && q.answers.some((a) => a.endpoint === 'GET /servers/{serverId}/firewall'));
   if (outcome.changes.fw === 'create' && m.fw!.reviewed && planReads.length) throw new Error(`the plan of a reviewed takeover read the firewall:\n${context}`);
-  // The same for the address's managed members.
+  // The same for an address's settings: a takeover is warned of exactly when a managed member changes unreviewed.
+  if (outcome.changes.ip === 'create' && !before.movedSinceState && !stillAround) {
+    const changesWhatIsThere = (['rdns', 'description'] as const).some((member) => m.ip![member] !== undefined && differs(before.addressBefore[member], m.ip![member]));
+    const warned = outcome.warnings.includes('Creating this resource changes IP settings that exist already');
+    if (warned !== (changesWhatIsThere && !m.ip!.reviewed)) throw new Error(`the address's create ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
+  }
+  // Each value the apply put back to an address that changed since the plan's refresh is named.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
     const now = addressOf(r);
     for (const member of ['rdns', 'description'] as const) {
@@ -321,6 +336,7 @@ const addressIntent = fc.record<AddressIntent>({
   rdns: fc.option(fc.constantFrom('web.example.com', 'mail.example.com'), { nil: undefined }),
   description: fc.option(fc.constantFrom('web', 'mail'), { nil: undefined }),
   onDestroy: fc.option(fc.constant('restore' as const), { nil: undefined }),
+  reviewed: fc.option(fc.constant(true), { nil: undefined }),
 });
 const delay = fc.constantFrom(2_000, 3_600_000);
 
