@@ -18,8 +18,8 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * changed since the plan is named (or refused, with "fail"), a plan that says the apply writes
  * nothing to a server is kept, a read-only plan plans, a failed apply that wrote nothing leaves the
  * state as it was (values and private data), each warning about a reboot is true of the
- * configuration, a create (of a firewall or an address's settings) warns of a takeover exactly
- * when it changes what is there unreviewed,
+ * configuration, a create (of a firewall, an address's settings or a power state) warns of a
+ * takeover exactly when it changes what is there unreviewed,
  * one power cycle per change of the triggers however hard_reboot is edited, an apply nothing moved
  * around warns of nothing its plan did not say and power-cycles exactly when its plan said so, a
  * start of a server the plan showed running is named, every run keeps to the request budget the
@@ -179,7 +179,7 @@ interface Between {
 }
 
 async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
-  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw), addressBefore: addressOf(r) };
+  const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw), addressBefore: addressOf(r), power: r.a.state.server(SERVER).server.power };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
   m.lastAttempt = m.triggers;
@@ -243,6 +243,11 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
     const changesWhatIsThere = (['rdns', 'description'] as const).some((member) => m.ip![member] !== undefined && differs(before.addressBefore[member], m.ip![member]));
     const warned = outcome.warnings.includes('Creating this resource changes IP settings that exist already');
     if (warned !== (changesWhatIsThere && !m.ip!.reviewed)) throw new Error(`the address's create ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
+  }
+  // And a power state created anew (replaced): exactly when the apply starts or stops the server.
+  if (outcome.changes.pw === 'replace' && !stillAround) {
+    const warned = outcome.warnings.includes('Creating this resource changes the power state of a server');
+    if (warned !== (before.power !== m.power)) throw new Error(`the power state's create ${warned ? 'warned of' : 'did not warn of'} a takeover:\n${context}`);
   }
   // Each value the apply put back to an address that changed since the plan's refresh is named.
   if (addressShown && addressMoved && m.ip && outcome.changes.ip === 'update') {
