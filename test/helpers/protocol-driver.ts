@@ -15,8 +15,10 @@ import { SEED_TOKEN_NAMES, type FaultEffect, type RunningSimulator } from '../..
  * An in-process driver of the plugin protocol that keeps state as Terraform does, for tests that
  * run thousands of applies: each walk (plan, apply) gets new provider processes (a new client,
  * configured anew: the token tested), one per provider configuration; a refresh before each plan; a
- * re-plan before each apply; a replacement as a removal then a create; an apply whose provider
- * dies keeps the prior values and drops the private data; an error keeps the state returned.
+ * re-plan before each apply; a replacement as a removal then a create, the removal given the
+ * replacement plan's private data and that plan's warnings unshown (as Terraform's core does); an
+ * apply whose provider dies keeps the prior values and drops the private data; an error keeps the
+ * state returned, and a create that failed with an object is tainted: the next plan replaces it.
  * test/e2e/intent-keys.test.ts runs the same sequences through the real terraform.
  */
 
@@ -38,6 +40,8 @@ export interface StoredResource {
   readonly provider: string;
   readonly value: ObjectValue;
   readonly private?: Uint8Array;
+  /** A create that failed with an object to keep: Terraform plans its replacement next. */
+  readonly tainted?: boolean;
 }
 
 export interface ApplyOptions {
@@ -98,6 +102,8 @@ interface PlannedChange {
   readonly type: string;
   readonly kind: 'create' | 'update' | 'replace' | 'delete';
   readonly value: ObjectValue | null;
+  /** The plan's private data, which a removal (a replacement's too) gets as Terraform's change.Private. */
+  readonly private?: Uint8Array;
 }
 
 const WRITE_ACCEPTED = /^(POST|PUT|PATCH) \S+ -> 2\d\d /;
@@ -382,11 +388,14 @@ export class ProtocolDriver {
       }
       if (!wanted) {
         if (!prior) continue;
-        if (this.collect((await planChange(rpcs, type, prior, null, priorPrivate)).diagnostics, outcome)) failed = true;
-        else planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null });
+        const removal = await planChange(rpcs, type, prior, null, priorPrivate);
+        if (this.collect(removal.diagnostics, outcome)) failed = true;
+        else planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null, private: removal.planned_private });
         continue;
       }
-      const plan = await planChange(rpcs, type, prior, wanted.config, priorPrivate);
+      // A tainted object is planned as a create (no prior value, no private data), then replaced.
+      const tainted = prior !== null && stored?.tainted === true;
+      const plan = await planChange(rpcs, type, tainted ? null : prior, wanted.config, tainted ? undefined : priorPrivate);
       if (this.collect(plan.diagnostics, outcome)) {
         failed = true;
         continue;
@@ -394,9 +403,10 @@ export class ProtocolDriver {
       const value = objectOf(plan.planned_state)!;
       assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
       const replaced = prior !== null && ((plan.requires_replace ?? []).length > 0 || options.replace?.includes(address));
-      const change = { address, provider: wanted.provider, type, value };
+      const change = { address, provider: wanted.provider, type, value, private: plan.planned_private as Uint8Array | undefined };
       if (prior === null) planned.push({ ...change, kind: 'create' });
-      else if (replaced) planned.push({ ...change, kind: 'replace', value: await this.planOfReplacement(rpcs, address, type, wanted.config, outcome) });
+      else if (tainted) planned.push({ ...change, kind: 'replace' });
+      else if (replaced) planned.push({ ...change, kind: 'replace', ...await this.planOfReplacement(rpcs, address, type, wanted.config, change.private, outcome) });
       else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
     }
     if (failed) return [];
@@ -404,13 +414,23 @@ export class ProtocolDriver {
     return planned;
   }
 
-  /** Terraform plans a replacement's new object as a create: the apply's re-plan of the create must keep that plan. */
-  private async planOfReplacement(rpcs: Rpcs, address: string, type: string, config: ObjectValue, outcome: RunOutcome): Promise<ObjectValue | null> {
-    const plan = await planChange(rpcs, type, null, config, undefined);
-    if (this.collect(plan.diagnostics, outcome)) return null;
+  /**
+   * Terraform plans a replacement's new object as a create, handing it the update plan's private
+   * data, and shows that plan's diagnostics only when one is an error (the update plan said the
+   * rest). The apply's re-plan of the create must keep that plan; the removal gets its private data.
+   */
+  private async planOfReplacement(
+    rpcs: Rpcs, address: string, type: string, config: ObjectValue, updatePrivate: Uint8Array | undefined, outcome: RunOutcome,
+  ): Promise<{ value: ObjectValue | null; private?: Uint8Array }> {
+    const plan = await planChange(rpcs, type, null, config, updatePrivate);
+    const diagnostics = (plan.diagnostics ?? []) as Array<{ severity: number; summary: string }>;
+    if (diagnostics.some((d) => d.severity === 1)) {
+      this.collect(diagnostics, outcome);
+      return { value: null };
+    }
     const value = objectOf(plan.planned_state);
     assertTerraformRules(`PlanResourceChange of ${address}'s replacement`, planProblems(type, config, value));
-    return value;
+    return { value, private: plan.planned_private };
   }
 
   private async applyChange(
@@ -423,6 +443,8 @@ export class ProtocolDriver {
     beforeApply?: (address: string) => void,
   ) {
     const stored = this.state.get(change.address);
+    const store = (value: ObjectValue, priv: Uint8Array | undefined, tainted: boolean) =>
+      this.state.set(change.address, { type: change.type, provider: change.provider, value, private: priv, ...(tainted && { tainted }) });
     const call = async (prior: ObjectValue | null, priorPrivate: Uint8Array | undefined, config: ObjectValue | null) => {
       let planned: ObjectValue | null = null;
       let plannedPrivate = priorPrivate;
@@ -452,8 +474,8 @@ export class ProtocolDriver {
         died();
       }
       if (crashed()) {
-        // The provider died: Terraform keeps the prior values and no private data.
-        if (prior) this.state.set(change.address, { type: change.type, provider: change.provider, value: prior });
+        // The provider died: Terraform keeps the prior values (tainted as they were) and no private data.
+        if (prior) store(prior, undefined, stored?.tainted === true);
         else this.state.delete(change.address);
         outcome.failed.push(change.address);
         return { failed: true };
@@ -464,12 +486,14 @@ export class ProtocolDriver {
       if (failed) outcome.failed.push(change.address);
       const value = res.new_state ? objectOf(res.new_state) : prior;
       assertTerraformRules(`ApplyResourceChange of ${change.address}`, newStateProblems(change.type, planned, value, failed));
-      if (value) this.state.set(change.address, { type: change.type, provider: change.provider, value, private: res.private });
+      // A create that failed with an object is tainted; a failed removal keeps the object as it was.
+      const tainted = failed && (prior === null || stored?.tainted === true);
+      if (value) store(value, res.private, tainted);
       else this.state.delete(change.address);
       return { failed };
     };
     if (change.kind === 'delete' || change.kind === 'replace') {
-      const removed = await call(stored!.value, stored!.private, null);
+      const removed = await call(stored!.value, change.private, null);
       if (removed.failed || change.kind === 'delete') return;
       this.state.delete(change.address);
       await call(null, undefined, wanted!.config);

@@ -11,7 +11,7 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * fallback, timeouts), `-replace`, moves of the account by hand before a plan and between a saved
  * plan and its apply (a firewall changed, a rule set deleted and created again under another id, a
  * server stopped), plans made with a read-only token, tokens rotated away, plans applied seconds
- * or hours later, and crashes at any RPC.
+ * or hours later, writes refused halfway (a create left tainted), and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -276,7 +276,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // A failed apply that wrote nothing leaves the state as it was, so the reviewed plan applies again:
   // each resource whose change failed keeps its state (another's change that applied is recorded, as
   // Terraform records it); a plan that failed leaves all of it.
-  const failedWithoutWrites = (outcome.errors.length > 0 || outcome.crashed) && writesTo(r) === before.writes;
+  const failedWithoutWrites = (outcome.errors.length > 0 || outcome.crashed) && writesTo(r) === before.writes && addressWrites(r) === before.address;
   const kept = outcome.failed.length ? outcome.failed : undefined;
   if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
     throw new Error(`a failed apply that wrote nothing changed the state:\n${before.stateOf(kept)}\n${stateText(r, kept)}\n${context}`);
@@ -411,6 +411,12 @@ const COMMANDS = [
   fc.constant(cmd('ip: on_destroy toggled, plan -out, the address moved, apply the saved plan 2 s later', (m, r) => {
     m.ip = { ...m.ip!, onDestroy: m.ip!.onDestroy ? undefined : 'restore' };
     return applyAndCheck(r, m, {}, { what: 'the address', firewall: firewallOf(r), name: 'web', delayMs: 2_000 });
+  }, (m) => m.ip !== undefined)),
+  // A create or change of the address that fails halfway: its state records what was written (a create's is tainted and replaced next).
+  fc.constant(cmd('apply, the address\'s second write refused (a scope revoked mid-apply)', async (m, r) => {
+    r.a.addFault({ endpoint: 'PATCH /servers/{serverId}/ips/{ip}', skip: 1, times: 1, effect: { type: 'error', status: 403, code: 'insufficient_scope' } });
+    await applyAndCheck(r, m);
+    r.a.clearFaults();
   }, (m) => m.ip !== undefined)),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
