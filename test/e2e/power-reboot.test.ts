@@ -123,7 +123,7 @@ describeWithTerraform('a replaced power state does not reboot, and its plan says
     expect(run.code).toBe(0);
     expect(run.output).toContain('will be replaced, as requested');
     expect(run.output).toContain('Warning: Creating a power state does not reboot its server');
-    // Terraform plans the update first and shows what that plan said too: it says what a replacement does.
+    // Terraform plans the update first and shows only its words at plan (the create's come from the apply's own plan): they say what a replacement does.
     expect(run.output.replace(/\s+/g, ' ')).toContain('If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.');
     expect(t.sim.executed({ kind: 'action' })).toEqual([]);
     expect(t.sim.state.server(IDS.vpsRunning).bootCount).toBe(0);

@@ -33,8 +33,8 @@ const LEAVES_IN_PLACE = 'Removing this resource from Terraform leaves its settin
 
 /**
  * Said with a planned reboot because a replacement (`-replace`) plans this update first: Terraform
- * asks for the update's plan, then the create's, shows what both said, and never tells the
- * provider which it applies.
+ * asks for the update's plan, then the create's, shows only the update's words (the create's only
+ * in the apply, which plans the create again), and never tells the provider which it applies.
  */
 const UNLESS_REPLACED = 'If this plan replaces the power state instead (-/+), it is created, and creating one never reboots.';
 
