@@ -9,9 +9,10 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * sequences of configuration edits (members set and unset, rule sets by id and by name,
  * changed_since_plan, on_destroy, expect_takeover, triggers, hard_reboot, stop_method and its
  * fallback, timeouts), `-replace`, moves of the account by hand before a plan and between a saved
- * plan and its apply (a firewall changed, a rule set deleted and created again under another id, a
- * server stopped), plans made with a read-only token, tokens rotated away, plans applied seconds
- * or hours later, writes refused halfway (a create left tainted), and crashes at any RPC.
+ * plan and its apply (a firewall changed, a rule set deleted and created again under another id or
+ * renamed and its name given to a new one, a server stopped), plans made with a read-only token,
+ * tokens rotated away, plans applied seconds or hours later, writes refused halfway (a create left
+ * tainted), and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -145,7 +146,7 @@ const stateTextOf = (state: Real['driver']['state'], addresses?: readonly string
   (_k, v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...v].sort() : v));
 
 /** What the user moved between a saved plan and its apply. */
-type Move = 'nothing' | 'the firewall' | 'a rule set name' | 'the power' | 'the address';
+type Move = 'nothing' | 'the firewall' | 'a rule set name' | 'a rule set renamed' | 'the power' | 'the address';
 
 function moveFirewall(r: Real, to: Firewall): void {
   r.a.drift(SERVER, { firewall: { enabled: to.enabled, rulesets: [...to.rulesets] } });
@@ -162,10 +163,19 @@ function remap(r: Real, name: string): void {
   if (fw.rulesets.includes(old.id)) moveFirewall(r, { enabled: fw.enabled, rulesets: fw.rulesets.filter((x) => x !== old.id) });
 }
 
+/** A rule set renamed (its id stays, on every firewall that applies it) and its name given to a new one. */
+function rename(r: Real, name: string): void {
+  const rulesets = r.a.state.rulesets;
+  const index = rulesets.findIndex((s) => s.name === name);
+  const id = Math.max(...rulesets.map((s) => s.id)) + 1;
+  rulesets.splice(index, 1, { id: rulesets[index].id, name: `${name}-old` }, { id, name });
+}
+
 /** The account moves in one of the user's ways. */
 function move(r: Real, what: Move, to: { firewall: Firewall; name: string }): void {
   if (what === 'the firewall') moveFirewall(r, to.firewall);
   if (what === 'a rule set name') remap(r, to.name);
+  if (what === 'a rule set renamed') rename(r, to.name);
   if (what === 'the power') r.a.drift(SERVER, { power: 'stopped' });
   if (what === 'the address') r.a.drift(DEDICATED, { ip: { address: ADDRESS, rdns: 'hand.example.net', description: 'by hand' } });
 }
@@ -336,7 +346,7 @@ const firewallIntent = fc.record<FirewallIntent>({
 }, { requiredKeys: ['fail', 'onDestroy', 'reviewed'] });
 const firewallValue = fc.record<Firewall>({ enabled: fc.boolean(), rulesets: fc.subarray(IDS) });
 const name = fc.constantFrom(...NAMES);
-const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'the power', 'the address');
+const moveValue = fc.constantFrom<Move>('nothing', 'the firewall', 'a rule set name', 'a rule set renamed', 'the power', 'the address');
 const addressIntent = fc.record<AddressIntent>({
   rdns: fc.option(fc.constantFrom('web.example.com', 'mail.example.com'), { nil: undefined }),
   description: fc.option(fc.constantFrom('web', 'mail'), { nil: undefined }),
@@ -374,6 +384,10 @@ const COMMANDS = [
     remap(r, n);
     moved(m);
   })),
+  name.map((n) => cmd(`rule set "${n}" renamed, and a new one named "${n}"`, (m, r) => {
+    rename(r, n);
+    moved(m);
+  })),
   fc.constant(cmd('the server stopped by hand', (m, r) => {
     r.a.drift(SERVER, { power: 'stopped' });
     moved(m);
@@ -385,7 +399,7 @@ const COMMANDS = [
     if (!outcome.crashed) expect({ errors: outcome.errors, m }).toEqual({ errors: [], m });
   })),
   fc.tuple(moveValue, firewallValue, name, delay).map(([what, fwValue, n, ms]) =>
-    cmd(`plan -out, ${what === 'nothing' ? 'nothing' : `${what} moved (${JSON.stringify(what === 'the firewall' ? fwValue : what === 'a rule set name' ? n : 'stopped')})`}, apply the saved plan ${ms / 1000} s later`,
+    cmd(`plan -out, ${what === 'nothing' ? 'nothing' : `${what} moved (${JSON.stringify(what === 'the firewall' ? fwValue : what === 'a rule set name' || what === 'a rule set renamed' ? n : 'stopped')})`}, apply the saved plan ${ms / 1000} s later`,
       (m, r) => applyAndCheck(r, m, {}, { what, firewall: fwValue, name: n, delayMs: ms }))),
   // The issue's case 4 in one command: an edit of how the provider works, and the firewall moved seconds after the plan.
   fc.tuple(firewallValue, delay).map(([v, ms]) => cmd(`fw: on_destroy toggled, plan -out, the firewall moved (${JSON.stringify(v)}), apply the saved plan ${ms / 1000} s later`, (m, r) => {
@@ -393,7 +407,7 @@ const COMMANDS = [
     return applyAndCheck(r, m, {}, { what: 'the firewall', firewall: v, name: 'web', delayMs: ms });
   }, hasFirewall)),
   // Mid-apply: after Terraform's plan of a change in the apply walk (whose read the apply starts from), before its apply.
-  fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'the power', 'the address'), firewallValue, name).map(([what, v, n]) =>
+  fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'a rule set renamed', 'the power', 'the address'), firewallValue, name).map(([what, v, n]) =>
     cmd(`apply, ${what} moved between the apply walk's plan of each change and its apply`, (m, r) => {
       const moveNow = () => move(r, what, { firewall: v, name: m.fw?.names?.[0] ?? n });
       return applyAndCheck(r, m, { beforeApplyOf: moveNow });
