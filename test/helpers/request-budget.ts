@@ -15,26 +15,33 @@ const RULESETS = 'GET /firewall/rulesets';
  * dropped connection is retried, and a refused token (401) fails the run: their requests are the
  * pacing's and the refusals' concern, not the features'.
  */
+/** A read of one resource's own: not a process's shared read, not an operation's poll. */
+const isRead = (endpoint: string): boolean => endpoint.startsWith('GET ') && !PER_PROCESS.has(endpoint) && endpoint !== POLL;
+
 const budgeted = (status: number): boolean => status >= 200 && status < 500 && status !== 401 && status !== 429;
 
 /**
  * Where a run spent more requests than its budget: a refresh and a plan read their resource at
  * most once; an apply reads it at most once more than it writes (each write confirmed by at most
- * one read), its polls aside, and a firewall's apply may list the rule sets once more (names
- * resolve from a fresh list there); each process lists the rule sets once besides, and the servers
- * once (the models make no list stale, which would be read again).
+ * one read), its polls aside (the read that ends an operation's wait among them), never the same
+ * thing twice in a row, and a firewall's apply may list the rule sets once more (names resolve
+ * from a fresh list there); each process lists the rule sets once besides, and the servers once.
+ * The models make no list stale and no server wait to be ready, whose reads are repeated.
  */
 export function overBudget(runRequests: readonly RpcRequests[]): string[] {
   const problems: string[] = [];
   const requests = runRequests.map((r) => ({ ...r, endpoints: r.answers.filter((a) => budgeted(a.status)).map((a) => a.endpoint) }));
   type Counted = (typeof requests)[number];
   const applies = (r: Counted) => r.rpc === 'ApplyResourceChange';
-  const reads = (r: Counted) => r.endpoints.filter((e) => e.startsWith('GET ') && !PER_PROCESS.has(e) && e !== POLL).length;
+  // A read right after an operation's polls ends that wait (the server as the operation left it): a poll too.
+  const reads = (r: Counted) => r.endpoints.filter((e, i) => isRead(e) && r.endpoints[i - 1] !== POLL).length;
   const writes = (r: Counted) => r.endpoints.filter((e) => !e.startsWith('GET ')).length;
   const count = (rs: readonly Counted[], endpoint: string) => rs.flatMap((r) => r.endpoints).filter((e) => e === endpoint).length;
   for (const r of requests) {
     const allowed = applies(r) ? 1 + writes(r) : 1;
     if (reads(r) > allowed) problems.push(`${r.rpc} of a ${r.type} read ${reads(r)} times: ${r.endpoints.join(', ')}`);
+    const repeated = r.endpoints.find((e, i) => isRead(e) && e === r.endpoints[i - 1]);
+    if (repeated) problems.push(`${r.rpc} of a ${r.type} read ${repeated} twice in a row: ${r.endpoints.join(', ')}`);
     if (applies(r) && count([r], RULESETS) > 1) problems.push(`${r.rpc} of a ${r.type} listed the rule sets ${count([r], RULESETS)} times`);
   }
   for (const process of new Set(requests.map((r) => r.process))) {
