@@ -10,14 +10,14 @@ const PER_PROCESS = new Set(['GET /connect', 'GET /servers', 'GET /firewall/rule
 const POLL = 'GET /servers/{serverId}/operations/{operationId}';
 const RULESETS = 'GET /firewall/rulesets';
 
+/** A read of one resource's own: not a process's shared read, not an operation's poll. */
+const isRead = (endpoint: string): boolean => endpoint.startsWith('GET ') && !PER_PROCESS.has(endpoint) && endpoint !== POLL;
+
 /**
  * A request the budget counts: one the API answered with something to go on. A 429, a 5xx or a
  * dropped connection is retried, and a refused token (401) fails the run: their requests are the
  * pacing's and the refusals' concern, not the features'.
  */
-/** A read of one resource's own: not a process's shared read, not an operation's poll. */
-const isRead = (endpoint: string): boolean => endpoint.startsWith('GET ') && !PER_PROCESS.has(endpoint) && endpoint !== POLL;
-
 const budgeted = (status: number): boolean => status >= 200 && status < 500 && status !== 401 && status !== 429;
 
 /**
