@@ -85,12 +85,15 @@ export interface RunOutcome {
   readonly crashed: boolean;
 }
 
-/** The API requests one resource RPC sent, in order. */
+/** The API requests one resource RPC sent, in order, and how long it took. */
 export interface RpcRequests {
   /** The provider process that answered the RPC, numbered from 1 in the driver's life. */
   readonly process: number;
+  readonly walk: 'plan' | 'apply';
   readonly rpc: ProviderRpc;
   readonly type: string;
+  /** How far the clock moved while the RPC ran: its waits. */
+  readonly tookMs: number;
   /** Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered). */
   readonly answers: ReadonlyArray<{ readonly endpoint: string; readonly status: number }>;
 }
@@ -145,6 +148,8 @@ export class ProtocolDriver {
   /** The requests of each resource RPC of the last run, as its account logged them. */
   public readonly requests: RpcRequests[] = [];
   private processes = 0;
+  /** The walk whose RPCs are being sent. */
+  private walk: RpcRequests['walk'] = 'plan';
   /** RPCs left before the provider dies (`crashAtRpc`), in the run in progress. */
   private rpcsToDeath: number | undefined;
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
@@ -225,11 +230,11 @@ export class ProtocolDriver {
         const { effect, endpoints = ['* *'] } = this.rpcsToRefusal;
         for (const account of Object.values(this.accounts)) endpoints.forEach((endpoint) => account.sim.addFault({ endpoint, effect }));
       }
-      const from = logged();
+      const [from, startedAt, walk] = [logged(), this.clock.now(), this.walk];
       const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb).finally(() => {
         const sent = logged() - from;
         const answers = (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status }));
-        this.requests.push({ process, rpc: name as ProviderRpc, type: req.type_name ?? '', answers });
+        this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs: this.clock.now() - startedAt, answers });
       });
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
         stop.abort();
@@ -310,6 +315,7 @@ export class ProtocolDriver {
     }
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
+    this.walk = 'apply';
     if (options.refuseFromRpc?.walk === 'apply') applyWalkBegins();
     const processes = new Map<string, ProviderProcess>();
     let crashed = false;
@@ -346,6 +352,7 @@ export class ProtocolDriver {
   }
 
   private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, outcome: RunOutcome) {
+    this.walk = 'plan';
     const processes = new Map<string, ProviderProcess>();
     const processOf = async (provider: string) => {
       if (!processes.has(provider)) {

@@ -1,4 +1,5 @@
 import type { RpcRequests } from './protocol-driver';
+import { APPLY_WALK_PLAN_READ_SECONDS } from '../../src/provider/session';
 
 /*
  * The request budget the docs state (issue 74 §2, the GitOps guide's "What each case costs"), as
@@ -49,6 +50,23 @@ export function overBudget(runRequests: readonly RpcRequests[]): string[] {
     const shared = count(its.filter((r) => !applies(r)), RULESETS);
     if (shared > 1) problems.push(`process ${process} listed the rule sets ${shared} times outside its applies`);
     if (count(its, 'GET /servers') > 1) problems.push(`process ${process} listed the servers ${count(its, 'GET /servers')} times`);
+  }
+  return problems;
+}
+
+/**
+ * Where a wait happened that Terraform's output does not show (issue 74 §2): once a process of the
+ * apply walk has applied a change, its plans of the next changes wait at most the few seconds of
+ * a plan's read in that walk (a longer wait is the apply's, under Terraform's progress lines). The
+ * walk's first plans, before any apply, may wait: a process learns that it applies only then. So
+ * may the reads a process shares, which the models' rate-limit answers leave alone.
+ */
+export function unseenWaits(requests: readonly RpcRequests[]): string[] {
+  const applied = new Set<number>();
+  const problems: string[] = [];
+  for (const r of requests.filter((q) => q.walk === 'apply')) {
+    if (r.rpc === 'ApplyResourceChange') applied.add(r.process);
+    else if (applied.has(r.process) && r.tookMs > (APPLY_WALK_PLAN_READ_SECONDS + 1) * 1000) problems.push(`${r.rpc} of a ${r.type} waited ${r.tookMs} ms in the apply walk`);
   }
   return problems;
 }

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { overBudget } from '../helpers/request-budget';
+import { overBudget, unseenWaits } from '../helpers/request-budget';
 import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
@@ -12,7 +12,7 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * plan and its apply (a firewall changed, a rule set deleted and created again under another id or
  * renamed and its name given to a new one, a server stopped), plans made with a read-only token,
  * tokens rotated away, plans applied seconds or hours later, writes refused halfway (a create left
- * tainted), and crashes at any RPC.
+ * tainted), a read answered 429 mid-apply, and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -24,7 +24,7 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * one power cycle per change of the triggers however hard_reboot is edited, an apply nothing moved
  * around warns of nothing its plan did not say and power-cycles exactly when its plan said so, a
  * start of a server the plan showed running is named, every run keeps to the request budget the
- * docs state, and the sequence converges.
+ * docs state and waits nowhere Terraform's output does not show, and the sequence converges.
  * `ACCOUNT_MOVES_RUNS` sets the number of sequences (`npm test`: 400), `ACCOUNT_MOVES_SEED` replays one.
  */
 const t = useTwoAccounts();
@@ -214,8 +214,8 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   const text = said(outcome);
   const context = JSON.stringify({ fw: m.fw, between, shown, moved, now: firewallOf(r), outcome }, null, 1);
   // Every run keeps to the request budget, whatever moved.
-  const spent = overBudget(r.driver.requests);
-  if (spent.length) throw new Error(`the run spent more requests than its budget: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
+  const spent = [...overBudget(r.driver.requests), ...unseenWaits(r.driver.requests)];
+  if (spent.length) throw new Error(`the run spent more requests than its budget, or waited unseen: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
   if (reboots(r.a) > m.allowed) throw new Error(`${reboots(r.a)} power cycles for ${m.allowed} trigger changes:\n${context}`);
   // A warning of a reboot or a start for the triggers is true of the configuration.
@@ -432,6 +432,13 @@ const COMMANDS = [
     await applyAndCheck(r, m);
     r.a.clearFaults();
   }, (m) => m.ip !== undefined)),
+  // A wait for the API's limits in the apply walk, after an apply of the process: its plan leaves the read to the apply.
+  fc.constantFrom('GET /servers/{serverId}/firewall', 'GET /servers/{serverId}/ips/{ip}').map((endpoint) =>
+    cmd(`apply, the next ${endpoint} answered 429 (Retry-After 30 s) once the power state is applied`, async (m, r) => {
+      const rateLimited = { type: 'error', status: 429, code: 'rate_limited', retryAfterSeconds: 30 } as const;
+      await applyAndCheck(r, m, { beforeApplyOf: (address) => void (address === 'pw' && r.a.addFault({ endpoint, times: 1, effect: rateLimited })) });
+      r.a.clearFaults();
+    })),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
     await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { SEED_TOKEN_NAMES, type FaultEffect } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { overBudget } from '../helpers/request-budget';
+import { overBudget, unseenWaits } from '../helpers/request-budget';
 import { ADDRESS, DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
 /*
@@ -169,7 +169,7 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   const unseen = { a: storedAsConfigured('a'), b: storedAsConfigured('b') };
   const outcome = await real.driver.apply(configs(m), options);
   judge(real, m, outcome, options.replace ?? []);
-  expect(overBudget(real.driver.requests)).toEqual([]);
+  expect([...overBudget(real.driver.requests), ...unseenWaits(real.driver.requests)]).toEqual([]);
   // A refusal of the whole run is said in full once per account and walk; the rest point at it.
   expect(outcome.errors.filter((e) => /^the token in \S+ was refused by /.test(e)).length).toBeLessThanOrEqual(4);
   for (const p of ['a', 'b'] as const) {
