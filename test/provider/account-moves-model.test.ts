@@ -213,7 +213,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   });
   const text = said(outcome);
   const context = JSON.stringify({ fw: m.fw, between, shown, moved, now: firewallOf(r), outcome }, null, 1);
-  // Every run keeps to the request budget, whatever moved.
+  // Every run keeps to the request budget, and waits only where Terraform shows it, whatever moved.
   const spent = [...overBudget(r.driver.requests), ...unseenWaits(r.driver.requests)];
   if (spent.length) throw new Error(`the run spent more requests than its budget, or waited unseen: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
