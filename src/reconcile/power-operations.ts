@@ -115,7 +115,9 @@ export type ActionOutcome =
   | { readonly kind: 'failed'; readonly message: string; readonly apiError?: HostingApiError }
   /**
    * Not confirmed: `outcome_unknown`, `timed_out` or 504 `action_timeout` (spec 3.2: "no
-   * confirmation in time", not "did not happen"). The server is to be read before acting again.
+   * confirmation in time", not "did not happen"), or a 5xx or 429 the API stored as the key's first
+   * answer, this run's or an earlier one's: the action may have run after it was recorded. The
+   * server is to be read before acting again; a reboot, which no read confirms, is not repeated.
    */
   | { readonly kind: 'unknown'; readonly message: string }
   /** 409 `action_unsupported` although `actions` offered it: another operation got there first. */
@@ -123,7 +125,7 @@ export type ActionOutcome =
   /**
    * The stored answer of an earlier call with this key (an interrupted apply's, say), replayed on
    * the first send: it tells what that call did, never what this one did. `succeeded` says whether
-   * that action succeeded.
+   * that action succeeded; a refusal or `action_failed` says it did not run.
    */
   | { readonly kind: 'earlier'; readonly message: string; readonly succeeded: boolean };
 
@@ -158,14 +160,15 @@ export async function runAction(
     if (!earlier) ctx.accepted?.();
     ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ` (replayed${earlier ? ': the answer of an earlier run' : ''})` : ''} (request id ${res.requestId ?? 'n/a'})`);
   } catch (err) {
-    if (isHostingApiError(err) && isEarlierAnswer(err)) {
-      return { kind: 'earlier', succeeded: false, message: `the API replayed ${err.status} ${err.code} stored for this key by an earlier run (request id ${err.requestId ?? 'n/a'})` };
+    const byEarlierRun = isHostingApiError(err) && isEarlierAnswer(err) ? ' by an earlier run' : '';
+    if (isHostingApiError(err) && err.replayed && (err.status === 429 || (err.status >= 500 && err.code !== 'action_failed'))) {
+      // The stored first answer of this key, whichever run sent it: the action may have run after it was recorded.
+      return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key${byEarlierRun} (request id ${err.requestId ?? 'n/a'})` };
+    }
+    if (isHostingApiError(err) && byEarlierRun) {
+      return { kind: 'earlier', succeeded: false, message: `the API replayed ${err.status} ${err.code} stored for this key${byEarlierRun} (request id ${err.requestId ?? 'n/a'})` };
     }
     if (isHostingApiError(err, 'outcome_unknown', 'action_timeout')) return { kind: 'unknown', message: `${err.status} ${err.code}: ${err.detail} (request id ${err.requestId ?? 'n/a'})` };
-    if (isHostingApiError(err) && err.replayed && (err.status >= 500 || err.status === 429)) {
-      // The stored first answer of this key: the action may have run after it was recorded.
-      return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key (request id ${err.requestId ?? 'n/a'})` };
-    }
     if (isHostingApiError(err, 'action_failed')) return { kind: 'failed', message: err.detail, apiError: err };
     if (isHostingApiError(err, 'action_unsupported')) return { kind: 'busy', message: err.detail, apiError: err };
     const other = OTHER_REBOOT[action];

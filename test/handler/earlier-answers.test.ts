@@ -53,6 +53,18 @@ test('a reboot an interrupted run carried out is not repeated by its re-run; one
   expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`]);
 });
 
+test('a reboot an interrupted run sent, answered 500 after it took effect, is not repeated by its re-run', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 500, code: 'internal_error', takesEffect: true } });
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(1);
+  // The re-run comes once that reboot is over: nothing in flight tells of it.
+  h.clock.advance(600_000);
+  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(rerun.code).toBe(0);
+  // The stored 500 may have been recorded before or after the reboot ran: no read can tell, and a second reboot is the worse mistake.
+  expect(rerun.stdout.at(-1)).toMatch(/the reboot was sent but not confirmed \(the API replayed 500 \w+ for this key by an earlier run .*\); it is not repeated/);
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+});
+
 test.each(['timed_out', 'outcome_unknown'] as const)('a reboot whose operation ends %s is not repeated in that run, and says so', async (status) => {
   h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status, takesEffect: false } } });
   const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
