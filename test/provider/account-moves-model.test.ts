@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES } from '../../src/simulator';
+import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES, type FaultRule } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
 import { overBudget, unseenWaits } from '../helpers/request-budget';
 import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
@@ -12,7 +12,8 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * plan and its apply (a firewall changed, a rule set deleted and created again under another id or
  * renamed and its name given to a new one, a server stopped), plans made with a read-only token,
  * tokens rotated away, plans applied seconds or hours later, writes refused halfway (a create left
- * tainted), a read answered 429 mid-apply, and crashes at any RPC.
+ * tainted), a read answered 429 mid-apply, a write whose answer is lost or a 503 once it took
+ * effect, the API failing from any request of a run on, and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -287,7 +288,9 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // each resource whose change failed keeps its state (another's change that applied is recorded, as
   // Terraform records it); a plan that failed leaves all of it.
   const failedWithoutWrites = (outcome.errors.length > 0 || outcome.crashed) && writesTo(r) === before.writes && addressWrites(r) === before.address;
-  const kept = outcome.failed.length ? outcome.failed : undefined;
+  // A replacement whose removal applied before its create failed has no object left: Terraform removes before it creates.
+  const removed = (address: string) => outcome.changes[address] === 'replace' && !r.driver.state.has(address);
+  const kept = outcome.failed.length ? outcome.failed.filter((address) => !removed(address)) : undefined;
   if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
     throw new Error(`a failed apply that wrote nothing changed the state:\n${before.stateOf(kept)}\n${stateText(r, kept)}\n${context}`);
   }
@@ -327,6 +330,20 @@ function planKeeps(r: Real, m: Model): { firewall: boolean; power: boolean; addr
     && (want.rulesets === undefined || !differs([...(fw.applied_rulesets as number[])].sort((x, y) => x - y), want.rulesets));
   const powerKept = pw !== undefined && pw.state === m.power && !differs(pw.reboot_triggers, { v: m.triggers });
   return { firewall: firewallKept, power: powerKept, address: addressKept };
+}
+
+/** The API's writes, each of which a run may see fail after it took effect. */
+const WRITES = ['POST /servers/{serverId}/actions', 'PUT /servers/{serverId}/firewall', 'PATCH /servers/{serverId}/ips/{ip}'] as const;
+type Failure = 'its answer lost' | 'answered 503';
+const failure = (how: Failure): FaultRule['effect'] =>
+  (how === 'its answer lost' ? { type: 'drop_response' } : { type: 'error', status: 503, code: 'unavailable', takesEffect: true });
+
+/** An apply while `fault` holds; a write whose answer failed is in the account and may not be in Terraform's state. */
+async function applyFailing(r: Real, m: Model, fault: FaultRule) {
+  r.a.addFault(fault);
+  const outcome = await applyAndCheck(r, m);
+  r.a.clearFaults();
+  if (outcome.errors.length) m.movedSinceState = true;
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -439,6 +456,11 @@ const COMMANDS = [
       await applyAndCheck(r, m, { beforeApplyOf: (address) => void (address === 'pw' && r.a.addFault({ endpoint, times: 1, effect: rateLimited })) });
       r.a.clearFaults();
     })),
+  // The API failing at a write, or at any request of a run on, after the write took effect: the next apply neither repeats nor loses one.
+  fc.tuple(fc.constantFrom(...WRITES), fc.integer({ min: 1, max: 3 }), fc.constantFrom<Failure>('its answer lost', 'answered 503')).map(([endpoint, k, how]) =>
+    cmd(`apply, write #${k} to ${endpoint} ${how} after it took effect`, (m, r) => applyFailing(r, m, { endpoint, skip: k - 1, times: 1, effect: failure(how) }))),
+  fc.integer({ min: 1, max: 14 }).map((n) => cmd(`apply, the API answering 503 from the run's request #${n} on (a write still takes effect)`, (m, r) =>
+    applyFailing(r, m, { endpoint: '* *', skip: n - 1, effect: failure('answered 503') }))),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
     await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
