@@ -414,4 +414,13 @@ describe('a replacement plans from its own server, not from the old one', () => 
     const taken = saidAtPlan(change).filter((d) => d.summary.startsWith('Creating this resource'));
     expect(taken.map((d) => d.detail)).toEqual([expect.stringContaining(`The apply changes the firewall of ${IDS.vpsRunning}: enabled false -> true. `)]);
   });
+
+  test('a firewall create whose takeover read fails fails its plan: a plan silent on the takeover would say what is not true', async () => {
+    const session = (await configuredSessions(s.client(), { now: s.clock.now })).forCall('plan');
+    s.sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [] } });
+    s.sim.addFault({ endpoint: 'GET /servers/{serverId}/firewall', effect: { type: 'error', status: 503, code: 'unavailable' } });
+    const create = { id: null, server_id: IDS.vpsRunning, enabled: true, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null };
+    await expect(serverFirewallResource.plan(session, null, create, {})).rejects.toThrow(/unavailable/);
+    s.sim.clearFaults();
+  });
 });

@@ -1,5 +1,5 @@
 import {
-  checkServerExists, checkWrite, creates, serverNotActive, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
+  checkServerExists, checkWrite, creates, serverNotActive, unlessItWaits, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
   validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
@@ -304,12 +304,11 @@ async function desiredRulesets(session: ProviderSession, config: ObjectValue): P
 
 /**
  * The firewall a create takes over, read at plan to say what the apply changes there; the apply
- * right after this plan writes from it. A failed read warns of nothing: the apply reads again and
- * reports it.
+ * right after this plan writes from it. A failed read fails the plan, which cannot say what the
+ * apply changes; in the apply walk a read that would wait is left to the apply, after this plan.
  */
-async function takenOver(session: ProviderSession, serverId: string): Promise<Firewall | undefined> {
-  return readFirewall(session.context(session.planReadSeconds()), label(serverId), serverId).catch(() => undefined);
-}
+const takenOver = (session: ProviderSession, serverId: string): Promise<Firewall | undefined> =>
+  unlessItWaits(session, (seconds) => readFirewall(session.context(seconds), label(serverId), serverId));
 
 /** What a create changes of the firewall it takes over. */
 function takeoverOf(planned: ObjectValue, actual: Firewall): PlanEffect[] {
