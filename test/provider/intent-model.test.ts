@@ -264,6 +264,8 @@ async function runBlock(block: RunBlock, m: Model, r: Real): Promise<void> {
 const REFUSALS: Record<string, { readonly effect: FaultEffect; readonly endpoints?: readonly string[] }> = {
   'the token refused': { effect: { type: 'error', status: 401, code: 'unauthorized' } },
   'the API stops answering': { effect: { type: 'error', status: 503, code: 'unavailable' } },
+  // The API stores that answer for the write's key: the next apply's replay of it says nothing of whether the write ran.
+  'the API answering 503 once each request took effect': { effect: { type: 'error', status: 503, code: 'unavailable', takesEffect: true } },
   'a scope revoked (every write refused)': { effect: { type: 'error', status: 403, code: 'insufficient_scope' }, endpoints: ['PUT *', 'POST *', 'PATCH *'] },
 };
 
