@@ -181,7 +181,8 @@ export async function readFresh<T>(ctx: ReconcileContext, what: string, read: ()
   for (const delay of STALE_RETRY_DELAYS_MS) {
     if (res.meta?.stale !== true) return res;
     ctx.log(`${what}: the API served cached data (observed at ${res.meta.observedAt ?? 'unknown'}); reading again in ${delay} ms`);
-    await ctx.sleep(delay);
+    // Never past the deadline (a plan's few seconds in the apply walk): the client then refuses the read as too late.
+    await ctx.sleep(Math.min(delay, Math.max(0, ctx.deadlineAt - ctx.now())));
     res = await read();
   }
   if (res.meta?.stale === true) {

@@ -1,4 +1,5 @@
 import { serverFirewallResource } from '../../src/provider/resources/server-firewall';
+import { APPLY_WALK_PLAN_READ_SECONDS } from '../../src/provider/session';
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
 import { configuredSessions } from '../helpers/sessions';
 import { useSimulator } from '../helpers/simulator';
@@ -40,4 +41,19 @@ test('a plan process waits for its read, as any plan does', async () => {
   const { tookMs, readIt } = await planWithBudgetSpent(false);
   expect(readIt).toBe(true);
   expect(tookMs).toBeGreaterThan(1_000);
+});
+
+describe('a read answered stale (section 1, rule 7)', () => {
+  const fresh = useSimulator();
+  test('in the apply walk, a plan reads it again within its few seconds, then leaves it to the apply', async () => {
+    const sessions = await configuredSessions(fresh.client(), { now: fresh.clock.now, sleep: async (ms) => fresh.clock.advance(ms) });
+    sessions.forCall('apply');
+    // The last good value the API serves stale.
+    await serverFirewallResource.read(sessions.forCall('plan'), config, {});
+    fresh.sim.addFault({ endpoint: 'GET /servers/{serverId}/firewall', effect: { type: 'stale' } });
+    const started = fresh.clock.now();
+    const change = await serverFirewallResource.plan(sessions.forCall('plan'), null, config, {});
+    expect(fresh.clock.now() - started).toBeLessThanOrEqual(APPLY_WALK_PLAN_READ_SECONDS * 1000);
+    expect(change.private.observedFirewall).toBeUndefined();
+  });
 });
