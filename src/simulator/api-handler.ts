@@ -145,7 +145,8 @@ export function createApiHandler(parts: ApiParts) {
 
     if (!isWrite) {
       await latency();
-      answerRead(ctx, effects, rateHeaders, `${token.accountId} ${url.pathname}${url.search}`);
+      // Section 1, rule 6 caches network and infrastructure data: a token's own (GET /connect) is always live.
+      answerRead(ctx, endpoint.template === '/connect' ? [] : effects, rateHeaders, `${token.accountId} ${url.pathname}${url.search}`);
       return;
     }
 

@@ -72,6 +72,16 @@ describe('section 5: authentication', () => {
     });
   });
 
+  test('section 1, rules 6 and 7: /connect is a token\'s own, never served from the shared cache or stale', async () => {
+    s.sim.addFault({ effect: { type: 'cache', maxAgeSeconds: 60 } });
+    await s.raw('GET', '/connect');
+    const res = await s.raw('GET', '/connect', { token: s.sim.tokens['read-only'] });
+    expect(res.json.data.token.name).toBe('read-only');
+    s.sim.clearFaults();
+    s.sim.addFault({ effect: { type: 'stale' } });
+    expect((await s.raw('GET', '/connect')).json.meta).toMatchObject({ stale: false });
+  });
+
   test('rule 4: an allowlisted source address is served; another is 403 ip_not_allowed', async () => {
     expect((await s.raw('GET', '/servers', { token: s.sim.tokens.reseller })).status).toBe(200);
     const refused = await s.raw('GET', '/servers', { token: s.sim.tokens['reseller-elsewhere'] });
