@@ -188,6 +188,8 @@ interface SharedByViews {
   readonly tightest: Partial<Record<BudgetClass, number>>;
   /** RateLimit-Remaining at the last answer, per budget. */
   readonly remaining: Partial<Record<BudgetClass, number>>;
+  /** The latest `meta.observedAt` of the answers so far (the API's own clock). */
+  readonly newest: { observedAt?: string };
 }
 
 export class HostingApiClient {
@@ -203,6 +205,7 @@ export class HostingApiClient {
   readonly #limits: Partial<Record<BudgetClass, number>>;
   readonly #tightest: Partial<Record<BudgetClass, number>>;
   readonly #remaining: Partial<Record<BudgetClass, number>>;
+  readonly #newest: { observedAt?: string };
   readonly #log: (line: string) => void;
   readonly #userAgent: string;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -239,6 +242,7 @@ export class HostingApiClient {
     this.#random = options.random ?? Math.random;
     this.#pacer = shared?.pacer ?? new RateLimitPacer(this.#random, undefined, options.budgetStore);
     this.#answered = shared?.answered ?? { value: false };
+    this.#newest = shared?.newest ?? {};
     this.#limits = shared?.limits ?? {};
     this.#tightest = shared?.tightest ?? {};
     this.#remaining = shared?.remaining ?? {};
@@ -257,7 +261,21 @@ export class HostingApiClient {
       limits: this.#limits,
       tightest: this.#tightest,
       remaining: this.#remaining,
+      newest: this.#newest,
     });
+  }
+
+  /**
+   * The latest `meta.observedAt` any answer to this client (any view) carried: every observation
+   * the API makes after it comes later, so a write sent now is newer than it.
+   */
+  public newestObservedAt(): string | undefined {
+    return this.#newest.observedAt;
+  }
+
+  #noteObserved(observedAt: string | undefined): void {
+    const latest = this.#newest.observedAt;
+    if (observedAt !== undefined && (latest === undefined || Date.parse(observedAt) > Date.parse(latest))) this.#newest.observedAt = observedAt;
   }
 
   /** RateLimit-Limit as the API's answers to this client (any view) reported it last for `budget`; undefined before such an answer. */
@@ -547,7 +565,9 @@ export class HostingApiClient {
       this.#log(`${method} ${pathWithQuery} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''} in ${this.#now() - started} ms, attempt ${attempt}`);
       if (res.status === request.successStatus) {
         this.#answered.value = true;
-        return { ...this.parseSuccess(res, schema, requestId, fail), attempt };
+        const success = this.parseSuccess(res, schema, requestId, fail);
+        this.#noteObserved(success.meta?.observedAt);
+        return { ...success, attempt };
       }
       const error = this.parseFailure(res, requestId, attempt, fail);
       if (!isUnavailable(error)) this.#answered.value = true;

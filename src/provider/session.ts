@@ -32,7 +32,9 @@ export interface ProviderSession extends SharedReads, ApplyForecast {
    * are keyed by this call's intent: drawn anew for every RPC, so every apply is an intent no
    * earlier one shares (keys.ts).
    */
-  context(budgetSeconds: number): ReconcileContext;
+  context(budgetSeconds: number, writtenAfter?: string): ReconcileContext;
+  /** The latest `observedAt` the API's answers to this process carried: a write sent now is newer (ReconcileContext.writtenAfter). */
+  newestObservedAt(): string | undefined;
   /** Whether an apply refuses to write over a value changed since the plan: the resource's `changed_since_plan`, else the provider's. */
   refusesChangedSincePlan(config: ObjectValue): boolean;
   /**
@@ -165,9 +167,9 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
   // Terraform starts the provider anew for each walk: a `terraform plan` process never applies, so
   // the shared reads (made once, for whichever RPC comes first) speak of the phase seen last.
   let phase: RunPhase = 'plan';
-  type ContextOf = (budgetSeconds: number) => ReconcileContext;
-  const contextFor = (warnings: Warning[], rerun: string, intent: string, clients: HostingApiClient[] = []): ContextOf => (budgetSeconds) => {
-    const deadlineAt = options.now() + budgetSeconds * 1000;
+  type ContextOf = (budgetSeconds: number, writtenAfter?: string) => ReconcileContext;
+  const contextFor = (warnings: Warning[], rerun: string, intent: string, clients: HostingApiClient[] = []): ContextOf => (seconds, writtenAfter) => {
+    const deadlineAt = options.now() + seconds * 1000;
     const client = options.client.withDeadline(deadlineAt);
     clients.push(client);
     return {
@@ -180,6 +182,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
       sleep,
       now: options.now,
       deadlineAt,
+      writtenAfter,
     };
   };
   // Shared reads warn nobody in particular: their warnings go to the log only.
@@ -211,6 +214,7 @@ export function createSession(options: SessionOptions, stopped: AbortSignal): Se
         ...forecast,
         ...policy,
         planReadSeconds,
+        newestObservedAt: () => options.client.newestObservedAt(),
         context: contextFor(warnings, RERUN[callPhase], newIntentId(), clients),
         warn: warnerFor(warnings),
         get warnings() {

@@ -34,6 +34,11 @@ export interface ReconcileContext {
   /** The whole run gives up by this instant of `now()`; the client is bound by it too. */
   readonly deadlineAt: number;
   /**
+   * The API's `observedAt` before this resource's last write: a read observed no later is older
+   * than that write (the shared cache of section 1, rule 6) and is read again, as a stale one is.
+   */
+  readonly writtenAfter?: string;
+  /**
    * What the person runs again after a passing failure, for hints.
    * @default 'the apply'
    */
@@ -173,21 +178,26 @@ export async function readUntil<T>(
   return value;
 }
 
+/** Whether the API observed `observedAt` no later than `instant` (both its own ISO timestamps). */
+export const observedBy = (observedAt: string | undefined, instant: string | undefined): boolean =>
+  observedAt !== undefined && instant !== undefined && Date.parse(observedAt) <= Date.parse(instant);
+
 /** Stale data never decides a write: read again a few times, then give up clearly. */
 export const STALE_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000];
 
 export async function readFresh<T>(ctx: ReconcileContext, what: string, read: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+  const outdated = (res: ApiResponse<T>) => res.meta?.stale === true || observedBy(res.meta?.observedAt, ctx.writtenAfter);
   let res = await read();
   for (const delay of STALE_RETRY_DELAYS_MS) {
-    if (res.meta?.stale !== true) return res;
-    ctx.log(`${what}: the API served cached data (observed at ${res.meta.observedAt ?? 'unknown'}); reading again in ${delay} ms`);
+    if (!outdated(res)) return res;
+    ctx.log(`${what}: the API served cached data (observed at ${res.meta?.observedAt ?? 'unknown'}${res.meta?.stale ? '' : ', before this resource\'s last write'}); reading again in ${delay} ms`);
     // Never past the deadline (a plan's few seconds in the apply walk): the client then refuses the read as too late.
     await ctx.sleep(Math.min(delay, Math.max(0, ctx.deadlineAt - ctx.now())));
     res = await read();
   }
-  if (res.meta?.stale === true) {
+  if (outdated(res)) {
     throw new ReconcileError(
-      `${what}: the API only returned stale data (last observed at ${res.meta.observedAt ?? 'unknown'}); nothing was changed`,
+      `${what}: the API only returned stale data (last observed at ${res.meta?.observedAt ?? 'unknown'}); nothing was changed`,
       `live data is briefly unavailable; run ${ctx.rerun ?? 'the apply'} again in a minute`,
     );
   }

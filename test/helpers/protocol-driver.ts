@@ -94,8 +94,11 @@ export interface RpcRequests {
   readonly type: string;
   /** How far the clock moved while the RPC ran: its waits. */
   readonly tookMs: number;
-  /** Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered). */
-  readonly answers: ReadonlyArray<{ readonly endpoint: string; readonly status: number }>;
+  /**
+   * Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered),
+   * and whether a fault served it stale or from a lagging cache (a read the provider may repeat).
+   */
+  readonly answers: ReadonlyArray<{ readonly endpoint: string; readonly status: number; readonly lagging: boolean }>;
 }
 
 /** A change the plan walk planned, with the planned value the apply's re-plan must keep (null for a removal). */
@@ -123,6 +126,10 @@ interface ProviderProcess {
 }
 
 /** The resource RPCs the driver sends, by their names in the protocol. */
+/** How long a run takes to reach its first RPC, as terraform's start-up does. */
+const RUN_START_MS = 1_000;
+/** A read a fault served stale or from a lagging cache (the simulator's fault log: `stale`, `cache 30s`). */
+const isLagging = (fault: string): boolean => fault === 'stale' || fault.startsWith('cache ');
 const RESOURCE_RPCS: readonly ProviderRpc[] = ['ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState'];
 
 /** The provider block of every alias: the API's address and token come from the environment, as HCL users set them. */
@@ -233,7 +240,7 @@ export class ProtocolDriver {
       const [from, startedAt, walk] = [logged(), this.clock.now(), this.walk];
       const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb).finally(() => {
         const sent = logged() - from;
-        const answers = (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status }));
+        const answers = (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status, lagging: r.faults.some(isLagging) }));
         this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs: this.clock.now() - startedAt, answers });
       });
       if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
@@ -353,6 +360,8 @@ export class ProtocolDriver {
 
   private async planWalk(configs: Readonly<Record<string, ResourceConfig>>, options: ApplyOptions, outcome: RunOutcome) {
     this.walk = 'plan';
+    // Terraform takes a moment to start: the API's observations of this run come after the last run's.
+    this.clock.advance(RUN_START_MS);
     const processes = new Map<string, ProviderProcess>();
     const processOf = async (provider: string) => {
       if (!processes.has(provider)) {

@@ -43,6 +43,8 @@ async function planAndApply(resource: ProviderResource, prior: ObjectValue | nul
 
 async function roundTrip(resource: ProviderResource, first: ObjectValue, second: ObjectValue) {
   const created = await planAndApply(resource, null, {}, first, resolved(first, { ...first, ...FINAL }));
+  // The next run comes later: the API observes anew (a read observed no later than the write would be read again).
+  s.clock.advance(1_000);
   const refreshed = await resource.read(sessions.forCall('plan'), created.state!, created.private);
   await planAndApply(resource, refreshed.state, refreshed.private, second, resolved(second, { ...second, ...FINAL }));
 }

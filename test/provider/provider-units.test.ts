@@ -400,6 +400,10 @@ test('a rule set that is none is refused in the reader\'s words, its value quote
   ]);
 });
 
+const UNSET_FIREWALL = {
+  id: null, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null,
+};
+
 describe('a replacement plans from its own server, not from the old one', () => {
   const s = useSimulator();
   test('a firewall with rulesets unset moved to another server: its rule sets are known after apply, and the takeover names none', async () => {
@@ -419,7 +423,7 @@ describe('a replacement plans from its own server, not from the old one', () => 
     const session = (await configuredSessions(s.client(), { now: s.clock.now })).forCall('plan');
     s.sim.drift(IDS.vpsRunning, { firewall: { enabled: false, rulesets: [] } });
     s.sim.addFault({ endpoint: 'GET /servers/{serverId}/firewall', effect: { type: 'error', status: 503, code: 'unavailable' } });
-    const create = { id: null, server_id: IDS.vpsRunning, enabled: true, rulesets: null, ruleset_names: null, applied_rulesets: null, on_destroy: null, expect_takeover: null, changed_since_plan: null };
+    const create = { ...UNSET_FIREWALL, server_id: IDS.vpsRunning, enabled: true };
     await expect(serverFirewallResource.plan(session, null, create, {})).rejects.toThrow(/unavailable/);
     s.sim.clearFaults();
   });

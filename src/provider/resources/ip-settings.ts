@@ -86,7 +86,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async read(session, state, priv) {
     const [serverId, ip] = [String(state.server_id), String(state.ip)];
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, priv.writtenAfter);
     try {
       const data = await readIpSettings(ctx, label(serverId, ip), serverId, ip);
       // The configuration's spelling of an equal host name is kept: a case or a final dot is no drift.
@@ -138,7 +138,7 @@ export const ipSettingsResource: ProviderResource = {
     const { replacesIncomplete: _, observedSettings, ...base } = priv;
     // A plan that changes nothing on the server writes nothing, whatever moved since: the next plan shows it.
     if (writesNothing(prior, planned, FIELDS)) return { state: { ...planned, id: `${serverId}/${ip}` }, private: base };
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, base.writtenAfter);
     // A fresh read: the refresh behind the plan may be hours old (a saved plan), and what moved
     // since is named. A create has what its plan in this apply walk read a moment before.
     const shown = settingsIn(prior, priv);
@@ -150,8 +150,11 @@ export const ipSettingsResource: ProviderResource = {
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];
     const applied: IpFieldChange[] = [];
-    const privateAfter = () =>
-      withRestoreValues({ ...base, editable: plan.actual.editable }, Object.fromEntries(applied.map((c) => [c.field, plan.actual[c.field]])));
+    const writtenAfter = session.newestObservedAt();
+    const privateAfter = () => withRestoreValues(
+      { ...base, editable: plan.actual.editable, ...(applied.length && { writtenAfter }) },
+      Object.fromEntries(applied.map((c) => [c.field, plan.actual[c.field]])),
+    );
     try {
       await plan.apply((change) => applied.push(change));
     } catch (error) {
@@ -176,7 +179,7 @@ export const ipSettingsResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const [serverId, ip] = [String(prior.server_id), String(prior.ip)];
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, priv.writtenAfter);
     if (priv.replacesIncomplete) {
       // Terraform plans the replacement again in this process, after this removal: hand it the values.
       if (priv.restore) session.handovers.put(handoverKey(serverId, ip), priv.restore);

@@ -4,6 +4,7 @@ import {
 } from './resource';
 import { scopesForAction, type PowerAction, type ServerDetail } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
+import { observedBy } from '../../reconcile/context';
 import { canonicalJson } from '../../reconcile/keys';
 import { runBudgetSeconds, SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { powerActionFor, planPowerState } from '../../reconcile/power-state';
@@ -83,10 +84,14 @@ export const powerStateResource: ProviderResource = {
     return diagnostics;
   },
 
-  /** From GET /servers, one list read for every power state of the run. */
+  /**
+   * From GET /servers, one list read for every power state of the run. A list the API observed
+   * before this resource's last action (its shared cache) is older than the state's power.
+   */
   async read(session, state, priv) {
     const server = await session.listedServer(String(state.server_id));
-    return { state: server ? { ...state, id: server.id, state: server.power } : null, private: priv };
+    const older = priv.writtenAfter !== undefined && observedBy((await session.serverList()).observedAt ?? undefined, priv.writtenAfter);
+    return { state: server ? { ...state, id: server.id, state: older ? state.state : server.power } : null, private: priv };
   },
 
   async plan(session, prior, config, priv) {
@@ -127,7 +132,14 @@ export const powerStateResource: ProviderResource = {
     const life = appliedLife(planned[LIFE_ID]);
     const state: ObjectValue = { ...planned, id: spec.serverId, [REBOOT_GENERATION]: generation, [LIFE_ID]: life };
     let sent = false;
-    const ctx = { ...session.context(runBudgetSeconds(spec)), accepted: () => (sent = true) };
+    // The API's latest observation when it accepted the first action: every read the action started from is no newer.
+    let writtenAfter: string | undefined;
+    const accepted = () => {
+      sent = true;
+      writtenAfter ??= session.newestObservedAt();
+    };
+    const acted = () => (writtenAfter ? { ...priv, writtenAfter } : priv);
+    const ctx = { ...session.context(runBudgetSeconds(spec), priv.writtenAfter), accepted };
     // A reboot reads the server before it acts: where one may follow, the converge reads it instead,
     // so a server stopped by hand since the plan is started (the fresh boot the triggers ask for) and named, not waited for.
     const rebootMayFollow = rebootsForTriggers(prior, planned, false);
@@ -139,7 +151,7 @@ export const powerStateResource: ProviderResource = {
       converged = await plan.apply();
     } catch (error) {
       // The reboot, if any, was not reached: still to do.
-      return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: priv, error };
+      return { state: sent ? { ...state, ...(prior && unrebooted(prior)) } : prior, private: acted(), error };
     }
     if (triggersChanged(prior, planned) && !rebootsForTriggers(prior, planned, sent)) {
       // The plan said so: a start is the fresh boot the triggers ask for, and a stopped server is not booted.
@@ -154,10 +166,10 @@ export const powerStateResource: ProviderResource = {
         await rebootServer(rebootCtx, target, rebootAction(planned) === 'reset', undefined, earlierRebootAssumed(generation as number, planned.reboot_triggers), converged);
       } catch (error) {
         // Not sent: the old triggers stay in state, so the next plan shows the reboot still to do.
-        return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: priv, error };
+        return { state: sent ? state : { ...state, ...unrebooted(prior!) }, private: acted(), error };
       }
     }
-    return { state, private: priv };
+    return { state, private: acted() };
   },
 
   /** A power state is not a setting to put back: removing the resource leaves the server as it is. */

@@ -44,6 +44,11 @@ export interface PrivateState {
   readonly rulesetIds?: Readonly<Record<string, number>>;
   /** The same for a power change: the server its plan read, with the operation in flight and the actions on offer. */
   readonly observedServer?: ServerDetail;
+  /**
+   * The API's latest `observedAt` before this resource's last write: a read observed no later (the
+   * API's shared cache, section 1 rule 6) is older than the state, and is read again.
+   */
+  readonly writtenAfter?: string;
 }
 
 const valueSchema: z.ZodMiniType<Value> = z.lazy(() =>
@@ -58,6 +63,7 @@ const privateStateSchema: z.ZodMiniType<PrivateState> = z.object({
   observedSettings: z.optional(ipSettingsSchema),
   observedServer: z.optional(serverDetailSchema),
   rulesetIds: z.optional(z.record(z.string(), z.int().check(z.nonnegative()))),
+  writtenAfter: z.optional(z.string()),
 });
 
 /**

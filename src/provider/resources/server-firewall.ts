@@ -1,6 +1,6 @@
 import {
-  checkServerExists, checkWrite, creates, serverNotActive, unlessItWaits, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr, plannedValue,
-  validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
+  checkServerExists, checkWrite, creates, serverNotActive, unlessItWaits, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr,
+  plannedValue, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -79,7 +79,7 @@ export const serverFirewallResource: ProviderResource = {
 
   async read(session, state, priv) {
     const serverId = String(state.server_id);
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, priv.writtenAfter);
     try {
       const data = await readFirewall(ctx, label(serverId), serverId);
       const actual = sortedUnique(data.rulesets);
@@ -151,7 +151,7 @@ export const serverFirewallResource: ProviderResource = {
     const serverId = String(planned.server_id);
     const { observedFirewall, ...base } = priv;
     if (writesNothing(prior, planned, SERVER_FACING)) return { state: { ...planned, id: serverId }, private: base };
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, base.writtenAfter);
     const managesRulesets = config.rulesets !== null || config.ruleset_names !== null;
     const spec = specOf(serverId, {
       enabled: typeof config.enabled === 'boolean' ? config.enabled : undefined,
@@ -172,13 +172,15 @@ export const serverFirewallResource: ProviderResource = {
     const applied = managesRulesets ? sortedUnique(plan.desired.rulesets!) : knownOr(planned.applied_rulesets, plan.actual.rulesets) as number[];
     const enabled = knownOr(planned.enabled, plan.actual.enabled);
     const state: ObjectValue = { ...planned, id: serverId, enabled, rulesets: rulesetsOf(planned, applied), applied_rulesets: applied };
+    const writtenAfter = session.newestObservedAt();
     try {
       await plan.apply();
     } catch (error) {
       return { state: prior, private: base, error };
     }
     const written = Object.keys(plan.diff.change) as Array<keyof Firewall>;
-    const kept = named ? { ...base, rulesetIds: named } : withoutRulesetIds(base);
+    const after = written.length ? { ...base, writtenAfter } : base;
+    const kept = named ? { ...after, rulesetIds: named } : withoutRulesetIds(after);
     return { state, private: withRestoreValues(kept, Object.fromEntries(written.map((name) => [name, plan.actual[name]]))) };
   },
 
@@ -192,7 +194,7 @@ export const serverFirewallResource: ProviderResource = {
 
   async destroy(session, prior, priv) {
     const serverId = String(prior.server_id);
-    const ctx = session.context(SETTINGS_RUN_SECONDS);
+    const ctx = session.context(SETTINGS_RUN_SECONDS, priv.writtenAfter);
     const left = await this.leftInPlace(session, prior, priv);
     if (left) ctx.log(leftInPlaceLine(left));
     const restore = restoreOf(prior, priv);
