@@ -16,10 +16,11 @@ const isRead = (endpoint: string): boolean => endpoint.startsWith('GET ') && !PE
 
 /**
  * A request the budget counts: one the API answered with something to go on. A 429, a 5xx or a
- * dropped connection is retried, and a refused token (401) fails the run: their requests are the
- * pacing's and the refusals' concern, not the features'.
+ * dropped connection is retried, a read served stale or from a lagging cache is read again, and a
+ * refused token (401) fails the run: their requests are the pacing's, the API's and the refusals'
+ * concern, not the features'.
  */
-const budgeted = (status: number): boolean => status >= 200 && status < 500 && status !== 401 && status !== 429;
+const budgeted = ({ status, lagging }: RpcRequests['answers'][number]): boolean => status >= 200 && status < 500 && status !== 401 && status !== 429 && !lagging;
 
 /**
  * Where a run spent more requests than its budget: a refresh and a plan read their resource at
@@ -31,7 +32,7 @@ const budgeted = (status: number): boolean => status >= 200 && status < 500 && s
  */
 export function overBudget(runRequests: readonly RpcRequests[]): string[] {
   const problems: string[] = [];
-  const requests = runRequests.map((r) => ({ ...r, endpoints: r.answers.filter((a) => budgeted(a.status)).map((a) => a.endpoint) }));
+  const requests = runRequests.map((r) => ({ ...r, endpoints: r.answers.filter(budgeted).map((a) => a.endpoint) }));
   type Counted = (typeof requests)[number];
   const applies = (r: Counted) => r.rpc === 'ApplyResourceChange';
   // A read right after an operation's polls ends that wait (the server as the operation left it): a poll too.
@@ -59,14 +60,15 @@ export function overBudget(runRequests: readonly RpcRequests[]): string[] {
  * apply walk has applied a change, its plans of the next changes wait at most the few seconds of
  * a plan's read in that walk (a longer wait is the apply's, under Terraform's progress lines). The
  * walk's first plans, before any apply, may wait: a process learns that it applies only then. So
- * may the reads a process shares, which the models' rate-limit answers leave alone.
+ * may a plan that makes a read the process shares (the GitOps guide says why).
  */
 export function unseenWaits(requests: readonly RpcRequests[]): string[] {
   const applied = new Set<number>();
   const problems: string[] = [];
+  const shares = (r: RpcRequests) => r.answers.some((a) => PER_PROCESS.has(a.endpoint));
   for (const r of requests.filter((q) => q.walk === 'apply')) {
     if (r.rpc === 'ApplyResourceChange') applied.add(r.process);
-    else if (applied.has(r.process) && r.tookMs > (APPLY_WALK_PLAN_READ_SECONDS + 1) * 1000) problems.push(`${r.rpc} of a ${r.type} waited ${r.tookMs} ms in the apply walk`);
+    else if (applied.has(r.process) && !shares(r) && r.tookMs > (APPLY_WALK_PLAN_READ_SECONDS + 1) * 1000) problems.push(`${r.rpc} of a ${r.type} waited ${r.tookMs} ms in the apply walk`);
   }
   return problems;
 }

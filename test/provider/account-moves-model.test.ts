@@ -13,7 +13,9 @@ import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts
  * renamed and its name given to a new one, a server stopped), plans made with a read-only token,
  * tokens rotated away, plans applied seconds or hours later, writes refused halfway (a create left
  * tainted), a read answered 429 mid-apply, a write whose answer is lost or a 503 once it took
- * effect, the API failing from any request of a run on, and crashes at any RPC.
+ * effect, the API failing from any request of a run on, reads served stale or from a lagging
+ * cache, power operations that end failed, timed out or unknown (with or without the power
+ * changed), and crashes at any RPC.
  *
  * The oracle comes from what the user did and what the account holds, never from the provider's
  * code: Terraform's rules on every answer (the driver), each value the apply puts back that
@@ -181,7 +183,7 @@ function move(r: Real, what: Move, to: { firewall: Firewall; name: string }): vo
   if (what === 'the address') r.a.drift(DEDICATED, { ip: { address: ADDRESS, rdns: 'hand.example.net', description: 'by hand' } });
 }
 
-/** Runs one apply and checks the oracle; `between` moves the account after the plan. */
+/** A move of the account between a saved plan and its apply, and how much later the apply comes. */
 interface Between {
   readonly what: Move;
   readonly firewall: Firewall;
@@ -189,7 +191,8 @@ interface Between {
   readonly delayMs: number;
 }
 
-async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between) {
+/** Runs one apply and checks the oracle; `between` moves the account after the plan, `fault` holds for the whole run. */
+async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between, fault?: FaultRule) {
   const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw), addressBefore: addressOf(r), power: r.a.state.server(SERVER).server.power };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
@@ -199,6 +202,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   let moved: Firewall | undefined;
   let addressShown: AddressIntent | undefined;
   let addressMoved: AddressIntent | undefined;
+  if (fault) r.a.addFault(fault);
   const outcome = await r.driver.apply(configs(m), {
     ...options,
     betweenPlanAndApply: between ? () => {
@@ -212,10 +216,13 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
       r.clock.advance(between.delayMs);
     } : options.betweenPlanAndApply,
   });
+  if (fault) r.a.clearFaults();
   const text = said(outcome);
-  const context = JSON.stringify({ fw: m.fw, between, shown, moved, now: firewallOf(r), outcome }, null, 1);
+  const context = JSON.stringify({ fw: m.fw, between, fault, shown, moved, now: firewallOf(r), outcome }, null, 1);
   // Every run keeps to the request budget, and waits only where Terraform shows it, whatever moved.
-  const spent = [...overBudget(r.driver.requests), ...unseenWaits(r.driver.requests)];
+  // An operation that ends unconfirmed is checked by reading the server until it shows the power (spec 3.2): reads no budget counts.
+  const budgeted = fault?.effect.type === 'operation' ? [] : overBudget(r.driver.requests);
+  const spent = [...budgeted, ...unseenWaits(r.driver.requests)];
   if (spent.length) throw new Error(`the run spent more requests than its budget, or waited unseen: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
   if (reboots(r.a) > m.allowed) throw new Error(`${reboots(r.a)} power cycles for ${m.allowed} trigger changes:\n${context}`);
@@ -228,7 +235,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   if (untouched.power && writesOf(r, 'action') !== before.action) throw new Error(`the plan changed nothing on the power, and the apply acted:\n${context}`);
   if (untouched.address && addressWrites(r) !== before.address) throw new Error(`the plan changed nothing on the address, and the apply wrote to it:\n${context}`);
   // An apply the account did not move around, after one that settled, does what its plan said and no more: it has nothing to warn of.
-  const stillAround = (between && between.what !== 'nothing') || options.beforeApplyOf || options.crashAtRpc || options.crashOn || options.betweenPlanAndApply;
+  const stillAround = (between && between.what !== 'nothing') || options.beforeApplyOf || options.crashAtRpc || options.crashOn || options.betweenPlanAndApply || fault;
   if (!stillAround && !before.unsettled && outcome.errors.length === 0 && outcome.appliedWarnings.length) {
     throw new Error(`an apply nothing moved around warned of what its plan did not say:\n${context}`);
   }
@@ -299,7 +306,8 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // that changed nothing recorded, is the same intent, and replays it.
   m.unsettled = (changesTriggers && (outcome.errors.length > 0 || outcome.crashed)) || (m.unsettled && rebootKeyBase(r) === before.keyBase);
   // The state is the refresh's (or the apply's) unless the account moved after it.
-  m.movedSinceState = (between !== undefined && between.what !== 'nothing') || outcome.crashed || options.beforeApplyOf !== undefined;
+  // A fault may leave a write in the account that is not in the state, or a read's old value in the state.
+  m.movedSinceState = (between !== undefined && between.what !== 'nothing') || outcome.crashed || options.beforeApplyOf !== undefined || fault !== undefined;
   return outcome;
 }
 
@@ -337,14 +345,8 @@ const WRITES = ['POST /servers/{serverId}/actions', 'PUT /servers/{serverId}/fir
 type Failure = 'its answer lost' | 'answered 503';
 const failure = (how: Failure): FaultRule['effect'] =>
   (how === 'its answer lost' ? { type: 'drop_response' } : { type: 'error', status: 503, code: 'unavailable', takesEffect: true });
-
-/** An apply while `fault` holds; a write whose answer failed is in the account and may not be in Terraform's state. */
-async function applyFailing(r: Real, m: Model, fault: FaultRule) {
-  r.a.addFault(fault);
-  const outcome = await applyAndCheck(r, m);
-  r.a.clearFaults();
-  if (outcome.errors.length) m.movedSinceState = true;
-}
+/** How a power action's operation may end (spec 3.2), and whether the power changed all the same. */
+const OPERATION_ENDS = ['failed', 'timed_out', 'outcome_unknown'] as const;
 
 type Command = fc.AsyncCommand<Model, Real>;
 const cmd = (name: string, run: (m: Model, r: Real) => Promise<unknown> | void, check: (m: Model) => boolean = () => true): Command => ({
@@ -458,9 +460,18 @@ const COMMANDS = [
     })),
   // The API failing at a write, or at any request of a run on, after the write took effect: the next apply neither repeats nor loses one.
   fc.tuple(fc.constantFrom(...WRITES), fc.integer({ min: 1, max: 3 }), fc.constantFrom<Failure>('its answer lost', 'answered 503')).map(([endpoint, k, how]) =>
-    cmd(`apply, write #${k} to ${endpoint} ${how} after it took effect`, (m, r) => applyFailing(r, m, { endpoint, skip: k - 1, times: 1, effect: failure(how) }))),
+    cmd(`apply, write #${k} to ${endpoint} ${how} after it took effect`, (m, r) => applyAndCheck(r, m, {}, undefined, { endpoint, skip: k - 1, times: 1, effect: failure(how) }))),
   fc.integer({ min: 1, max: 14 }).map((n) => cmd(`apply, the API answering 503 from the run's request #${n} on (a write still takes effect)`, (m, r) =>
-    applyFailing(r, m, { endpoint: '* *', skip: n - 1, effect: failure('answered 503') }))),
+    applyAndCheck(r, m, {}, undefined, { endpoint: '* *', skip: n - 1, effect: failure('answered 503') }))),
+  // Section 1, rules 6 and 7: reads served from a cache that lags behind writes, or stale (meta.stale) while live data is unavailable.
+  fc.integer({ min: 1, max: 10 }).map((n) => cmd(`apply, reads answered stale from the run's request #${n} on`, (m, r) =>
+    applyAndCheck(r, m, {}, undefined, { endpoint: 'GET *', skip: n - 1, effect: { type: 'stale' } }))),
+  // A cache that "lives a few seconds" (rule 6), shared with the reads of the run before.
+  fc.constantFrom(2, 5).map((seconds) => cmd(`apply, reads served from a shared cache up to ${seconds} s old`, (m, r) =>
+    applyAndCheck(r, m, {}, undefined, { endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: seconds } }))),
+  fc.tuple(fc.constantFrom(...OPERATION_ENDS), fc.boolean(), fc.integer({ min: 1, max: 2 })).map(([status, takesEffect, k]) =>
+    cmd(`apply, power action #${k}'s operation ends ${status} ${takesEffect ? 'with' : 'without'} the power changed`, (m, r) =>
+      applyAndCheck(r, m, {}, undefined, { endpoint: 'POST /servers/{serverId}/actions', skip: k - 1, times: 1, effect: { type: 'operation', outcome: { status, takesEffect } } }))),
   fc.constant(cmd('plan -out, the token rotated away, apply the saved plan', async (m, r) => {
     const token = r.accounts.a.token;
     await applyAndCheck(r, m, { betweenPlanAndApply: () => void (r.accounts.a.token = 'hsim_rotated_away') });
