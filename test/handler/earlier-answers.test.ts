@@ -65,6 +65,17 @@ test('a reboot an interrupted run sent, answered 500 after it took effect, is no
   expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
 });
 
+test('a reboot an interrupted run sent, answered 502 action_failed, is sent again by its re-run: the API said it did not run', async () => {
+  // The simulator carries the reboot out all the same (takesEffect), only to store the answer; the API's word decides.
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 502, code: 'action_failed', takesEffect: true } });
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(1);
+  h.clock.advance(600_000);
+  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(rerun.code).toBe(0);
+  expect(rerun.stdout.join('\n')).toMatch(/the API replayed 502 action_failed stored for this key by an earlier run .*; rebooting under a new key/);
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`]);
+});
+
 test.each(['timed_out', 'outcome_unknown'] as const)('a reboot whose operation ends %s is not repeated in that run, and says so', async (status) => {
   h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'operation', outcome: { status, takesEffect: false } } });
   const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
