@@ -11,7 +11,8 @@ import { describeWithTerraform, TerraformWorkspace, type TerraformRun } from '..
  * terraform and the provider from its mirror against the simulator, for CHAOS_SECONDS (default 300),
  * each step an edit of firewalls, power states' reboot triggers and IP settings that fast-check
  * draws, a hand change, a fault and a way to apply (a saved plan or `terraform apply`). Faults: none,
- * flaky answers (503s, 429s with Retry-After, latency, lost write responses), and the run-wide
+ * flaky answers (503s, 429s with Retry-After, latency, lost write responses), lagging reads (stale
+ * answers, a shared cache a few seconds old, kept through the converging apply and plan), and the run-wide
  * refusals at each walk: a wrong token or an API nothing answers at from the plan on, a token
  * rotated or swapped for a read-only one between the plan and its apply, the API gone by the apply. Every terraform run is
  * checked against Terraform's rules (TerraformWorkspace.terraform fails on "bug in the provider" and
@@ -38,7 +39,7 @@ interface Intent {
   readonly ip: { readonly rdns: string; readonly description: string } | null;
 }
 
-type Fault = 'none' | 'flaky' | 'lost-writes' | 'wrong-token' | 'api-down' | 'rotated-at-apply' | 'read-only-at-apply' | 'api-down-at-apply';
+type Fault = 'none' | 'flaky' | 'lost-writes' | 'lagging-reads' | 'wrong-token' | 'api-down' | 'rotated-at-apply' | 'read-only-at-apply' | 'api-down-at-apply';
 
 interface Step {
   readonly intent: Intent;
@@ -60,7 +61,7 @@ const intentArb: fc.Arbitrary<Intent> = fc.record({
 const stepArb: fc.Arbitrary<Step> = fc.record({
   intent: intentArb,
   hand: fc.constantFrom('none', 'none', 'firewall', 'rdns'),
-  fault: fc.constantFrom<Fault>('none', 'flaky', 'lost-writes', 'wrong-token', 'api-down', 'rotated-at-apply', 'read-only-at-apply', 'api-down-at-apply'),
+  fault: fc.constantFrom<Fault>('none', 'flaky', 'lost-writes', 'lagging-reads', 'wrong-token', 'api-down', 'rotated-at-apply', 'read-only-at-apply', 'api-down-at-apply'),
   savedPlan: fc.boolean(),
 });
 
@@ -134,6 +135,11 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
       sim.addFault({ probability: 0.3, effect: { type: 'latency', ms: 150 } });
     }
     if (fault === 'lost-writes') sim.addFault({ endpoint: 'POST *', times: 1, effect: { type: 'drop_response' } });
+    // Section 1, rules 6 and 7: a shared cache a few seconds old, and live data now and then unavailable.
+    if (fault === 'lagging-reads') {
+      sim.addFault({ endpoint: 'GET *', probability: 0.2, effect: { type: 'stale' } });
+      sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: 3 } });
+    }
   };
 
   /** The token (or address) each walk of the step gets. */
@@ -191,11 +197,17 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
     }
   };
 
-  /** With the faults gone: an apply converges, the next plan is empty, and every server rebooted as the user asked. */
-  const converge = async (before: Intent, after: Intent, bootsBefore: number[]) => {
+  /**
+   * With the faults gone: an apply converges, the next plan is empty, and every server rebooted as
+   * the user asked. After lagging reads, the API's cache stays: the plan reads what it cached of the
+   * apply's reads, from before its writes, and is empty all the same.
+   */
+  const converge = async (before: Intent, after: Intent, bootsBefore: number[], fault: Fault) => {
+    if (fault === 'lagging-reads') sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: 3 } });
     const apply = await ws.terraform(['apply', '-input=false', '-no-color', '-auto-approve']);
     if (apply.code !== 0) throw new Error(`the apply after the faults did not converge:\n${apply.output}`);
     const plan = await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
+    sim.clearFaults();
     if (plan.code !== 0) throw new Error(`the plan after a converged apply is not empty:\n${plan.output}`);
     POWER_SERVERS.forEach((server, i) => {
       expect({ server, reboots: rebootsOf(server) - bootsBefore[i] }).toEqual({ server, reboots: intendedReboots(before, after, i) });
@@ -219,7 +231,7 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
         const boots = POWER_SERVERS.map(rebootsOf);
         configure(step.intent);
         await faultedStep(step, hclOf(converged) === '' && hclOf(step.intent) === '');
-        await converge(converged, step.intent, boots);
+        await converge(converged, step.intent, boots, step.fault);
         converged = step.intent;
         count('steps');
       }
