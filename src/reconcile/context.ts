@@ -196,8 +196,9 @@ export async function readFresh<T>(ctx: ReconcileContext, what: string, read: ()
     res = await read();
   }
   if (outdated(res)) {
+    const data = res.meta?.stale ? 'stale data' : 'data from before this resource\'s last write';
     throw new ReconcileError(
-      `${what}: the API only returned stale data (last observed at ${res.meta?.observedAt ?? 'unknown'}); nothing was changed`,
+      `${what}: the API only returned ${data} (last observed at ${res.meta?.observedAt ?? 'unknown'}); nothing was changed`,
       `live data is briefly unavailable; run ${ctx.rerun ?? 'the apply'} again in a minute`,
     );
   }

@@ -20,3 +20,11 @@ test.each([
   const plan = await t.driver.plan(after);
   expect({ errors: plan.errors, changes: plan.changes }).toEqual({ errors: [], changes: {} });
 });
+
+test('a cache that outlives the reads again fails the plan, saying what the API served and what to do', async () => {
+  expect((await t.driver.apply({ fw: firewall('a', { enabled: false }) })).errors).toEqual([]);
+  expect((await t.driver.apply({ fw: firewall('a', { enabled: true }) })).errors).toEqual([]);
+  t.a.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: 60 } });
+  const plan = await t.driver.plan({ fw: firewall('a', { enabled: true }) });
+  expect(plan.errors).toEqual([expect.stringMatching(/: the API only returned data from before this resource's last write \(last observed at .+\); nothing was changed$/)]);
+});
