@@ -125,11 +125,11 @@ interface ProviderProcess {
   readonly refusal?: string;
 }
 
-/** The resource RPCs the driver sends, by their names in the protocol. */
 /** How long a run takes to reach its first RPC, as terraform's start-up does. */
 const RUN_START_MS = 1_000;
 /** A read a fault served stale or from a lagging cache (the simulator's fault log: `stale`, `cache 30s`). */
 const isLagging = (fault: string): boolean => fault === 'stale' || fault.startsWith('cache ');
+/** The resource RPCs the driver sends, by their names in the protocol. */
 const RESOURCE_RPCS: readonly ProviderRpc[] = ['ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState'];
 
 /** The provider block of every alias: the API's address and token come from the environment, as HCL users set them. */
