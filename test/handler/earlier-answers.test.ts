@@ -53,25 +53,29 @@ test('a reboot an interrupted run carried out is not repeated by its re-run; one
   expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`]);
 });
 
-test('a reboot an interrupted run sent, answered 500 after it took effect, is not repeated by its re-run', async () => {
-  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 500, code: 'internal_error', takesEffect: true } });
+/**
+ * A reboot an interrupted run sent, whose answer the API stored as `status` `code` (the simulator
+ * carries the reboot out all the same, only to store that answer), and its re-run once that reboot
+ * is over: nothing in flight tells of it.
+ */
+async function rerunAfterStoredError(status: number, code: string) {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status, code, takesEffect: true } });
   expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(1);
-  // The re-run comes once that reboot is over: nothing in flight tells of it.
   h.clock.advance(600_000);
   const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
   expect(rerun.code).toBe(0);
+  return rerun;
+}
+
+test('a reboot an interrupted run sent, answered 500 after it took effect, is not repeated by its re-run', async () => {
+  const rerun = await rerunAfterStoredError(500, 'internal_error');
   // The stored 500 may have been recorded before or after the reboot ran: no read can tell, and a second reboot is the worse mistake.
   expect(rerun.stdout.at(-1)).toMatch(/the reboot was sent but not confirmed \(the API replayed 500 \w+ for this key by an earlier run .*\); it is not repeated/);
   expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
 });
 
 test('a reboot an interrupted run sent, answered 502 action_failed, is sent again by its re-run: the API said it did not run', async () => {
-  // The simulator carries the reboot out all the same (takesEffect), only to store the answer; the API's word decides.
-  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 502, code: 'action_failed', takesEffect: true } });
-  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(1);
-  h.clock.advance(600_000);
-  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
-  expect(rerun.code).toBe(0);
+  const rerun = await rerunAfterStoredError(502, 'action_failed');
   expect(rerun.stdout.join('\n')).toMatch(/the API replayed 502 action_failed stored for this key by an earlier run .*; rebooting under a new key/);
   expect(actions()).toEqual([`${IDS.vpsRunning} reboot`, `${IDS.vpsRunning} reboot`]);
 });
