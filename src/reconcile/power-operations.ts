@@ -160,13 +160,14 @@ export async function runAction(
     if (!earlier) ctx.accepted?.();
     ctx.log(`${target.label}: ${action} accepted as operation ${operationId}${res.replayed ? ` (replayed${earlier ? ': the answer of an earlier run' : ''})` : ''} (request id ${res.requestId ?? 'n/a'})`);
   } catch (err) {
-    const byEarlierRun = isHostingApiError(err) && isEarlierAnswer(err) ? ' by an earlier run' : '';
+    const earlierRun = isHostingApiError(err) && isEarlierAnswer(err);
+    const by = earlierRun ? ' by an earlier run' : '';
     if (isHostingApiError(err) && err.replayed && (err.status === 429 || (err.status >= 500 && err.code !== 'action_failed'))) {
       // The stored first answer of this key, whichever run sent it: the action may have run after it was recorded.
-      return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key${byEarlierRun} (request id ${err.requestId ?? 'n/a'})` };
+      return { kind: 'unknown', message: `the API replayed ${err.status} ${err.code} for this key${by} (request id ${err.requestId ?? 'n/a'})` };
     }
-    if (isHostingApiError(err) && byEarlierRun) {
-      return { kind: 'earlier', succeeded: false, message: `the API replayed ${err.status} ${err.code} stored for this key${byEarlierRun} (request id ${err.requestId ?? 'n/a'})` };
+    if (isHostingApiError(err) && earlierRun) {
+      return { kind: 'earlier', succeeded: false, message: `the API replayed ${err.status} ${err.code} stored for this key${by} (request id ${err.requestId ?? 'n/a'})` };
     }
     if (isHostingApiError(err, 'outcome_unknown', 'action_timeout')) return { kind: 'unknown', message: `${err.status} ${err.code}: ${err.detail} (request id ${err.requestId ?? 'n/a'})` };
     if (isHostingApiError(err, 'action_failed')) return { kind: 'failed', message: err.detail, apiError: err };

@@ -152,7 +152,7 @@ export const ipSettingsResource: ProviderResource = {
     const applied: IpFieldChange[] = [];
     const writtenAfter = session.newestObservedAt();
     const privateAfter = () => withRestoreValues(
-      { ...base, editable: plan.actual.editable, ...(applied.length && { writtenAfter }) },
+      { ...base, editable: plan.actual.editable, ...(applied.length > 0 && { writtenAfter }) },
       Object.fromEntries(applied.map((c) => [c.field, plan.actual[c.field]])),
     );
     try {
