@@ -137,7 +137,7 @@ async function readServer(ctx: ReconcileContext, server: Server, firewalls: Map<
  * read that fails for one server is reported and the server left out; the others are adopted.
  */
 async function readAccount(ctx: ReconcileContext, progress: (line: string) => void): Promise<AccountSnapshot> {
-  const servers = byServerId(await readServerList(ctx));
+  const servers = byServerId((await readServerList(ctx)).data);
   const firewalls = new Map<string, Firewall>();
   const addresses = new Map<string, IpSettings[]>();
   const readFailures = new Map<string, string>();

@@ -17,6 +17,8 @@ export interface SharedReads {
    * per process: a power decision reads the server itself.
    */
   listedServer(serverId: string): Promise<Server | undefined>;
+  /** When the API observed the list `listedServer` answers from (its `meta.observedAt`), if it said. */
+  listedAt(): Promise<string | undefined>;
   /** GET /servers as the process read it once, stale or not: for showing (data sources), never for deciding. */
   serverList(): Promise<Observed<Server[]>>;
   /** GET /firewall/rulesets, fresh. */
@@ -51,10 +53,12 @@ export function sharedReads(readContext: (budgetSeconds?: number) => ReconcileCo
   // Resources decide on the list (existence, power): a stale one is read again until fresh.
   const servers = once(async () => {
     const observed = await observedList();
-    return new Map((observed.stale ? await readServerList(readContext()) : observed.data).map((s) => [s.id, s]));
+    const fresh = observed.stale ? await readServerList(readContext()) : observed;
+    return { byId: new Map(fresh.data.map((s) => [s.id, s])), observedAt: fresh.observedAt ?? undefined };
   });
   return {
-    listedServer: async (serverId) => (await servers()).get(serverId),
+    listedServer: async (serverId) => (await servers()).byId.get(serverId),
+    listedAt: async () => (await servers()).observedAt,
     serverList: observedList,
     rulesets: once(() => readRulesets(readContext(), 'firewall')),
     token: () => token,

@@ -1,10 +1,10 @@
 import { explainApiError, readFresh, type ReconcileContext } from './context';
 import type { Server, ServerDetail } from '../api/schemas';
 
-/** GET /servers, fresh: whether a server exists and its power, for every resource of a run at once. */
-export async function readServerList(ctx: ReconcileContext): Promise<Server[]> {
+/** GET /servers, fresh: whether a server exists and its power, for every resource of a run at once, and when the API observed it. */
+export async function readServerList(ctx: ReconcileContext): Promise<{ readonly data: Server[]; readonly observedAt: string | null }> {
   const res = await readFresh(ctx, 'servers', () => ctx.client.listServers()).catch((err) => explainApiError(ctx, 'reading the server list', err, ['servers:read']));
-  return res.data;
+  return { data: res.data, observedAt: res.meta?.observedAt ?? null };
 }
 
 /** GET /servers/{id}, fresh: with the actions the token may run now and the operation in flight. */

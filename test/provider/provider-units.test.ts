@@ -244,7 +244,8 @@ test('a stoppable sleep ends at once, rejecting, when Terraform asks the provide
 
 test('a power state whose server the account no longer lists leaves the state; a listed one reads its actual power', async () => {
   type Listed = Record<string, { id: string; power: string }>;
-  const session = (servers: Listed) => ({ listedServer: async (id: string) => servers[id] }) as unknown as ProviderSession;
+  const session = (servers: Listed) =>
+    ({ listedServer: async (id: string) => servers[id], listedAt: async () => undefined }) as unknown as ProviderSession;
   const state = powerStateResource.importState('vps_web_1');
   expect((await powerStateResource.read(session({}), state, {})).state).toBeNull();
   const read = await powerStateResource.read(session({ vps_web_1: { id: 'vps_web_1', power: 'stopped' } }), { ...state, state: 'running' }, { incomplete: true });

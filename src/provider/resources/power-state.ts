@@ -90,7 +90,7 @@ export const powerStateResource: ProviderResource = {
    */
   async read(session, state, priv) {
     const server = await session.listedServer(String(state.server_id));
-    const older = priv.writtenAfter !== undefined && observedBy((await session.serverList()).observedAt ?? undefined, priv.writtenAfter);
+    const older = observedBy(await session.listedAt(), priv.writtenAfter);
     return { state: server ? { ...state, id: server.id, state: older ? state.state : server.power } : null, private: priv };
   },
 

@@ -69,7 +69,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
         const diagnostics = warned(session.warnings);
         return { new_state: dynamic(fresh.state), private: encodePrivate(fresh.private), new_identity: identity, diagnostics };
       } catch (err) {
-        return { new_state: req.current_state, private: req.private, diagnostics: failing(err, session.warnings) };
+        return { new_state: req.current_state, private: req.private, diagnostics: failing(err, session.warnings).map(atPlan) };
       }
     },
     PlanResourceChange: async (req) => {
