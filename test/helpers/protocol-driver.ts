@@ -165,6 +165,11 @@ export class ProtocolDriver {
   private readonly grpcProviders: GrpcProvider[] = [];
   /** How the driver reaches each provider process: its RPC handlers in this process, or its gRPC service as Terraform does. */
   public transport: 'in-process' | 'grpc' = 'in-process';
+  /**
+   * The order the walks take independent resources in, by address (the others after them): Terraform
+   * promises none, so a model may draw it.
+   */
+  public order: readonly string[] = [];
 
   constructor(
     private readonly accounts: Readonly<Record<string, ProviderAccount>>,
@@ -373,7 +378,8 @@ export class ProtocolDriver {
     };
     const planned: PlannedChange[] = [];
     let failed = false;
-    const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])];
+    const rank = (address: string) => (this.order.includes(address) ? this.order.indexOf(address) : this.order.length);
+    const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])].sort((a, b) => rank(a) - rank(b));
     for (const address of addresses) {
       const stored = this.state.get(address);
       const wanted = configs[address];

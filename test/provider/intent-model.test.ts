@@ -428,10 +428,12 @@ test(`no sequence of applies, crashes, lives, processes, edits or accounts sends
     return { model, real: t };
   };
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), TRANSPORT, async (sequence, transport) => {
+    // Last, the order Terraform's walks take the resources in: the settings first and the power states last, or as configured.
+    fc.asyncProperty(fc.commands(commands, { maxCommands: Number(process.env.INTENT_MODEL_COMMANDS ?? 16), size: 'max' }), TRANSPORT, fc.boolean(), async (sequence, transport, settingsFirst) => {
       // A fresh pair of accounts per sequence: the hooks of useTwoAccounts run once per test, so reset by hand.
       await t.reset();
       t.driver.transport = transport;
+      t.driver.order = settingsFirst ? ['ip', 'fw_b', 'fw_a'] : [];
       const setup = await initial();
       await applyAndCheck(setup.real, setup.model);
       await fc.asyncModelRun(() => setup, sequence);
