@@ -407,6 +407,9 @@ const MUTATION_TESTS = [
   'test/provider/connection-test.test.ts', 'test/provider/request-budget.test.ts', 'test/provider/removal-effects.test.ts',
   // The client's retries: only an API that has not answered yet may be called down.
   'test/api/retries.test.ts',
+  // Stale and cached reads, and what each answer to a power action means.
+  'test/provider/cached-reads.test.ts', 'test/provider/apply-walk-waits.test.ts', 'test/handler/earlier-answers.test.ts',
+  'test/handler/firewall.test.ts', 'test/handler/power-state.test.ts',
 ];
 new JsonFile(project, 'stryker.config.json', {
   obj: {

@@ -21,16 +21,21 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/keys.ts' },
   { file: 'src/provider/resources/reboot-generation.ts', functions: ['triggersChanged', 'plannedRebootGeneration', 'rebootIntent'] },
   { file: 'src/provider/resources/resource-life.ts', functions: ['newLifeId', 'plannedLife', 'appliedLife', 'lifeOfBridge'] },
-  { file: 'src/provider/shared-reads.ts', functions: ['once'] },
+  { file: 'src/provider/shared-reads.ts', functions: ['once', 'sharedReads'] },
   { file: 'src/provider/connection-test.ts', functions: ['testConnection', 'connectionRefusal'] },
   { file: 'src/reconcile/firewall.ts', functions: ['sortedUnique', 'diffFirewall', 'movedFirewall'] },
   { file: 'src/reconcile/ip-settings.ts', functions: ['normalizeHost', 'sameHostName', 'diffIpSettings', 'sameField', 'movedIpSettings'] },
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },
   // One rule for the reboot a plan says and the one its apply sends.
-  { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects', 'shownPower'] },
+  { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects', 'shownPower', 'read'] },
   // What a removal puts back, and what its plan says it cannot.
   { file: 'src/provider/resources/server-firewall.ts', functions: ['leftInPlace', 'destroy', 'restoreOf', 'goneRulesets'] },
   { file: 'src/provider/resources/ip-settings.ts', functions: ['leftInPlace', 'destroy'] },
+  // Stale data never decides: a stale answer, or one the API's cache observed before this resource's last write, is read again;
+  // the power state's refresh judges the server list it decides on (shared-reads.ts, power-state.ts).
+  { file: 'src/reconcile/context.ts', functions: ['observedBy', 'readFresh'] },
+  // A key's stored failure, this run's or an earlier one's, replayed to a power action.
+  { file: 'src/reconcile/power-operations.ts', functions: ['runAction'] },
 ];
 
 /** The name a node with a body is known by in its file, if it is one of the kinds a target names. */

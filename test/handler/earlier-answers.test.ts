@@ -87,3 +87,22 @@ test.each(['timed_out', 'outcome_unknown'] as const)('a reboot whose operation e
   expect(run.stdout.at(-1)).toMatch(new RegExp(`^warning: reboot ${IDS.vpsRunning}: the reboot was sent but not confirmed \\(operation op_\\d+ ${status}.*\\); it is not repeated`));
   expect(actions()).toHaveLength(1);
 });
+
+test('a reboot an interrupted run sent is not sent again by a re-run that resets instead (hard_reboot edited): one power cycle', async () => {
+  expect((await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER })).code).toBe(0);
+  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning, true), { env: LATER });
+  expect(rerun.code).toBe(0);
+  expect(rerun.stdout.join('\n')).toContain('this reboot was sent before as reboot under the same key; following that one');
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+});
+
+test('a reboot answered 429 after it took effect is not repeated: not by the retry, which meets the stored 429, nor by a re-run', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 429, code: 'rate_limited', takesEffect: true } });
+  const run = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(run.code).toBe(0);
+  expect(run.stdout.at(-1)).toMatch(/the reboot was sent but not confirmed \(the API replayed 429 rate_limited for this key \(request id .*\); it is not repeated/);
+  h.clock.advance(600_000);
+  const rerun = await h.run('apply', rebootDoc(IDS.vpsRunning), { env: LATER });
+  expect(rerun.stdout.at(-1)).toMatch(/the reboot was sent but not confirmed \(the API replayed 429 rate_limited for this key by an earlier run .*\); it is not repeated/);
+  expect(actions()).toEqual([`${IDS.vpsRunning} reboot`]);
+});
