@@ -31,6 +31,8 @@ const POWER_SERVERS = [IDS.vpsRunning, IDS.dedicated] as const;
 const WRONG_TOKEN = 'hsim_not_a_token_of_this_account';
 /** An address nothing answers at (the discard port). */
 const NOWHERE = 'http://127.0.0.1:9/api/v1';
+/** How long the `lagging-reads` fault's shared cache keeps an answer (section 1, rule 6: "a few seconds"). */
+const LAGGING_CACHE_SECONDS = 3;
 
 interface Intent {
   readonly firewalls: ReadonlyArray<{ readonly enabled: boolean; readonly rulesets: readonly number[] } | null>;
@@ -138,7 +140,7 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
     // Section 1, rules 6 and 7: a shared cache a few seconds old, and live data now and then unavailable.
     if (fault === 'lagging-reads') {
       sim.addFault({ endpoint: 'GET *', probability: 0.2, effect: { type: 'stale' } });
-      sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: 3 } });
+      sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: LAGGING_CACHE_SECONDS } });
     }
   };
 
@@ -200,10 +202,15 @@ describeWithTerraform('the provider\'s chaos soak: real terraform, faults and re
   /**
    * With the faults gone: an apply converges, the next plan is empty, and every server rebooted as
    * the user asked. After lagging reads, the API's cache stays: the plan reads what it cached of the
-   * apply's reads, from before its writes, and is empty all the same.
+   * apply's reads, from before its writes, and is empty all the same. That apply starts once the
+   * step's cache has expired: until then the API answers with what it observed before the step's
+   * hand change, and no read can see it (seed 1208001 met that).
    */
   const converge = async (before: Intent, after: Intent, bootsBefore: number[], fault: Fault) => {
-    if (fault === 'lagging-reads') sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: 3 } });
+    if (fault === 'lagging-reads') {
+      await new Promise((resolve) => setTimeout(resolve, (LAGGING_CACHE_SECONDS + 0.1) * 1000));
+      sim.addFault({ endpoint: 'GET *', effect: { type: 'cache', maxAgeSeconds: LAGGING_CACHE_SECONDS } });
+    }
     const apply = await ws.terraform(['apply', '-input=false', '-no-color', '-auto-approve']);
     if (apply.code !== 0) throw new Error(`the apply after the faults did not converge:\n${apply.output}`);
     const plan = await ws.terraform(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
