@@ -1,8 +1,9 @@
 import { explainApiError, readFresh, type ReconcileContext } from './context';
+import type { Observed } from './observe';
 import type { Server, ServerDetail } from '../api/schemas';
 
 /** GET /servers, fresh: whether a server exists and its power, for every resource of a run at once, and when the API observed it. */
-export async function readServerList(ctx: ReconcileContext): Promise<{ readonly data: Server[]; readonly observedAt: string | null }> {
+export async function readServerList(ctx: ReconcileContext): Promise<Omit<Observed<Server[]>, 'stale'>> {
   const res = await readFresh(ctx, 'servers', () => ctx.client.listServers()).catch((err) => explainApiError(ctx, 'reading the server list', err, ['servers:read']));
   return { data: res.data, observedAt: res.meta?.observedAt ?? null };
 }
