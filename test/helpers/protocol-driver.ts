@@ -1,4 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Agent, type Dispatcher } from 'undici';
 import { startGrpcProvider, type GrpcProvider } from './grpc-provider';
+import { RequestGate } from './request-gate';
 import type { ManualClock } from './simulator';
 import { assertTerraformRules, finalPlanProblems, newStateProblems, planProblems, readProblems } from './terraform-rules';
 import { HostingApiClient } from '../../src/api';
@@ -19,6 +22,7 @@ import { SEED_TOKEN_NAMES, type FaultEffect, type RunningSimulator } from '../..
  * replacement plan's private data and that plan's warnings unshown (as Terraform's core does); an
  * apply whose provider dies keeps the prior values and drops the private data; an error keeps the
  * state returned, and a create that failed with an object is tainted: the next plan replaces it.
+ * With `interleaving`, each walk takes its resources at once, as Terraform's -parallelism does.
  * test/e2e/intent-keys.test.ts runs the same sequences through the real terraform.
  */
 
@@ -85,6 +89,9 @@ export interface RunOutcome {
   readonly crashed: boolean;
 }
 
+/** One API request as its account logged it. */
+type Answer = RpcRequests['answers'][number];
+
 /** The API requests one resource RPC sent, in order, and how long it took. */
 export interface RpcRequests {
   /** The provider process that answered the RPC, numbered from 1 in the driver's life. */
@@ -92,7 +99,7 @@ export interface RpcRequests {
   readonly walk: 'plan' | 'apply';
   readonly rpc: ProviderRpc;
   readonly type: string;
-  /** How far the clock moved while the RPC ran: its waits. */
+  /** How far the clock moved while the RPC ran: its waits (and, with `interleaving`, those of the RPCs it ran beside). */
   readonly tookMs: number;
   /**
    * Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered),
@@ -129,6 +136,12 @@ interface ProviderProcess {
 const RUN_START_MS = 1_000;
 /** A read a fault served stale or from a lagging cache (the simulator's fault log: `stale`, `cache 30s`). */
 const isLagging = (fault: string): boolean => fault === 'stale' || fault.startsWith('cache ');
+/** The requests `sim` logged since it had logged `from`. */
+const loggedSince = (sim: RunningSimulator, from: number): Answer[] => {
+  const sent = sim.requestsDropped + sim.requests.length - from;
+  return (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status, lagging: r.faults.some(isLagging) }));
+};
+const loggedCount = (sim: RunningSimulator): number => sim.requestsDropped + sim.requests.length;
 /** The resource RPCs the driver sends, by their names in the protocol. */
 const RESOURCE_RPCS: readonly ProviderRpc[] = ['ReadResource', 'PlanResourceChange', 'ApplyResourceChange', 'ImportResourceState'];
 
@@ -162,6 +175,8 @@ export class ProtocolDriver {
   /** RPCs left before every account refuses (`refuseFromRpc`), in the run in progress. */
   private rpcsToRefusal: { left: number; readonly effect: FaultEffect; readonly endpoints?: readonly string[] } | undefined;
   private readonly clients: HostingApiClient[] = [];
+  /** The in-process clients' connections (a client given a dispatcher leaves it open). */
+  private readonly agents: Agent[] = [];
   private readonly grpcProviders: GrpcProvider[] = [];
   /** How the driver reaches each provider process: its RPC handlers in this process, or its gRPC service as Terraform does. */
   public transport: 'in-process' | 'grpc' = 'in-process';
@@ -170,6 +185,17 @@ export class ProtocolDriver {
    * promises none, so a model may draw it.
    */
   public order: readonly string[] = [];
+  /**
+   * With picks, each walk takes its resources at once, as Terraform does (-parallelism, 10 by
+   * default), instead of one after another; in process only. One API request runs at a time: the
+   * next is the `picks[turn] % waiting`th of those waiting, in turn (a model draws the picks, so a
+   * seed replays the same interleaving).
+   */
+  public interleaving: readonly number[] | undefined;
+  private turn = 0;
+  private readonly gate = new RequestGate((waiting) => (this.interleaving ? this.interleaving[this.turn++ % this.interleaving.length] % waiting : 0));
+  /** The answers of the resource RPC whose code sends a request, in process. */
+  private readonly rpcAnswers = new AsyncLocalStorage<Answer[]>();
 
   constructor(
     private readonly accounts: Readonly<Record<string, ProviderAccount>>,
@@ -185,6 +211,7 @@ export class ProtocolDriver {
     const client = new HostingApiClient({
       baseUrl: account.sim.baseUrl,
       token: account.token,
+      dispatcher: this.gatedDispatcher(account.sim),
       sleep: async (ms) => this.clock.advance(ms),
       now: this.clock.now,
       wallClock: this.clock.now,
@@ -201,6 +228,26 @@ export class ProtocolDriver {
     }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop, account.sim);
     return { rpcs, stop };
+  }
+
+  /**
+   * The in-process client's way to the API: through the gate, each request's answers recorded for
+   * the RPC that sent it (a read shared by the process is the first asker's).
+   */
+  private gatedDispatcher(sim: RunningSimulator): Dispatcher {
+    const agent = new Agent();
+    this.agents.push(agent);
+    const request = (options: Dispatcher.RequestOptions) => this.gate.through(async () => {
+      const from = loggedCount(sim);
+      try {
+        const res = await agent.request(options);
+        const body = await res.body.text();
+        return { ...res, body: { text: async () => body } };
+      } finally {
+        this.rpcAnswers.getStore()?.push(...loggedSince(sim, from));
+      }
+    });
+    return { request } as unknown as Dispatcher;
   }
 
   /**
@@ -232,26 +279,25 @@ export class ProtocolDriver {
 
   /**
    * RPCs that count towards `crashAtRpc` (the one it names runs, then its process dies before
-   * answering), each with the requests it sent to `sim` recorded.
+   * answering; the others it was running lose their answers too), each with the requests it sent
+   * to `sim` recorded: in process, by the gate; through gRPC, one RPC at a time, from the log's tail.
    */
   private mortal(rpcs: Rpcs, stop: AbortController, sim: RunningSimulator): Rpcs {
     const process = ++this.processes;
-    const logged = () => sim.requestsDropped + sim.requests.length;
     const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: { type_name?: string }, cb: unknown) => {
       if (this.rpcsToRefusal && --this.rpcsToRefusal.left === 0) {
         const { effect, endpoints = ['* *'] } = this.rpcsToRefusal;
         for (const account of Object.values(this.accounts)) endpoints.forEach((endpoint) => account.sim.addFault({ endpoint, effect }));
       }
-      const [from, startedAt, walk] = [logged(), this.clock.now(), this.walk];
-      const res = await (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb).finally(() => {
-        const sent = logged() - from;
-        const answers = (sent ? sim.requests.slice(-sent) : []).map((r) => ({ endpoint: r.endpoint ?? `${r.method} ${r.path}`, status: r.dropped ? 0 : r.status, lagging: r.faults.some(isLagging) }));
-        this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs: this.clock.now() - startedAt, answers });
+      const [from, startedAt, walk, answers] = [loggedCount(sim), this.clock.now(), this.walk, [] as Answer[]];
+      const res = await this.rpcAnswers.run(answers, () => (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb)).finally(() => {
+        const sent = this.transport === 'grpc' ? loggedSince(sim, from) : answers;
+        this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs: this.clock.now() - startedAt, answers: sent });
+      }).catch((err: unknown) => {
+        throw stop.signal.aborted ? new ProviderDied() : err;
       });
-      if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) {
-        stop.abort();
-        throw new ProviderDied();
-      }
+      if (this.rpcsToDeath !== undefined && --this.rpcsToDeath === 0) stop.abort();
+      if (stop.signal.aborted) throw new ProviderDied();
       return res;
     }]);
     return Object.fromEntries(counted) as Rpcs;
@@ -329,26 +375,22 @@ export class ProtocolDriver {
     await options.betweenPlanAndApply?.();
     this.walk = 'apply';
     if (options.refuseFromRpc?.walk === 'apply') applyWalkBegins();
-    const processes = new Map<string, ProviderProcess>();
     let crashed = false;
-    const processOf = async (provider: string, address: string) => {
-      // A provider process serves every resource of its configuration; the crash is armed per address.
-      const key = `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`;
-      if (!processes.has(key)) {
-        const dies = address === options.crashOn ? () => { crashed = true; proc.stop.abort(); } : undefined;
-        const proc = await this.process(provider, dies);
-        processes.set(key, proc);
-        if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
-      }
-      return processes.get(key)!;
-    };
-    for (const change of planned) {
+    // A provider process serves every resource of its configuration; the crash is armed per address.
+    const processOf = this.processesOf(outcome, (provider, address) => {
+      if (address !== options.crashOn) return this.process(provider);
+      let proc: ProviderProcess | undefined;
+      return this.process(provider, () => {
+        crashed = true;
+        proc?.stop.abort();
+      }).then((p) => (proc = p));
+    }, (provider, address) => `${provider}/${address === options.crashOn ? 'crash' : 'ok'}`);
+    await this.eachOf(planned, async (change) => {
       const proc = await processOf(change.provider, change.address);
       // ConfigureProvider failed: Terraform applies nothing of that configuration.
-      if (proc.refusal) continue;
-      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => crashed, () => (crashed = true), options.beforeApplyOf);
-      if (crashed) break;
-    }
+      if (proc.refusal) return;
+      await this.applyChange(proc.rpcs, change, configs[change.address], outcome, () => (crashed = true), options.beforeApplyOf);
+    }, () => crashed);
     return { ...outcome, crashed };
   }
 
@@ -367,26 +409,18 @@ export class ProtocolDriver {
     this.walk = 'plan';
     // Terraform takes a moment to start: the API's observations of this run come after the last run's.
     this.clock.advance(RUN_START_MS);
-    const processes = new Map<string, ProviderProcess>();
-    const processOf = async (provider: string) => {
-      if (!processes.has(provider)) {
-        const proc = await this.process(provider, undefined, options.readOnlyPlan);
-        processes.set(provider, proc);
-        if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
-      }
-      return processes.get(provider)!;
-    };
+    const processOf = this.processesOf(outcome, (provider) => this.process(provider, undefined, options.readOnlyPlan), (provider) => provider);
     const planned: PlannedChange[] = [];
     let failed = false;
     const rank = (address: string) => (this.order.includes(address) ? this.order.indexOf(address) : this.order.length);
     const addresses = [...new Set([...this.state.keys(), ...Object.keys(configs)])].sort((a, b) => rank(a) - rank(b));
-    for (const address of addresses) {
+    await this.eachOf(addresses, async (address) => {
       const stored = this.state.get(address);
       const wanted = configs[address];
-      const { rpcs, refusal } = await processOf((stored ?? wanted).provider);
+      const { rpcs, refusal } = await processOf((stored ?? wanted).provider, address);
       if (refusal) {
         failed = true;
-        continue;
+        return;
       }
       const type = (stored ?? wanted).type;
       let prior: ObjectValue | null = null;
@@ -400,7 +434,7 @@ export class ProtocolDriver {
         // Terraform plans the other resources still; this one's plan is not made.
         if (this.collect(read.diagnostics, outcome)) {
           failed = true;
-          continue;
+          return;
         }
         prior = objectOf(read.new_state);
         assertTerraformRules(`ReadResource of ${address}`, readProblems(prior));
@@ -409,18 +443,18 @@ export class ProtocolDriver {
         else this.state.set(address, { ...stored, value: prior, private: priorPrivate });
       }
       if (!wanted) {
-        if (!prior) continue;
+        if (!prior) return;
         const removal = await planChange(rpcs, type, prior, null, priorPrivate);
         if (this.collect(removal.diagnostics, outcome)) failed = true;
         else planned.push({ address, provider: stored!.provider, type, kind: 'delete', value: null, private: removal.planned_private });
-        continue;
+        return;
       }
       // A tainted object is planned as a create (no prior value, no private data), then replaced.
       const tainted = prior !== null && stored?.tainted === true;
       const plan = await planChange(rpcs, type, tainted ? null : prior, wanted.config, tainted ? undefined : priorPrivate);
       if (this.collect(plan.diagnostics, outcome)) {
         failed = true;
-        continue;
+        return;
       }
       const value = objectOf(plan.planned_state)!;
       assertTerraformRules(`PlanResourceChange of ${address}`, planProblems(type, wanted.config, value));
@@ -430,10 +464,41 @@ export class ProtocolDriver {
       else if (tainted) planned.push({ ...change, kind: 'replace' });
       else if (replaced) planned.push({ ...change, kind: 'replace', ...await this.planOfReplacement(rpcs, address, type, wanted.config, change.private, outcome) });
       else if (!Object.keys(value).every((name) => same(value[name], prior![name]))) planned.push({ ...change, kind: 'update' });
-    }
+    });
     if (failed) return [];
     for (const p of planned) outcome.changes[p.address] = p.kind;
     return planned;
+  }
+
+  /** A walk's provider processes, started once per key (`keyOf`), their ConfigureProvider errors told once. */
+  private processesOf(
+    outcome: RunOutcome, start: (provider: string, address: string) => Promise<ProviderProcess>, keyOf: (provider: string, address: string) => string,
+  ): (provider: string, address: string) => Promise<ProviderProcess> {
+    const processes = new Map<string, Promise<ProviderProcess>>();
+    return (provider, address) => {
+      const key = keyOf(provider, address);
+      if (!processes.has(key)) {
+        processes.set(key, start(provider, address).then((proc) => {
+          if (proc.refusal) this.collect([{ severity: 1, summary: proc.refusal }], outcome);
+          return proc;
+        }));
+      }
+      return processes.get(key)!;
+    };
+  }
+
+  /** `step` of each item: one after another until `stop` says so, or, with `interleaving`, all at once. */
+  private async eachOf<T>(items: readonly T[], step: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+    if (this.interleaving) {
+      const settled = await Promise.allSettled(items.map(step));
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure) throw failure.reason;
+      return;
+    }
+    for (const item of items) {
+      await step(item);
+      if (stop()) return;
+    }
   }
 
   /**
@@ -460,7 +525,6 @@ export class ProtocolDriver {
     change: PlannedChange,
     wanted: ResourceConfig | undefined,
     outcome: RunOutcome,
-    crashed: () => boolean,
     died: () => void,
     beforeApply?: (address: string) => void,
   ) {
@@ -471,6 +535,7 @@ export class ProtocolDriver {
       let planned: ObjectValue | null = null;
       let plannedPrivate = priorPrivate;
       let res: any;
+      let lost = false;
       try {
         if (config) {
           // Terraform plans each change again right before applying it.
@@ -493,9 +558,10 @@ export class ProtocolDriver {
         res = await rpcs.ApplyResourceChange(request, () => undefined);
       } catch (err) {
         if (!(err instanceof ProviderDied)) throw err;
+        lost = true;
         died();
       }
-      if (crashed()) {
+      if (lost) {
         // The provider died: Terraform keeps the prior values (tainted as they were) and no private data.
         if (prior) store(prior, undefined, stored?.tainted === true);
         else this.state.delete(change.address);
@@ -541,5 +607,6 @@ export class ProtocolDriver {
 
   public async close(): Promise<void> {
     await Promise.all([...this.clients.splice(0).map((c) => c.close()), ...this.grpcProviders.splice(0).map((p) => p.close())]);
+    await Promise.all(this.agents.splice(0).map((a) => a.close()));
   }
 }
