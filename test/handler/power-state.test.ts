@@ -67,10 +67,18 @@ test('outcome_unknown twice: stop and say so; no third action', async () => {
   expect(actions()).toHaveLength(2);
 });
 
-test('503 outcome_unknown on the POST itself, with the action taken: read, success', async () => {
-  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 503, code: 'outcome_unknown', takesEffect: true } });
+test.each([[503, 'outcome_unknown'], [504, 'action_timeout']])('%i %s on the POST itself, with the action taken: read, success', async (status, code) => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status, code, takesEffect: true } });
   const run = await h.run('apply', powerDoc(RUNNING, 'stopped'));
   expect(run.code).toBe(0);
+  expect(actions()).toHaveLength(1);
+});
+
+test('an operation the API lost track of (404 once while followed): the server tells, no second action', async () => {
+  h.sim.addFault({ endpoint: 'GET /servers/{serverId}/operations/{operationId}', times: 1, effect: { type: 'error', status: 404, code: 'not_found' } });
+  const run = await h.run('apply', powerDoc(RUNNING, 'stopped'));
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain(`power ${RUNNING}: stopped (confirmed after an unknown outcome)`);
   expect(actions()).toHaveLength(1);
 });
 

@@ -35,6 +35,21 @@ describe('a setting edit never reboots again', () => {
     expect(edited.warnings.filter((w) => w !== APPLY_REBOOTS)).toEqual([expect.stringContaining('rebooted by an earlier, interrupted run')]);
     expect(reboots(t.a)).toBe(1);
   });
+
+  test('a re-run that fails after the API answered with the killed run\'s reboot wrote nothing: the state stays as it was', async () => {
+    await t.driver.apply({ pw: power({ reboot_triggers: { v: '1' } }) });
+    await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) }, { crashOn: 'pw' });
+    const before = t.driver.state.get('pw')!;
+    t.a.addFault({ endpoint: 'GET /servers/{serverId}/operations/{operationId}', effect: { type: 'error', status: 503, code: 'unavailable' } });
+    const failed = await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) });
+    t.a.clearFaults();
+    expect(failed.errors).not.toEqual([]);
+    // Private data as Terraform stores it: none and no bytes are the same.
+    const stored = ({ value, private: bytes }: { value: unknown; private?: Uint8Array }) => ({ value, private: Buffer.from(bytes ?? []).toString() });
+    expect(stored(t.driver.state.get('pw')!)).toEqual(stored(before));
+    expect((await t.driver.apply({ pw: power({ reboot_triggers: { v: '2' } }) })).errors).toEqual([]);
+    expect(reboots(t.a)).toBe(1);
+  });
 });
 
 test('a rollback then a re-deploy reboots for each change the account got', async () => {

@@ -86,9 +86,13 @@ export function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
   return parsed.data;
 }
 
-/** Members in one order whatever the order they were set in: the same private data is the same bytes. */
+/**
+ * Members in one order whatever the order they were set in: the same private data is the same bytes.
+ * None is no bytes, as Terraform keeps a resource that has none (after a provider died mid-apply, say):
+ * a refresh that finds nothing to keep leaves its state as it was.
+ */
 export function encodePrivate(state: PrivateState): Buffer {
-  return Buffer.from(canonicalJson(state));
+  return Object.keys(state).length === 0 ? Buffer.alloc(0) : Buffer.from(canonicalJson(state));
 }
 
 /**
