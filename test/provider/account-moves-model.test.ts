@@ -76,8 +76,8 @@ interface Model {
   allowed: number;
   /** An apply since the last success may have sent a reboot under a key only its token's memory holds. */
   unsettled: boolean;
-  /** The account moved since Terraform's state was last refreshed. */
-  movedSinceState: boolean;
+  /** The account moved since Terraform's state was last refreshed: by hand or a fault, or only by a killed provider's writes. */
+  movedSinceState: boolean | 'by a crash';
 }
 
 const configs = (m: Model): Record<string, ResourceConfig> => ({
@@ -144,10 +144,10 @@ const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join(
 const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
 /** Terraform's state as a file holds it: values with sets sorted, and the private bytes. */
 /** The state as Terraform keeps it, values and private bytes; of `addresses` only, when given. */
-const stateText = (r: Real, addresses?: readonly string[]) => stateTextOf(r.driver.state, addresses);
-const stateTextOf = (state: Real['driver']['state'], addresses?: readonly string[]) => JSON.stringify(
+const stateText = (r: Real, addresses?: readonly string[], withPrivate = true) => stateTextOf(r.driver.state, addresses, withPrivate);
+const stateTextOf = (state: Real['driver']['state'], addresses?: readonly string[], withPrivate = true) => JSON.stringify(
   [...state].filter(([address]) => !addresses || addresses.includes(address))
-    .map(([address, s]) => [address, s.value, Buffer.from(s.private ?? []).toString()]),
+    .map(([address, s]) => [address, s.value, withPrivate ? Buffer.from(s.private ?? []).toString() : '']),
   (_k, v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? [...v].sort() : v));
 
 /** What the user moved between a saved plan and its apply. */
@@ -301,7 +301,10 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // A replacement whose removal applied before its create failed has no object left: Terraform removes before it creates.
   const removed = (address: string) => outcome.changes[address] === 'replace' && !r.driver.state.has(address);
   const kept = outcome.failed.length ? outcome.failed.filter((address) => !removed(address)) : undefined;
-  if (failedWithoutWrites && !m.movedSinceState && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
+  // Where only a killed provider's writes moved the account since the state, a refresh records what it
+  // finds; when it finds the values the state holds, it keeps the private data too (Terraform's state is unchanged).
+  const refreshedAlike = !m.movedSinceState || (m.movedSinceState === 'by a crash' && stateText(r, kept, false) === before.stateOf(kept, false));
+  if (failedWithoutWrites && refreshedAlike && !between && !outcome.crashed && stateText(r, kept) !== before.stateOf(kept)) {
     throw new Error(`a failed apply that wrote nothing changed the state:\n${before.stateOf(kept)}\n${stateText(r, kept)}\n${context}`);
   }
   // A reboot sent by an apply that did not finish keeps its key (the state's next generation and its
@@ -310,7 +313,8 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   m.unsettled = (changesTriggers && (outcome.errors.length > 0 || outcome.crashed)) || (m.unsettled && rebootKeyBase(r) === before.keyBase);
   // The state is the refresh's (or the apply's) unless the account moved after it.
   // A fault may leave a write in the account that is not in the state, or a read's old value in the state.
-  m.movedSinceState = (between !== undefined && between.what !== 'nothing') || outcome.crashed || options.beforeApplyOf !== undefined || fault !== undefined;
+  const movedAround = (between !== undefined && between.what !== 'nothing') || options.beforeApplyOf !== undefined || fault !== undefined;
+  m.movedSinceState = movedAround || (outcome.crashed ? 'by a crash' : false);
   return outcome;
 }
 
