@@ -36,6 +36,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/context.ts', functions: ['observedBy', 'readFresh'] },
   // A key's stored failure, this run's or an earlier one's, replayed to a power action.
   { file: 'src/reconcile/power-operations.ts', functions: ['runAction'] },
+  // No private data is no bytes: a refresh that finds nothing to keep leaves Terraform's state as it was.
+  { file: 'src/provider/resources/private-state.ts', functions: ['encodePrivate'] },
 ];
 
 /** The name a node with a body is known by in its file, if it is one of the kinds a target names. */

@@ -1,5 +1,5 @@
 import { SEED_SERVER_IDS as IDS } from '../../src/simulator';
-import { powerDoc, useHandler } from '../helpers/handler';
+import { powerDoc, rebootDoc, useHandler } from '../helpers/handler';
 
 const h = useHandler();
 const RUNNING = IDS.vpsRunning;
@@ -112,6 +112,20 @@ test('a failed graceful shutdown falls back to power_off only when asked', async
   expect(forced.code).toBe(0);
   expect(forced.stdout.join('\n')).toContain('graceful shutdown failed');
   expect(actions()).toEqual([`${RUNNING} shutdown`, `${RUNNING} shutdown`, `${RUNNING} power_off`]);
+});
+
+test('a graceful shutdown refused 502 action_failed on its POST falls back to power_off when asked', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', times: 1, effect: { type: 'error', status: 502, code: 'action_failed' } });
+  const forced = await h.run('apply', powerDoc(RUNNING, 'stopped', { forceStopFallback: true }));
+  expect(forced.code).toBe(0);
+  expect(actions()).toEqual([`${RUNNING} power_off`]);
+});
+
+test('a reboot whose key the API says is another request\'s, as reboot and as reset, fails after trying both', async () => {
+  h.sim.addFault({ endpoint: 'POST /servers/{serverId}/actions', effect: { type: 'error', status: 422, code: 'idempotency_key_reused' } });
+  const run = await h.run('apply', rebootDoc(RUNNING), { env: { HOSTING_FIRST_PLANNED_AT: '2026-11-20T10:00:00Z', HOSTING_PLANNED_AT: '2026-11-21T10:00:00Z' } });
+  expect(run.code).toBe(1);
+  expect(run.requests.filter((r) => r.endpoint === 'POST /servers/{serverId}/actions')).toHaveLength(2);
 });
 
 test('a provisioning server is waited for until active, then acted on', async () => {
