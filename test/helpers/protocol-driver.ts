@@ -91,6 +91,11 @@ export interface RunOutcome {
 
 /** One API request as its account logged it. */
 type Answer = RpcRequests['answers'][number];
+/** What an RPC's own code did, in process: the requests it sent and how long it waited. */
+interface RpcDoings {
+  readonly answers: Answer[];
+  waitedMs: number;
+}
 
 /** The API requests one resource RPC sent, in order, and how long it took. */
 export interface RpcRequests {
@@ -99,8 +104,10 @@ export interface RpcRequests {
   readonly walk: 'plan' | 'apply';
   readonly rpc: ProviderRpc;
   readonly type: string;
-  /** How far the clock moved while the RPC ran: its waits (and, with `interleaving`, those of the RPCs it ran beside). */
+  /** How long the RPC waited (in process, its own waits; through gRPC, how far the clock moved while it ran). */
   readonly tookMs: number;
+  /** Whether an ApplyResourceChange of its process had begun when it began: the process knew it applies. */
+  readonly afterApply: boolean;
   /**
    * Each request's endpoint (`METHOD /template`) and status (0: the connection dropped unanswered),
    * and whether a fault served it stale or from a lagging cache (a read the provider may repeat).
@@ -194,13 +201,20 @@ export class ProtocolDriver {
   public interleaving: readonly number[] | undefined;
   private turn = 0;
   private readonly gate = new RequestGate((waiting) => (this.interleaving ? this.interleaving[this.turn++ % this.interleaving.length] % waiting : 0));
-  /** The answers of the resource RPC whose code sends a request, in process. */
-  private readonly rpcAnswers = new AsyncLocalStorage<Answer[]>();
+  /** What the resource RPC whose code runs did so far, in process. */
+  private readonly rpcDoings = new AsyncLocalStorage<RpcDoings>();
 
   constructor(
     private readonly accounts: Readonly<Record<string, ProviderAccount>>,
     private readonly clock: ManualClock,
   ) {}
+
+  /** The in-process provider's waits: the clock moves, and the RPC waiting is told. */
+  private readonly wait = async (ms: number) => {
+    const doings = this.rpcDoings.getStore();
+    if (doings) doings.waitedMs += ms;
+    this.clock.advance(ms);
+  };
 
   /** One provider process for a provider configuration, configured as Terraform does (the token tested); `onWrite` hears each accepted write. */
   private async process(provider: string, onWrite?: () => void, readOnlyPlan = false): Promise<ProviderProcess> {
@@ -212,7 +226,7 @@ export class ProtocolDriver {
       baseUrl: account.sim.baseUrl,
       token: account.token,
       dispatcher: this.gatedDispatcher(account.sim),
-      sleep: async (ms) => this.clock.advance(ms),
+      sleep: this.wait,
       now: this.clock.now,
       wallClock: this.clock.now,
       signal: stop.signal,
@@ -224,7 +238,7 @@ export class ProtocolDriver {
     const tested = await testConnection(client, { tokenEnvVar: 'HOSTING_API_TOKEN', baseUrlFrom: 'HOSTING_API_URL' }, this.clock.now() + CONNECTION_TEST_SECONDS * 1000);
     if ('refusal' in tested) return { rpcs: {} as Rpcs, stop, refusal: tested.refusal.summary };
     const sessions = createSession({
-      client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, now: this.clock.now, sleep: async (ms) => this.clock.advance(ms),
+      client, token: tested.token, tokenEnvVar: 'HOSTING_API_TOKEN', log: () => undefined, readOnlyPlan, now: this.clock.now, sleep: this.wait,
     }, stop.signal);
     const rpcs = this.mortal(resourceRpcs({ session: (phase) => sessions.forCall(phase), scrub: (t) => t }), stop, account.sim);
     return { rpcs, stop };
@@ -244,7 +258,7 @@ export class ProtocolDriver {
         const body = await res.body.text();
         return { ...res, body: { text: async () => body } };
       } finally {
-        this.rpcAnswers.getStore()?.push(...loggedSince(sim, from));
+        this.rpcDoings.getStore()?.answers.push(...loggedSince(sim, from));
       }
     });
     return { request } as unknown as Dispatcher;
@@ -280,19 +294,23 @@ export class ProtocolDriver {
   /**
    * RPCs that count towards `crashAtRpc` (the one it names runs, then its process dies before
    * answering; the others it was running lose their answers too), each with the requests it sent
-   * to `sim` recorded: in process, by the gate; through gRPC, one RPC at a time, from the log's tail.
+   * to `sim` and its waits recorded: in process, its own; through gRPC, one RPC at a time, from the
+   * log's tail and the clock.
    */
   private mortal(rpcs: Rpcs, stop: AbortController, sim: RunningSimulator): Rpcs {
     const process = ++this.processes;
+    let applying = false;
     const counted = Object.entries(rpcs).map(([name, rpc]) => [name, async (req: { type_name?: string }, cb: unknown) => {
       if (this.rpcsToRefusal && --this.rpcsToRefusal.left === 0) {
         const { effect, endpoints = ['* *'] } = this.rpcsToRefusal;
         for (const account of Object.values(this.accounts)) endpoints.forEach((endpoint) => account.sim.addFault({ endpoint, effect }));
       }
-      const [from, startedAt, walk, answers] = [loggedCount(sim), this.clock.now(), this.walk, [] as Answer[]];
-      const res = await this.rpcAnswers.run(answers, () => (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb)).finally(() => {
-        const sent = this.transport === 'grpc' ? loggedSince(sim, from) : answers;
-        this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs: this.clock.now() - startedAt, answers: sent });
+      const [from, startedAt, walk, afterApply] = [loggedCount(sim), this.clock.now(), this.walk, applying];
+      const doings: RpcDoings = { answers: [], waitedMs: 0 };
+      applying ||= name === 'ApplyResourceChange';
+      const res = await this.rpcDoings.run(doings, () => (rpc as (r: unknown, c: unknown) => Promise<unknown>)(req, cb)).finally(() => {
+        const [answers, tookMs] = this.transport === 'grpc' ? [loggedSince(sim, from), this.clock.now() - startedAt] : [doings.answers, doings.waitedMs];
+        this.requests.push({ process, walk, rpc: name as ProviderRpc, type: req.type_name ?? '', tookMs, afterApply, answers });
       }).catch((err: unknown) => {
         throw stop.signal.aborted ? new ProviderDied() : err;
       });

@@ -57,18 +57,14 @@ export function overBudget(runRequests: readonly RpcRequests[]): string[] {
 
 /**
  * Where a wait happened that Terraform's output does not show (issue 74 §2): once a process of the
- * apply walk has applied a change, its plans of the next changes wait at most the few seconds of
+ * apply walk has begun to apply a change, its plans begun since wait at most the few seconds of
  * a plan's read in that walk (a longer wait is the apply's, under Terraform's progress lines). The
- * walk's first plans, before any apply, may wait: a process learns that it applies only then. So
- * may a plan that makes a read the process shares (the GitOps guide says why).
+ * walk's first plans, begun before any apply, may wait: a process learns that it applies only then.
+ * So may a plan that makes a read the process shares (the GitOps guide says why).
  */
 export function unseenWaits(requests: readonly RpcRequests[]): string[] {
-  const applied = new Set<number>();
-  const problems: string[] = [];
   const shares = (r: RpcRequests) => r.answers.some((a) => PER_PROCESS.has(a.endpoint));
-  for (const r of requests.filter((q) => q.walk === 'apply')) {
-    if (r.rpc === 'ApplyResourceChange') applied.add(r.process);
-    else if (applied.has(r.process) && !shares(r) && r.tookMs > (APPLY_WALK_PLAN_READ_SECONDS + 1) * 1000) problems.push(`${r.rpc} of a ${r.type} waited ${r.tookMs} ms in the apply walk`);
-  }
-  return problems;
+  return requests
+    .filter((r) => r.walk === 'apply' && r.rpc !== 'ApplyResourceChange' && r.afterApply && !shares(r) && r.tookMs > (APPLY_WALK_PLAN_READ_SECONDS + 1) * 1000)
+    .map((r) => `${r.rpc} of a ${r.type} waited ${r.tookMs} ms in the apply walk`);
 }

@@ -224,8 +224,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   // Every run keeps to the request budget, and waits only where Terraform shows it, whatever moved.
   // An operation that ends unconfirmed is checked by reading the server until it shows the power (spec 3.2): reads no budget counts.
   const budgeted = fault?.effect.type === 'operation' ? [] : overBudget(r.driver.requests);
-  // Resources taken at once: an RPC's time holds the waits of those beside it.
-  const spent = [...budgeted, ...(r.driver.interleaving ? [] : unseenWaits(r.driver.requests))];
+  const spent = [...budgeted, ...unseenWaits(r.driver.requests)];
   if (spent.length) throw new Error(`the run spent more requests than its budget, or waited unseen: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
   if (reboots(r.a) > m.allowed) throw new Error(`${reboots(r.a)} power cycles for ${m.allowed} trigger changes:\n${context}`);

@@ -170,8 +170,7 @@ async function applyAndCheck(real: Real, m: Model, options: ApplyOptions = {}, m
   const unseen = { a: storedAsConfigured('a'), b: storedAsConfigured('b') };
   const outcome = await real.driver.apply(configs(m), options);
   judge(real, m, outcome, options.replace ?? []);
-  // Resources taken at once: an RPC's time holds the waits of those beside it.
-  expect([...overBudget(real.driver.requests), ...(real.driver.interleaving ? [] : unseenWaits(real.driver.requests))]).toEqual([]);
+  expect([...overBudget(real.driver.requests), ...unseenWaits(real.driver.requests)]).toEqual([]);
   // A refusal of the whole run is said in full once per account and walk; the rest point at it.
   expect(outcome.errors.filter((e) => /^the token in \S+ was refused by /.test(e)).length).toBeLessThanOrEqual(4);
   for (const p of ['a', 'b'] as const) {
