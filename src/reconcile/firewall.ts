@@ -69,6 +69,25 @@ export function resolveRulesets(label: string, requested: ReadonlyArray<number |
   return ids;
 }
 
+/**
+ * Names that meant other rule sets when they were resolved (`resolved`, in the order of
+ * `requested`) than they mean in `available`: a rule set replaced while the apply ran. Refused
+ * naming each, so a write refused for an id the user never wrote is explained in their names.
+ */
+export function refuseRenamedRulesets(
+  label: string, requested: ReadonlyArray<number | string>, resolved: readonly number[], available: readonly Ruleset[],
+): void {
+  const moved = requested.flatMap((entry, i) => {
+    if (typeof entry === 'number' || available.some((r) => r.id === resolved[i] && r.name === entry)) return [];
+    const now = available.filter((r) => r.name === entry).map((r) => r.id);
+    const meaning = now.length ? `now means ${now.join(', ')}` : 'no rule set has it now';
+    return [`rule set name ${JSON.stringify(entry)} meant id ${resolved[i]} when read, and ${meaning}`];
+  });
+  if (moved.length) {
+    throw new ReconcileError(`${label}: ${moved.join('; ')}; the rule sets changed during the apply, and nothing was changed`, 'plan and apply again: names resolve from the rule sets as they are then');
+  }
+}
+
 export interface FirewallPlan extends Plan {
   /** The firewall the plan was made from. */
   readonly actual: Firewall;
@@ -144,7 +163,9 @@ export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, opt
   }
   const explain = async (err: unknown): Promise<never> => {
     if (diff.change.rulesets && isHostingApiError(err, 'validation_failed', 'not_found')) {
-      resolveRulesets(label, diff.change.rulesets, await listRulesets());
+      const available = await listRulesets();
+      if (requested && rulesets && byName) refuseRenamedRulesets(label, requested, rulesets, available);
+      resolveRulesets(label, diff.change.rulesets, available);
     }
     return explainApiError(ctx, `${label}: writing`, err, ['network:write']);
   };

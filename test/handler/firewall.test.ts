@@ -50,6 +50,22 @@ test('an unknown rule set is refused with nothing changed, listing the rule sets
   expect(h.sim.executed()).toEqual([]);
 });
 
+test('a named rule set replaced between the apply\'s list and its write: refused in the names the user wrote', async () => {
+  h.sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'latency', ms: 500 } });
+  const before = h.sim.requests.length;
+  const running = h.run('apply', firewallDoc(VPS, { rulesets: ['mail'] }));
+  while (!h.sim.requests.slice(before).some((r) => r.endpoint === 'GET /firewall/rulesets')) await new Promise((resolve) => setTimeout(resolve, 5));
+  const rulesets = h.sim.state.rulesets;
+  rulesets.splice(rulesets.findIndex((r) => r.name === 'mail'), 1, { id: 9, name: 'mail' });
+  const run = await running;
+  expect(run.code).toBe(1);
+  expect(run.stderr.slice(0, 2)).toEqual([
+    `error: firewall ${VPS}: rule set name "mail" meant id 3 when read, and now means 9; the rule sets changed during the apply, and nothing was changed`,
+    '  what to do: plan and apply again: names resolve from the rule sets as they are then',
+  ]);
+  expect(h.sim.executed()).toEqual([]);
+});
+
 test('a shared (secondary) server: clear message, no write', async () => {
   const run = await h.run('apply', firewallDoc(IDS.vpsShared, { enabled: false }));
   expect(run.code).toBe(1);

@@ -1,5 +1,5 @@
 import type { IpSettings, Server, ServerDetail } from '../../src/api';
-import { diffFirewall, diffIpSettings, isFirstCreation, movedFirewall, powerActionFor, readiness, ReconcileError, resolveRulesets } from '../../src/reconcile';
+import { diffFirewall, diffIpSettings, isFirstCreation, movedFirewall, powerActionFor, readiness, ReconcileError, refuseRenamedRulesets, resolveRulesets } from '../../src/reconcile';
 import { movedIpSettings } from '../../src/reconcile/ip-settings';
 import { actionRefusal, writeRefusals } from '../../src/reconcile/preflight';
 
@@ -34,6 +34,18 @@ describe('resolveRulesets', () => {
   });
   test('a mistyped name suggests the closest that exists', () => {
     expect(() => resolveRulesets('firewall vps_a_1', ['webb'], available)).toThrow('firewall vps_a_1: rule set name "webb" does not exist (did you mean "web"?); nothing was changed');
+  });
+});
+
+describe('refuseRenamedRulesets', () => {
+  const available = [{ id: 1, name: 'web' }, { id: 14, name: 'mail' }];
+  test('names that still mean what they meant when read, and ids, pass', () => {
+    expect(() => refuseRenamedRulesets('firewall vps_a_1', ['web', 7], [1, 7], available)).not.toThrow();
+  });
+  test('a name whose rule set was replaced or deleted since it was read is named, with what it means now', () => {
+    expect(() => refuseRenamedRulesets('firewall vps_a_1', ['mail', 'ssh', 'web'], [13, 2, 1], available)).toThrow(
+      'firewall vps_a_1: rule set name "mail" meant id 13 when read, and now means 14; rule set name "ssh" meant id 2 when read, and no rule set has it now; '
+      + 'the rule sets changed during the apply, and nothing was changed');
   });
 });
 
