@@ -84,6 +84,14 @@ export interface WriteStep<T> {
 export const MAX_WRITE_ATTEMPTS = 3;
 
 /**
+ * Answers of earlier runs a step walks past before a key it sends afresh. Each run that could not
+ * finish an intent leaves its keys' answers stored, and attempts are numbered from 1 in every run,
+ * so a later run meets them first: they are no tries of its own, or a few failed runs would leave
+ * the intent unreachable. A bound against an API that replays keys never sent, not a budget.
+ */
+export const MAX_EARLIER_ANSWERS = 100;
+
+/**
  * The stored answer of an earlier call with this key (a re-run after an interrupted apply, or a
  * key used by an earlier run): replayed on the first send, so nothing this call did produced it.
  * It says what happened then, never what happens now.
@@ -113,12 +121,16 @@ function isUnresolvedOutcome(err: unknown): err is HostingApiError {
  */
 export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>): Promise<T> {
   const done = (how: string) => ctx.log(`${step.label}: ${step.what ? `${step.what} ` : ''}applied${how}`);
-  for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+  let [tries, earlier] = [0, 0];
+  // An earlier run's answer is walked past (MAX_EARLIER_ANSWERS), not counted as a try of this run.
+  const count = (answer: { readonly replayed: boolean; readonly attempt: number }) => (isEarlierAnswer(answer) ? earlier++ : tries++);
+  for (let attempt = 1; tries < MAX_WRITE_ATTEMPTS && earlier <= MAX_EARLIER_ANSWERS; attempt++) {
     let res: ApiResponse<T>;
     try {
       res = await step.write(attempt);
     } catch (err) {
       if (!isUnresolvedOutcome(err)) return step.explain(err);
+      count(err);
       ctx.log(`${step.label}: the outcome of the write is unknown (${err.status} ${err.code}${err.replayed ? ', replayed' : ''}, request id ${err.requestId ?? 'n/a'}); reading the server before deciding`);
       const value = await step.read();
       const left = step.pending(value);
@@ -136,10 +148,11 @@ export async function confirmWrite<T>(ctx: ReconcileContext, step: WriteStep<T>)
       return value;
     }
     if (!res.replayed) throw notInEffect(step, left, res.requestId);
+    count(res);
     ctx.log(`${step.label}: the API replayed an earlier answer, but the server shows ${left.join(', ')}; writing again`);
   }
   throw new ReconcileError(
-    `${step.label}: ${step.what ? `${step.what} ` : ''}not confirmed after ${MAX_WRITE_ATTEMPTS} writes with unknown or outdated outcomes`,
+    `${step.label}: ${step.what ? `${step.what} ` : ''}not confirmed after ${tries + earlier} writes with unknown or outdated outcomes`,
     'check the server in the control panel, then apply again: completed writes are detected and not repeated',
   );
 }

@@ -1,4 +1,4 @@
-import { MAX_WRITE_ATTEMPTS, type Plan, type ReconcileContext } from './context';
+import { MAX_EARLIER_ANSWERS, type Plan, type ReconcileContext } from './context';
 import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
@@ -76,15 +76,16 @@ async function converge(ctx: ReconcileContext, doc: PowerStateSpec, target: Powe
       return server;
     }
     if (outcome.kind === 'earlier') {
-      // Keys of a re-run after an interrupted apply meet that apply's answers: what it did is read
-      // from the server, and what is still to do is done under a key this run has not used.
+      // Keys of a re-run after an interrupted or failed apply meet that apply's answers: what it did
+      // is read from the server, and what is still to do is done under a key this run has not used,
+      // past every answer earlier runs left (MAX_EARLIER_ANSWERS).
       ctx.log(`${target.label}: ${outcome.message}; reading the server before deciding`);
       server = await settle(ctx, target, reached);
       if (reached(server)) {
         ctx.log(`${target.label}: ${desired} (confirmed)`);
         return server;
       }
-      if (++earlierAnswers >= MAX_WRITE_ATTEMPTS) {
+      if (++earlierAnswers > MAX_EARLIER_ANSWERS) {
         throw new ReconcileError(`${target.label}: ${action} met answers of earlier runs ${earlierAnswers} times and the server is still ${server.power}`, 'check the server in the control panel before applying again');
       }
       attempt += 1;

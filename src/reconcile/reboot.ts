@@ -1,4 +1,4 @@
-import type { Plan, ReconcileContext } from './context';
+import { MAX_EARLIER_ANSWERS, type Plan, type ReconcileContext } from './context';
 import { ensureOffered, MAX_BUSY_REFUSALS, readServer, readUntilPower, runAction, settle, type PowerTarget } from './power-operations';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
@@ -40,7 +40,8 @@ export async function planReboot(ctx: ReconcileContext, doc: RebootSpec, timing:
  * `timed_out`, `action_timeout`) is reported as a warning, not retried: power stays `running`
  * either way, so a second reboot could not be ruled out. The context's intent keys the reboot: an
  * earlier run's answer under it (an interrupted apply re-run) counts when that reboot succeeded and
- * is not repeated; when it failed, this run reboots under a new attempt. A reboot or reset already
+ * is not repeated; when it failed or was refused, this run reboots under a new attempt, walking past
+ * every such answer (they are no tries of its own: MAX_EARLIER_ANSWERS). A reboot or reset already
  * in flight when this one comes to be sent is waited for and counts: it may be the one an
  * interrupted run sent under a key the API no longer remembers, and a second reboot is worse than
  * none. `because` ends the warning that says it rebooted, `assumed` the one that says an earlier
@@ -59,6 +60,7 @@ export async function rebootServer(
     ctx.warn(`${target.label}: a ${running.action} was already in progress (operation ${running.id}); it counts for this change, and the server was not rebooted again`);
     return;
   }
+  let [busyRefusals, earlierAnswers] = [0, 0];
   for (let attempt = 1; ; attempt++) {
     let server = await settle(ctx, target, () => false, attempt === 1 ? first : undefined);
     if (server.power !== 'running') server = await readUntilPower(ctx, target, 'running');
@@ -68,7 +70,7 @@ export async function rebootServer(
     }
     await ensureOffered(ctx, target, action, server);
     const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
-    if (attempt >= MAX_BUSY_REFUSALS && (outcome.kind === 'busy' || (outcome.kind === 'earlier' && !outcome.succeeded))) {
+    if ((outcome.kind === 'busy' && ++busyRefusals >= MAX_BUSY_REFUSALS) || (outcome.kind === 'earlier' && !outcome.succeeded && ++earlierAnswers > MAX_EARLIER_ANSWERS)) {
       throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.kind === 'busy' ? outcome.apiError : undefined);
     }
     switch (outcome.kind) {

@@ -101,6 +101,15 @@ test('A -> B -> A within one resource instance: an outdated replay is detected a
   expect(h.sim.state.server(VPS).firewall?.enabled).toBe(true);
 });
 
+test('a value put back by hand after each of several applies: every later apply walks past the earlier answers and writes', async () => {
+  for (let run = 1; run <= 4; run++) {
+    const applied = await h.run('apply', firewallDoc(VPS, { enabled: true }));
+    expect({ run, code: applied.code, replayed: applied.writes.filter((w) => w.replayed).length }).toEqual({ run, code: 0, replayed: run - 1 });
+    h.sim.drift(VPS, { firewall: { enabled: false } });
+  }
+  expect(h.sim.executed()).toHaveLength(4);
+});
+
 test('a lost response is retried with the same key, replayed, executed once', async () => {
   h.sim.addFault({ endpoint: 'PUT /servers/{serverId}/firewall', times: 1, effect: { type: 'drop_response' } });
   const run = await h.run('apply', firewallDoc(VPS, { enabled: true }));

@@ -199,3 +199,18 @@ test('a refused token: the hint names the variable that holds it', async () => {
   expect(run.code).toBe(1);
   expect(run.stderr.at(-1)).toBe('  what to do: the token itself was refused (unauthorized); check that the token in the environment variable HOSTING_TEST_TOKEN is valid, not expired and not revoked.');
 });
+
+test('answers earlier failed runs left under their keys are walked past, however many: the next run starts the server once', async () => {
+  for (let run = 1; run <= 3; run++) {
+    // The API answers a replay after the fault is taken: run N replays N - 1 answers, then fails its own start.
+    outcome('failed', false, run);
+    const failed = await h.run('apply', powerDoc(STOPPED, 'running'));
+    expect(failed.stderr.find((line) => line.startsWith('error:'))).toMatch(new RegExp(`^error: power ${STOPPED}: start failed: operation op_00000${run} failed`));
+  }
+  const run = await h.run('apply', powerDoc(STOPPED, 'running'));
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain(`power ${STOPPED}: running (confirmed)`);
+  expect(h.sim.state.server(STOPPED).server.power).toBe('running');
+  // The failed runs' three starts, then one of its own.
+  expect(actions()).toEqual(Array(4).fill(`${STOPPED} start`));
+});
