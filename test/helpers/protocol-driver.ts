@@ -87,6 +87,8 @@ export interface RunOutcome {
   /** Addresses whose change the apply walk failed (its plan or its apply); the others' applies stand. */
   readonly failed: string[];
   readonly crashed: boolean;
+  /** The provider died in the plan walk: Terraform kept nothing of its refresh, so the state is the one before the run. */
+  readonly diedInPlan?: boolean;
 }
 
 /** One API request as its account logged it. */
@@ -393,7 +395,7 @@ export class ProtocolDriver {
       // The plan failed: nothing of its refresh is kept.
       this.state.clear();
       for (const [address, stored] of saved) this.state.set(address, stored);
-      return { ...outcome, crashed: true };
+      return { ...outcome, crashed: true, diedInPlan: true };
     }
     if (outcome.errors.length || planned.length === 0) return outcome;
     await options.betweenPlanAndApply?.();
