@@ -23,7 +23,7 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/provider/resources/resource-life.ts', functions: ['newLifeId', 'plannedLife', 'appliedLife', 'lifeOfBridge'] },
   { file: 'src/provider/shared-reads.ts', functions: ['once', 'sharedReads'] },
   { file: 'src/provider/connection-test.ts', functions: ['testConnection', 'connectionRefusal'] },
-  { file: 'src/reconcile/firewall.ts', functions: ['sortedUnique', 'diffFirewall', 'movedFirewall'] },
+  { file: 'src/reconcile/firewall.ts', functions: ['sortedUnique', 'diffFirewall', 'movedFirewall', 'refuseRenamedRulesets'] },
   { file: 'src/reconcile/ip-settings.ts', functions: ['normalizeHost', 'sameHostName', 'diffIpSettings', 'sameField', 'movedIpSettings'] },
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },
   // One rule for the reboot a plan says and the one its apply sends.
@@ -33,9 +33,11 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/provider/resources/ip-settings.ts', functions: ['leftInPlace', 'destroy'] },
   // Stale data never decides: a stale answer, or one the API's cache observed before this resource's last write, is read again;
   // the power state's refresh judges the server list it decides on (shared-reads.ts, power-state.ts).
-  { file: 'src/reconcile/context.ts', functions: ['observedBy', 'readFresh'] },
+  { file: 'src/reconcile/context.ts', functions: ['observedBy', 'readFresh', 'confirmWrite'] },
   // A key's stored failure, this run's or an earlier one's, replayed to a power action.
   { file: 'src/reconcile/power-operations.ts', functions: ['runAction'] },
+  // Answers earlier runs left under the same keys are walked past, never counted as this run's tries.
+  { file: 'src/reconcile/reboot.ts', functions: ['rebootServer'] },
   // No private data is no bytes: a refresh that finds nothing to keep leaves Terraform's state as it was.
   { file: 'src/provider/resources/private-state.ts', functions: ['encodePrivate'] },
 ];
