@@ -143,8 +143,7 @@ function wanted(r: Real, fw: FirewallIntent): Partial<Firewall> {
 
 const said = (o: RunOutcome) => [...o.errors, ...o.warnings, ...o.details].join('\n');
 const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
-/** Terraform's state as a file holds it: values with sets sorted, and the private bytes. */
-/** The state as Terraform keeps it, values and private bytes; of `addresses` only, when given. */
+/** Terraform's state as a file holds it, values (sets sorted) and private bytes; of `addresses` only, when given. */
 const stateText = (r: Real, addresses?: readonly string[], withPrivate = true) => stateTextOf(r.driver.state, addresses, withPrivate);
 const stateTextOf = (state: Real['driver']['state'], addresses?: readonly string[], withPrivate = true) => JSON.stringify(
   [...state].filter(([address]) => !addresses || addresses.includes(address))
