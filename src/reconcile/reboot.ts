@@ -70,8 +70,11 @@ export async function rebootServer(
     }
     await ensureOffered(ctx, target, action, server);
     const outcome = await runAction(ctx, target, action, { desired: 'rebooted', observed: server.power, attempt });
-    if ((outcome.kind === 'busy' && ++busyRefusals >= MAX_BUSY_REFUSALS) || (outcome.kind === 'earlier' && !outcome.succeeded && ++earlierAnswers > MAX_EARLIER_ANSWERS)) {
-      throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.kind === 'busy' ? outcome.apiError : undefined);
+    if (outcome.kind === 'busy' && ++busyRefusals >= MAX_BUSY_REFUSALS) {
+      throw new ReconcileError(`${target.label}: ${action} was not carried out after ${attempt} tries: ${outcome.message}`, 'another client keeps operating this server; apply again when it is done', outcome.apiError);
+    }
+    if (outcome.kind === 'earlier' && !outcome.succeeded && ++earlierAnswers > MAX_EARLIER_ANSWERS) {
+      throw new ReconcileError(`${target.label}: ${action} met answers of earlier runs ${earlierAnswers} times: ${outcome.message}`, 'check the server in the control panel before applying again');
     }
     switch (outcome.kind) {
       case 'busy':
