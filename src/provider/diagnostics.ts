@@ -1,4 +1,5 @@
 import { HostingApiError } from '../api/errors';
+import { likelyName } from '../contract/patterns';
 import { ReconcileError } from '../reconcile/reconcile-error';
 
 /** `tfplugin6.Diagnostic` as this provider sends it. */
@@ -25,6 +26,18 @@ export const warningsOf = (warnings: readonly Warned[], scrub: (text: string) =>
 
 export function errorAt(attribute: string | undefined, summary: string, detail?: string): Diagnostic {
   return { severity: ERROR, summary, detail, attribute: attribute ? { steps: [{ attribute_name: attribute }] } : undefined };
+}
+
+/**
+ * A setting whose value is none of its choices, with the one likely meant: `on_destroy must be
+ * "retain" or "restore", not "restor": did you mean "restore"?`. `where` names it for the reader.
+ */
+export function choiceRefusal(attribute: string, value: unknown, choices: readonly string[], where = attribute): Diagnostic[] {
+  if (value === null || value === undefined || typeof value === 'symbol' || choices.includes(value as string)) return [];
+  const quoted = choices.map((c) => JSON.stringify(c));
+  const meant = typeof value === 'string' ? likelyName(value, choices) : undefined;
+  const expected = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return [errorAt(attribute, `${where} must be ${expected}, not ${JSON.stringify(value)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ''}`)];
 }
 
 /** A warning about the value of one attribute, which Terraform shows at that line of the configuration. */

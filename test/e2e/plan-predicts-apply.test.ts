@@ -67,7 +67,7 @@ describeWithTerraform('plan predicts apply: refusals a read can know fail the pl
     writeFileSync(mainTf, `${header.replace('provider "hosting" {', 'provider "hosting" {\n  message_language = "pyhton"')}\nresource "hosting_server_firewall" "x" {\n  server_id = "${IDS.vpsRunning}"\n}`);
     const run = await ws.terraform(['plan', '-input=false', '-no-color']);
     expect(run.code).toBe(1);
-    expect(run.output).toContain('Error: message_language in the provider "hosting" block must be one of "hcl", "typescript", "python", not "pyhton": did you mean "python"?');
+    expect(run.output).toContain('Error: message_language in the provider "hosting" block must be "hcl", "typescript" or "python", not "pyhton": did you mean "python"?');
     expect(run.output.match(/^Error: /gm)).toHaveLength(1);
     expect(sim.requests.length).toBe(before);
   });

@@ -103,7 +103,7 @@ test('a mistyped choice is answered with the one it likely meant, and a bad time
     ['operation_timeout_seconds', 'invalid operation_timeout_seconds: is 1000000000000; it must be at most 86,400 seconds (a day)'],
   ]);
   const firewall = { ...Object.fromEntries(serverFirewallResource.schema.block.attributes.map((a) => [a.name, null])), server_id: 'vps_web_1', enabled: true, on_destroy: 'restor' };
-  expect(serverFirewallResource.validate(firewall).map((d) => d.summary)).toEqual(['invalid on_destroy: "restor"; expected "retain" or "restore"; did you mean "restore"?']);
+  expect(serverFirewallResource.validate(firewall).map((d) => d.summary)).toEqual(['on_destroy must be "retain" or "restore", not "restor": did you mean "restore"?']);
 });
 
 test('the provider version changes with the bundle, so a lock file never meets a changed package', () => {

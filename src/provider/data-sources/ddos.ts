@@ -1,7 +1,5 @@
-import { attributesOf, checkServerIdArgument, dataSourceSchema, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
-import { IPV4_PATTERN } from '../../contract/patterns';
+import { attributesOf, checkIpArgument, checkServerIdArgument, dataSourceSchema, readContext, SERVER_ID_ARGUMENT, stateOf, type ProviderDataSource } from './data-source';
 import { observeDdos } from '../../reconcile/observe';
-import { errorAt } from '../diagnostics';
 import type { ObjectValue } from '../resources/resource';
 import { listOf } from '../schema';
 
@@ -29,10 +27,7 @@ export const ddosDataSource: ProviderDataSource = {
     { name: 'total_incidents', type: 'number', computed: true, description: 'How many incidents there were in all.' },
     { name: 'addresses', type: ['list', 'string'], computed: true, description: 'Every address of the server that `ip` accepts.' },
   ]),
-  validate: (config) => [
-    ...checkServerIdArgument(config),
-    ...(typeof config.ip === 'string' && !IPV4_PATTERN.test(config.ip) ? [errorAt('ip', `invalid ip: ${JSON.stringify(config.ip)} is not an IPv4 address`)] : []),
-  ],
+  validate: (config) => [...checkServerIdArgument(config), ...checkIpArgument(config)],
   async read(session, config) {
     const observed = await observeDdos(readContext(session), String(config.server_id), typeof config.ip === 'string' ? config.ip : undefined);
     const { address, status, incidents, totalIncidents, addresses } = observed.data;

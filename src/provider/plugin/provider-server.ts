@@ -1,12 +1,10 @@
-import { likelyName } from '../../contract/patterns';
 import { ACTIONS } from '../actions';
 import { actionRpcs } from '../actions/rpcs';
 import { configureProvider, deprecatedSettings, isTokenPastedAsName, PROVIDER_SCHEMA, tokenInNameRefusals, type ProviderEnvironment } from '../configure';
 import { DATA_SOURCES } from '../data-sources';
 import { PROVIDER_SERVICE, type ProviderRpc } from './protocol';
 import { dataSourceRpcs } from '../data-sources/rpcs';
-import { diagnosticOf } from '../diagnostics';
-import { errorAt, type Diagnostic } from '../diagnostics';
+import { choiceRefusal, diagnosticOf, type Diagnostic } from '../diagnostics';
 import { LIST_RESOURCES } from '../list-resources';
 import { listResourceRpcs } from '../list-resources/rpcs';
 import { RESOURCES } from '../resources';
@@ -15,7 +13,7 @@ import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { decodeDynamic, UNKNOWN } from './values';
+import { decodeDynamic } from './values';
 import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
 /** What this provider offers beyond the required RPCs: plans of removals (what they leave in place), an optional schema fetch, moves from the bridges' resources. */
@@ -126,13 +124,8 @@ const SETTING_NAMES = settingNames([PROVIDER_SCHEMA, ...[...RESOURCES.values(), 
   .map((schema) => schema.block));
 
 /** A message_language the provider does not speak, refused in HCL's words (the block's own). */
-function languageRefusal(config: ObjectValue): Diagnostic[] {
-  const value = config.message_language;
-  if (value === null || value === undefined || value === UNKNOWN || READER_LANGUAGES.includes(value as ReaderLanguage)) return [];
-  const meant = likelyName(String(value), READER_LANGUAGES);
-  const choices = READER_LANGUAGES.map((l) => `"${l}"`).join(', ');
-  return [errorAt('message_language', `message_language in the provider "hosting" block must be one of ${choices}, not ${JSON.stringify(value)}${meant ? `: did you mean "${meant}"?` : ''}`)];
-}
+const languageRefusal = (config: ObjectValue): Diagnostic[] =>
+  choiceRefusal('message_language', config.message_language, READER_LANGUAGES, 'message_language in the provider "hosting" block');
 
 /** A response whose diagnostics are told in the reader's language (unary, or a stream's event). */
 function inReaderLanguage(res: any, told: (d: Diagnostic) => Diagnostic): any {

@@ -1,13 +1,13 @@
 import { warningOfEffect, type PlanEffect } from './effects';
 import type { PrivateState } from './private-state';
 import type { Scope } from '../../api/schemas';
-import { didYouMeanServerId, likelyName, SERVER_ID_PATTERN } from '../../contract/patterns';
+import { didYouMeanServerId, SERVER_ID_PATTERN } from '../../contract/patterns';
 import type { ResourceDocument } from '../../contract/resource-document';
 import { writeRefusals, type ConfigElement, type Refusal } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceSpecSchema } from '../../reconcile/resource-document-schema';
 import { closestIds, offered } from '../closest';
-import { errorAt, warningOf, type Diagnostic } from '../diagnostics';
+import { choiceRefusal, errorAt, warningOf, type Diagnostic } from '../diagnostics';
 import { UNKNOWN, type ObjectValue, type Value } from '../plugin/values';
 import { CHANGED_SINCE_PLAN_VALUES, type schemaOf } from '../schema';
 import { APPLY_WALK_PLAN_READ_SECONDS, READ_ONLY_PLAN_ENV, type ProviderSession } from '../session';
@@ -120,22 +120,11 @@ function memberOf(attribute: string | undefined, path: readonly PropertyKey[]): 
   return attribute && path.length > 2 && typeof last === 'string' && last !== attribute ? `${attribute}.${last}` : attribute;
 }
 
-const ON_DESTROY_VALUES = ['retain', 'restore'];
-
-export function validateOnDestroy(config: ObjectValue): Diagnostic[] {
-  const value = config.on_destroy;
-  if (value === null || value === undefined || value === UNKNOWN || ON_DESTROY_VALUES.includes(value as string)) return [];
-  const meant = typeof value === 'string' ? likelyName(value, ON_DESTROY_VALUES) : undefined;
-  return [errorAt('on_destroy', `invalid on_destroy: ${JSON.stringify(String(value))}; expected "retain" or "restore"${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`)];
-}
+export const validateOnDestroy = (config: ObjectValue): Diagnostic[] => choiceRefusal('on_destroy', config.on_destroy, ['retain', 'restore']);
 
 /** A `changed_since_plan` the provider does not know, refused with the one likely meant; `where` names it for the reader. */
-export function validateChangedSincePlan(config: ObjectValue, where = 'changed_since_plan'): Diagnostic[] {
-  const value = config.changed_since_plan;
-  if (value === null || value === undefined || value === UNKNOWN || (CHANGED_SINCE_PLAN_VALUES as readonly unknown[]).includes(value)) return [];
-  const meant = typeof value === 'string' ? likelyName(value, CHANGED_SINCE_PLAN_VALUES) : undefined;
-  return [errorAt('changed_since_plan', `${where} must be "overwrite" or "fail", not ${JSON.stringify(value)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ''}`)];
-}
+export const validateChangedSincePlan = (config: ObjectValue, where?: string): Diagnostic[] =>
+  choiceRefusal('changed_since_plan', config.changed_since_plan, CHANGED_SINCE_PLAN_VALUES, where);
 
 /**
  * The planned value of an optional, computed attribute: the configuration's when set, else the
