@@ -1,7 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
-import { sincePlanRefusal, sincePlanWarning, type MovedValue } from './since-plan';
+import { sincePlanRefusal, sincePlanWarning, type MovedValue, type SincePlanOptions } from './since-plan';
 import { isHostingApiError } from '../api/errors';
 import type { Firewall, FirewallChange, Ruleset } from '../api/schemas';
 import { likelyName } from '../contract/patterns';
@@ -124,24 +124,12 @@ export function movedFirewall(desired: FirewallDesired, shown: Firewall, actual:
   return moved;
 }
 
-export interface FirewallPlanOptions {
-  /** A fresh read the caller already made (the plan of this apply walk); without it the firewall is read first. */
-  readonly observed?: Firewall;
-  /**
-   * What a plan made earlier showed, when the firewall is read afresh here (a saved plan applied
-   * later): what moved since is named in a warning, and set as planned all the same.
-   */
-  readonly shown?: Firewall;
-  /** A value that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
-  readonly refuseChangedSincePlan?: boolean;
-}
-
 /**
  * Plans from `observed`, or from a fresh read. The apply writes every managed member that differs in
  * one PUT, and checks the whole answer: a member someone changed after the read is named and written
  * too (a second PUT), so the apply always ends with the planned values.
  */
-export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, options: FirewallPlanOptions = {}): Promise<FirewallPlan> {
+export async function planFirewall(ctx: ReconcileContext, doc: FirewallSpec, options: SincePlanOptions<Firewall> = {}): Promise<FirewallPlan> {
   const label = resourceLabel(doc);
   const requested = doc.desired.rulesets;
   const listRulesets = () => readRulesets(ctx, label);

@@ -1,7 +1,7 @@
 import { confirmWrite, explainApiError, keyFor, readFresh, type Plan, type ReconcileContext } from './context';
 import { ReconcileError } from './reconcile-error';
 import { resourceLabel } from './resource-label';
-import { sincePlanRefusal, sincePlanWarning, type MovedValue } from './since-plan';
+import { sincePlanRefusal, sincePlanWarning, type MovedValue, type SincePlanOptions } from './since-plan';
 import type { IpSettingField, IpSettings, IpSettingsChange, Protection } from '../api/schemas';
 import { quotedShort } from '../contract/patterns';
 import type { IpSettingsSpec } from '../contract/resource-document';
@@ -80,24 +80,14 @@ export interface IpSettingsPlan extends Plan {
   readonly apply: (onApplied?: (change: IpFieldChange) => void) => Promise<void>;
 }
 
-export interface IpSettingsPlanOptions {
-  /** A fresh read the caller already made (the plan of this apply walk); without it the address is read first. */
-  readonly observed?: IpSettings;
-  /**
-   * What a plan made earlier showed, when the address is read afresh here (a saved plan applied
-   * later): what moved since is named in a warning, and set as planned all the same.
-   */
-  readonly shown?: IpSettings;
-  /** A field that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
-  readonly refuseChangedSincePlan?: boolean;
-}
-
 /**
  * Plans from `observed`, or from a fresh read. The apply writes each managed field that differs (one
  * PATCH each), and checks the last answer, which holds every field: a field someone changed after
  * the read is named and written too, so the apply always ends with the planned values.
  */
-export async function planIpSettings(ctx: ReconcileContext, doc: IpSettingsSpec, options: IpSettingsPlanOptions = {}): Promise<IpSettingsPlan> {
+export async function planIpSettings(
+  ctx: ReconcileContext, doc: IpSettingsSpec, options: SincePlanOptions<IpSettings> = {},
+): Promise<IpSettingsPlan> {
   const label = resourceLabel(doc);
   const read = () => readIpSettings(ctx, label, doc.serverId, doc.ip);
   const actual = options.observed ?? await read();

@@ -13,6 +13,19 @@ export interface MovedValue {
   readonly reached: boolean;
 }
 
+/** What an apply plans from: its own read, or the one the caller made, and what a plan showed. */
+export interface SincePlanOptions<T> {
+  /** A fresh read the caller already made (the plan of this apply walk); without it the settings are read first. */
+  readonly observed?: T;
+  /**
+   * What a plan made earlier showed, when the settings are read afresh here (a saved plan applied
+   * later): what moved since is named in a warning, and set as planned all the same.
+   */
+  readonly shown?: T;
+  /** A value that moved since `shown` fails the apply, written over by nothing (`changed_since_plan = "fail"`). */
+  readonly refuseChangedSincePlan?: boolean;
+}
+
 /**
  * A warning for values someone changed between the plan's read and this apply, e.g.
  * `firewall vps_web_1: changed since the plan: enabled true -> false (set back to true)`: the apply
