@@ -26,6 +26,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: 'src/reconcile/firewall.ts', functions: ['sortedUnique', 'diffFirewall', 'movedFirewall', 'refuseRenamedRulesets'] },
   { file: 'src/reconcile/ip-settings.ts', functions: ['normalizeHost', 'sameHostName', 'diffIpSettings', 'sameField', 'movedIpSettings'] },
   { file: 'src/reconcile/power-state.ts', functions: ['powerActionFor'] },
+  // What an apply names or refuses of a value changed since the plan (changed_since_plan).
+  { file: 'src/reconcile/since-plan.ts' },
   // One rule for the reboot a plan says and the one its apply sends.
   { file: 'src/provider/resources/power-state.ts', functions: ['rebootsForTriggers', 'actionsFrom', 'triggerEffects', 'shownPower', 'read'] },
   // What a removal puts back, and what its plan says it cannot.

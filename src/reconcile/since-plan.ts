@@ -27,6 +27,15 @@ export interface SincePlanOptions<T> {
 }
 
 /**
+ * The options of an apply that has `planRead` (what its plan read moments before in this process,
+ * if it did) and `shown` (what the plan showed). "fail" reads again before writing, so a change by
+ * hand since the plan is never written over; otherwise the apply writes from the plan's read.
+ */
+export function sincePlanOptions<T>(refuseChangedSincePlan: boolean, planRead: T | undefined, shown: T | undefined): SincePlanOptions<T> {
+  return refuseChangedSincePlan ? { shown: planRead ?? shown, refuseChangedSincePlan } : { observed: planRead, shown, refuseChangedSincePlan };
+}
+
+/**
  * A warning for values someone changed between the plan's read and this apply, e.g.
  * `firewall vps_web_1: changed since the plan: enabled true -> false (set back to true)`: the apply
  * still makes the plan true, and says what it overwrote. Undefined when nothing moved.

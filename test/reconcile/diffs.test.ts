@@ -2,6 +2,7 @@ import type { IpSettings, Server, ServerDetail } from '../../src/api';
 import { diffFirewall, diffIpSettings, isFirstCreation, movedFirewall, powerActionFor, readiness, ReconcileError, refuseRenamedRulesets, resolveRulesets } from '../../src/reconcile';
 import { movedIpSettings } from '../../src/reconcile/ip-settings';
 import { actionRefusal, writeRefusals } from '../../src/reconcile/preflight';
+import { sincePlanOptions } from '../../src/reconcile/since-plan';
 
 describe('diffFirewall', () => {
   const actual = { enabled: false, rulesets: [2, 1] };
@@ -143,6 +144,17 @@ describe('movedFirewall', () => {
     ['unmanaged rule sets moved: not named', { enabled: true }, { enabled: true, rulesets: [] }, []],
   ])('%s', (_name, desired, actual, moved) => {
     expect(movedFirewall(desired, shown, actual)).toEqual(moved);
+  });
+});
+
+describe('sincePlanOptions', () => {
+  const [planRead, shown] = [{ enabled: true }, { enabled: false }];
+  test('overwrite: the apply writes from its plan\'s read, and names what moved since the plan showed', () => {
+    expect(sincePlanOptions(false, planRead, shown)).toEqual({ observed: planRead, shown, refuseChangedSincePlan: false });
+  });
+  test('fail: the apply reads again, and what moved since its plan\'s read is refused, or since the plan shown without one', () => {
+    expect(sincePlanOptions(true, planRead, shown)).toEqual({ shown: planRead, refuseChangedSincePlan: true });
+    expect(sincePlanOptions(true, undefined, shown)).toEqual({ shown, refuseChangedSincePlan: true });
   });
 });
 

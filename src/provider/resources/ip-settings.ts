@@ -11,6 +11,7 @@ import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { foreignAddress } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
+import { sincePlanOptions } from '../../reconcile/since-plan';
 import { PROTECTION_MEMBERS } from '../api-members';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
 import { takeover, type PlanEffect } from './effects';
@@ -141,11 +142,8 @@ export const ipSettingsResource: ProviderResource = {
     const ctx = session.context(SETTINGS_RUN_SECONDS, base.writtenAfter);
     // A fresh read: the refresh behind the plan may be hours old (a saved plan), and what moved
     // since is named. A create has what its plan in this apply walk read a moment before.
-    const shown = settingsIn(prior, priv);
-    const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    // "fail" reads again before writing: a change by hand since the plan is never written over.
-    const options = refuseChangedSincePlan ? { shown: observedSettings ?? shown } : { observed: observedSettings, shown };
-    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), { ...options, refuseChangedSincePlan });
+    const since = sincePlanOptions(session.refusesChangedSincePlan(config), observedSettings, settingsIn(prior, priv));
+    const plan = await planIpSettings(ctx, specOf(serverId, ip, desiredOf(config)), since);
     ctx.log(plan.summary);
     const actual: ObjectValue = { ...planned, id: `${serverId}/${ip}` };
     for (const field of FIELDS) if (actual[field] === UNKNOWN) actual[field] = plan.actual[field];

@@ -9,6 +9,7 @@ import { SETTINGS_RUN_SECONDS } from '../../reconcile/plan-resource';
 import { unknownRulesetIds } from '../../reconcile/preflight';
 import { ReconcileError } from '../../reconcile/reconcile-error';
 import { resourceLabel } from '../../reconcile/resource-label';
+import { sincePlanOptions } from '../../reconcile/since-plan';
 import { errorAt, isError, type Diagnostic } from '../diagnostics';
 import { takeover, type PlanEffect } from './effects';
 import { withRestoreValues, type PrivateState } from './private-state';
@@ -159,10 +160,7 @@ export const serverFirewallResource: ProviderResource = {
       rulesets: managesRulesets ? requested(config) : undefined,
     });
     const planRead = observedFirewall && { enabled: observedFirewall.enabled, rulesets: [...observedFirewall.rulesets] };
-    const refuseChangedSincePlan = session.refusesChangedSincePlan(config);
-    // "fail" reads again before writing: a change by hand since the plan is never written over.
-    const since = refuseChangedSincePlan ? { shown: planRead ?? firewallIn(prior) } : { observed: planRead, shown: firewallIn(prior) };
-    const plan = await planFirewall(ctx, spec, { ...since, refuseChangedSincePlan });
+    const plan = await planFirewall(ctx, spec, sincePlanOptions(session.refusesChangedSincePlan(config), planRead, firewallIn(prior)));
     ctx.log(plan.summary);
     const named = namedIds(config, plan.desired);
     // A name that resolves to other ids than the plan showed: that plan can no longer be made true.
