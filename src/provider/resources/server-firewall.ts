@@ -115,7 +115,7 @@ export const serverFirewallResource: ProviderResource = {
     // create, a change of names) are known after apply.
     const byName = config.ruleset_names !== null && resolved !== undefined && isKnown(resolved);
     if (byName) planned.applied_rulesets = recordedIds(shown, config, priv) ?? UNKNOWN;
-    const writes = prior === null || requiresReplace.length > 0 || changes(prior, planned);
+    const writes = requiresReplace.length > 0 || !writesNothing(prior, planned, SERVER_FACING);
     // Every refusal of the plan at once: a mistyped server id and a mistyped rule set name need one plan, not two.
     const refusals = [
       ...(await checkServerExists(session, prior, config)),
@@ -318,12 +318,6 @@ function takeoverOf(planned: ObjectValue, actual: Firewall): PlanEffect[] {
     rulesets: Array.isArray(planned.applied_rulesets) && isKnown(planned.applied_rulesets) ? (planned.applied_rulesets as number[]) : undefined,
   };
   return takeover('firewall', `the firewall of ${serverId}`, diffFirewall(desired, actual).changes);
-}
-
-/** Whether the plan changes what a refreshed state shows (a value not known yet may). */
-function changes(prior: ObjectValue, planned: ObjectValue): boolean {
-  const differs = (name: string) => !isKnown(planned[name]) || JSON.stringify(planned[name]) !== JSON.stringify(prior[name]);
-  return differs('enabled') || differs('applied_rulesets');
 }
 
 /** Rule set ids the account does not offer, from the run's one list of rule sets (names are checked as they resolve). */
