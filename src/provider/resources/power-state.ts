@@ -258,11 +258,14 @@ async function powerTakeover(session: ProviderSession, planned: ObjectValue): Pr
 const noRebootAtCreate = (planned: ObjectValue): PlanEffect[] =>
   (planned.reboot_triggers === null || planned.reboot_triggers === undefined ? [] : [{ kind: 'create without reboot', serverId: String(planned.server_id) }]);
 
-/** How many power actions the apply of this plan sends, as the run's server list shows the server (no read of its own). */
+/** The server's power as the refresh read it into the state, or as the run's server list shows a server new to this resource. */
+async function listedPower(session: ProviderSession, prior: ObjectValue | null, serverId: string): Promise<Value | undefined> {
+  return prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
+}
+
+/** How many power actions the apply of this plan sends, as the state or the run's server list shows the server (no read of its own). */
 async function plannedActionCount(session: ProviderSession, prior: ObjectValue | null, planned: ObjectValue): Promise<number> {
-  if (typeof planned.server_id !== 'string') return 0;
-  const listed = prior && prior.server_id === planned.server_id ? prior.state : (await session.listedServer(planned.server_id))?.power;
-  return actionsFrom(listed, prior, planned).length;
+  return typeof planned.server_id === 'string' ? actionsFrom(await listedPower(session, prior, planned.server_id), prior, planned).length : 0;
 }
 
 /**
@@ -282,8 +285,7 @@ async function checkActions(session: ProviderSession, prior: ObjectValue | null,
   const none = { diagnostics: [], effects: [] };
   if (typeof planned.server_id !== 'string') return none;
   const serverId = planned.server_id;
-  const listed = prior && prior.server_id === serverId ? prior.state : (await session.listedServer(serverId))?.power;
-  if (actionsFrom(listed, prior, planned).length === 0) return none;
+  if (actionsFrom(await listedPower(session, prior, serverId), prior, planned).length === 0) return none;
   const server = await unlessItWaits(session, (seconds) => session.serverDetail(serverId, seconds));
   if (!server) return none;
   const actions = actionsFrom(server.power, prior, planned);
