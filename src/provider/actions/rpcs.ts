@@ -1,33 +1,25 @@
 import { ACTION_BUDGET_SECONDS, ACTIONS, type ProviderAction } from '.';
 import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
-import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeDynamic } from '../plugin/values';
-import type { ObjectValue } from '../resources/resource';
+import { kindNamed, objectIn, type RpcEnvironment, type RpcHandler } from '../plugin/rpc';
 
 type ActionRpc = Extract<ProviderRpc, 'ValidateActionConfig' | 'PlanAction' | 'InvokeAction'>;
 
-function actionOf(typeName: string): ProviderAction {
-  const action = ACTIONS.get(typeName);
-  if (!action) throw new Error(`unknown action type ${typeName}`);
-  return action;
-}
-
-const configOf = (req: Record<string, any>) => (decodeDynamic(req.config) ?? {}) as ObjectValue;
+const actionOf = (typeName: string): ProviderAction => kindNamed(ACTIONS, typeName, 'action type');
 
 /** The actions' RPCs: each invocation under keys of its own, its log lines as Terraform's progress events. */
 export function actionRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ActionRpc, RpcHandler> {
   return {
-    ValidateActionConfig: (req) => ({ diagnostics: actionOf(req.type_name).validate(configOf(req)) }),
+    ValidateActionConfig: (req) => ({ diagnostics: actionOf(req.type_name).validate(objectIn(req.config)) }),
     PlanAction: async (req) => {
       const action = actionOf(req.action_type);
-      const config = configOf(req);
+      const config = objectIn(req.config);
       const invalid = action.validate(config);
       return { diagnostics: invalid.length ? invalid : await action.plan(sessionOf('plan'), config) };
     },
     InvokeAction: async (req, emit) => {
       const action = actionOf(req.action_type);
-      const config = configOf(req);
+      const config = objectIn(req.config);
       const session = sessionOf('apply');
       const base = session.context(ACTION_BUDGET_SECONDS);
       const progress = (line: string) => emit({ progress: { message: scrub(line) } });

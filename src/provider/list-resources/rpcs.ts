@@ -1,31 +1,24 @@
 import { configFromState, LIST_RESOURCES, listObjects, validateListConfig, type ProviderListResource } from '.';
 import { diagnosticOf, warningsOf } from '../diagnostics';
 import type { ProviderRpc } from '../plugin/protocol';
-import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
-import { decodeDynamic, encodeValue } from '../plugin/values';
+import { kindNamed, objectIn, type RpcEnvironment, type RpcHandler } from '../plugin/rpc';
+import { encodeValue } from '../plugin/values';
 import { identityData } from '../resources/identity';
-import type { ObjectValue } from '../resources/resource';
 import { resourceOf } from '../resources/rpcs';
 
 type ListRpc = Extract<ProviderRpc, 'ValidateListResourceConfig' | 'ListResource' | 'GenerateResourceConfig'>;
 
-function listOf(typeName: string): ProviderListResource {
-  const list = LIST_RESOURCES.get(typeName);
-  if (!list) throw new Error(`unknown list resource type ${typeName}`);
-  return list;
-}
-
-const objectOf = (value: { msgpack?: Uint8Array; json?: Uint8Array } | undefined) => (decodeDynamic(value) ?? {}) as ObjectValue;
+const listOf = (typeName: string): ProviderListResource => kindNamed(LIST_RESOURCES, typeName, 'list resource type');
 
 /** `terraform query` (Terraform 1.14+): the list resources' RPCs, and the configuration of what they found. */
 export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Record<ListRpc, RpcHandler> {
   return {
-    ValidateListResourceConfig: (req) => ({ diagnostics: validateListConfig(listOf(req.type_name), objectOf(req.config)) }),
+    ValidateListResourceConfig: (req) => ({ diagnostics: validateListConfig(listOf(req.type_name), objectIn(req.config)) }),
     ListResource: async (req, emit) => {
       const list = listOf(req.type_name);
       const session = sessionOf('query');
       try {
-        for await (const found of listObjects(session, list, objectOf(req.config), req.include_resource_object === true, Number(req.limit ?? 0))) {
+        for await (const found of listObjects(session, list, objectIn(req.config), req.include_resource_object === true, Number(req.limit ?? 0))) {
           emit({
             identity: identityData(list.resource, found.identity),
             display_name: found.displayName,
@@ -40,7 +33,7 @@ export function listResourceRpcs({ session: sessionOf, scrub }: RpcEnvironment):
     },
     GenerateResourceConfig: (req) => {
       const resource = resourceOf(req.type_name);
-      return { config: { msgpack: encodeValue(configFromState(resource, objectOf(req.state))) } };
+      return { config: { msgpack: encodeValue(configFromState(resource, objectIn(req.state))) } };
     },
   };
 }

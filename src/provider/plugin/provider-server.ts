@@ -8,12 +8,11 @@ import { choiceRefusal, diagnosticOf, type Diagnostic } from '../diagnostics';
 import { LIST_RESOURCES } from '../list-resources';
 import { listResourceRpcs } from '../list-resources/rpcs';
 import { RESOURCES } from '../resources';
-import type { RpcHandler } from './rpc';
+import { objectIn, type RpcHandler } from './rpc';
 import type { ObjectValue } from '../resources/resource';
 import { resourceRpcs } from '../resources/rpcs';
 import type { RunPhase, SessionFactory } from '../session';
 import { routesOf, type Router, type ServiceImplementation, type StreamCall, type UnaryCall, type UnaryCallback } from './grpc-server';
-import { decodeDynamic } from './values';
 import { diagnosticInLanguage, languageOf, READER_LANGUAGES, settingNames, type ReaderLanguage } from '../reader-language';
 
 /** What this provider offers beyond the required RPCs: plans of removals (what they leave in place), an optional schema fetch, moves from the bridges' resources. */
@@ -60,7 +59,7 @@ export function createProviderService(environment: ProviderEnvironment): Service
   const log = (line: string) => environment.log(scrub(line));
   /** The provider block's configuration, which also says who reads the messages. */
   const configOf = (req: Record<string, any>) => {
-    const config = (decodeDynamic(req.config) ?? {}) as ObjectValue;
+    const config = objectIn(req.config);
     language = languageOf(config.message_language);
     return config;
   };

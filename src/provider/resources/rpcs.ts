@@ -7,7 +7,7 @@ import { decodePrivate, encodePrivate } from './private-state';
 import { checkServerExists, saidAtPlan, type ObjectValue, type ProviderResource } from './resource';
 import { lifeOfBridge } from './resource-life';
 import type { ProviderRpc } from '../plugin/protocol';
-import type { RpcEnvironment, RpcHandler } from '../plugin/rpc';
+import { kindNamed, objectIn, type RpcEnvironment, type RpcHandler } from '../plugin/rpc';
 import { decodeDynamic, encodeValue, type Value } from '../plugin/values';
 import type { Warning } from '../session';
 
@@ -20,11 +20,7 @@ type ResourceRpc = Extract<
   | 'GetResourceIdentitySchemas' | 'UpgradeResourceIdentity'
 >;
 
-export function resourceOf(typeName: string): ProviderResource {
-  const resource = RESOURCES.get(typeName);
-  if (!resource) throw new Error(`unknown resource type ${typeName}`);
-  return resource;
-}
+export const resourceOf = (typeName: string): ProviderResource => kindNamed(RESOURCES, typeName, 'resource type');
 
 const objectOf = (value: { msgpack?: Uint8Array; json?: Uint8Array } | undefined) => decodeDynamic(value) as ObjectValue | null;
 const dynamic = (value: ObjectValue | null) => ({ msgpack: encodeValue(value) });
@@ -46,7 +42,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
     }
   };
   return {
-    ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectOf(req.config) ?? {}) }),
+    ValidateResourceConfig: (req) => ({ diagnostics: resourceOf(req.type_name).validate(objectIn(req.config)) }),
     UpgradeResourceState: (req) => {
       const resource = resourceOf(req.type_name);
       if (Number(req.version ?? 0) > STATE_VERSION) {
@@ -78,7 +74,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
       const session = sessionOf('plan');
       const resource = resourceOf(req.type_name);
       try {
-        const change = await resource.plan(session, objectOf(req.prior_state), objectOf(req.config) ?? {}, decodePrivate(req.prior_private));
+        const change = await resource.plan(session, objectOf(req.prior_state), objectIn(req.config), decodePrivate(req.prior_private));
         return {
           planned_state: dynamic(change.planned),
           planned_identity: identityData(resource, change.planned),
@@ -102,7 +98,7 @@ export function resourceRpcs({ session: sessionOf, scrub }: RpcEnvironment): Rec
           if (prior) await resource.destroy(session, prior, priv);
           return { new_state: dynamic(null), diagnostics: warned(session.warnings) };
         }
-        const applied = await resource.apply(session, { prior, planned, config: objectOf(req.config) ?? {}, private: priv });
+        const applied = await resource.apply(session, { prior, planned, config: objectIn(req.config), private: priv });
         const diagnostics = applied.error === undefined ? warned(session.warnings) : failing(applied.error, session.warnings);
         const identity = identityData(resource, applied.state);
         const told = diagnostics.map(atApply);
