@@ -2,7 +2,7 @@ import type { IpSettings, Server, ServerDetail } from '../../src/api';
 import { diffFirewall, diffIpSettings, isFirstCreation, movedFirewall, powerActionFor, readiness, ReconcileError, refuseRenamedRulesets, resolveRulesets } from '../../src/reconcile';
 import { movedIpSettings } from '../../src/reconcile/ip-settings';
 import { actionRefusal, writeRefusals } from '../../src/reconcile/preflight';
-import { sincePlanOptions } from '../../src/reconcile/since-plan';
+import { sincePlanOptions, sincePlanRefusal, sincePlanWarning } from '../../src/reconcile/since-plan';
 
 describe('diffFirewall', () => {
   const actual = { enabled: false, rulesets: [2, 1] };
@@ -144,6 +144,25 @@ describe('movedFirewall', () => {
     ['unmanaged rule sets moved: not named', { enabled: true }, { enabled: true, rulesets: [] }, []],
   ])('%s', (_name, desired, actual, moved) => {
     expect(movedFirewall(desired, shown, actual)).toEqual(moved);
+  });
+});
+
+describe('what moved since the plan, in words', () => {
+  const label = 'firewall vps_web_1';
+  const moved = (name: string, shown: string, actual: string, desired: string) => ({ name, shown, actual, desired, reached: actual === desired });
+  test('the warning names each value, and what the apply makes of it', () => {
+    expect(sincePlanWarning(label, [])).toBeUndefined();
+    expect(sincePlanWarning(label, [moved('enabled', 'true', 'false', 'true'), moved('rulesets', '[1]', '[3]', '[2]'), moved('x', 'a', 'b', 'b')])).toBe(
+      'firewall vps_web_1: changed since the plan: enabled true -> false (set back to true), rulesets [1] -> [3] (set to [2] as planned), x a -> b (now as planned)',
+    );
+  });
+  test('"fail" refuses only what the apply would write over, and says whether it wrote before', () => {
+    expect(sincePlanRefusal(label, [])).toBeUndefined();
+    expect(sincePlanRefusal(label, [moved('x', 'a', 'b', 'b')])).toBeUndefined();
+    const refusal = sincePlanRefusal(label, [moved('x', 'a', 'b', 'b'), moved('enabled', 'true', 'false', 'true')]);
+    expect(refusal?.summary).toBe('firewall vps_web_1: changed since the plan: enabled true -> false; left as it is, and nothing was written (changed_since_plan = "fail")');
+    expect(refusal?.hint).toBe('review the change: plan again to keep the planned values, or change the configuration to keep the new ones');
+    expect(sincePlanRefusal(label, [moved('enabled', 'true', 'false', 'true')], true)?.summary).toContain('; left as it is, after the planned changes were written (changed_since_plan');
   });
 });
 
