@@ -410,7 +410,7 @@ const MUTATION_TESTS = [
   // Stale and cached reads, and what each answer to a power action means.
   'test/provider/cached-reads.test.ts', 'test/provider/apply-walk-waits.test.ts', 'test/handler/earlier-answers.test.ts',
   'test/handler/firewall.test.ts', 'test/handler/power-state.test.ts', 'test/handler/reboot.test.ts', 'test/reconcile/confirm-write.test.ts',
-  'test/reconcile/reboot.test.ts', 'test/provider/changed-since-plan.test.ts',
+  'test/reconcile/earlier-answers.test.ts', 'test/provider/changed-since-plan.test.ts',
 ];
 new JsonFile(project, 'stryker.config.json', {
   obj: {
