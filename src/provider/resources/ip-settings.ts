@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, importIdProblem, leftInPlaceLine, refusalAt, isGone, isKnown, replacing, knownOr, plannedValue, setOrUndefined,
-  serverNotActive, unlessItWaits, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
+  serverNotActive, skeletonState, unlessItWaits, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue,
   type ProviderResource,
 } from './resource';
 import { type IpSettingField, type IpSettings, type Protection } from '../../api/schemas';
@@ -201,9 +201,7 @@ export const ipSettingsResource: ProviderResource = {
     if (problem) {
       throw new ReconcileError(`cannot import as hosting_ip_settings: ${problem}`, 'the import id is <dedicated server id>/<IPv4 address>, e.g. terraform import <address> ded_6f1c2a9e-0b7d-4e55-9a43-1c2d3e4f5a6b/203.0.113.10');
     }
-    return {
-      id, server_id: serverId, ip, rdns: null, description: null, protection: null, on_destroy: null, expect_takeover: null, changed_since_plan: null,
-    };
+    return skeletonState(this, { id, server_id: serverId, ip });
   },
 
   stateFromBridge(document) {

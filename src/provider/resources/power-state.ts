@@ -1,6 +1,6 @@
 import {
-  checkServerExists, checkWrite, creates, unlessItWaits, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, writesNothing, validateSpec,
-  type ObjectValue, type ProviderResource,
+  checkServerExists, checkWrite, creates, unlessItWaits, importIdProblem, leftInPlaceLine, refusalAt, knownOr, replacing, skeletonState,
+  writesNothing, validateSpec, type ObjectValue, type ProviderResource,
 } from './resource';
 import { scopesForAction, type PowerAction, type ServerDetail } from '../../api/schemas';
 import { POWER_DEFAULTS, type PowerStateSpec } from '../../contract/resource-document';
@@ -182,9 +182,8 @@ export const powerStateResource: ProviderResource = {
   importState(id) {
     const problem = importIdProblem(id, 'any');
     if (problem) throw new ReconcileError(`cannot import as hosting_power_state: ${problem}`, 'use an id that GET /servers (or the hosting_servers data source) lists');
-    const attributes = powerStateResource.schema.block.attributes.map((a) => a.name);
     // An import starts a life: no reboot of an earlier life of this server (at any address) can answer its reboots.
-    return { ...Object.fromEntries(attributes.map((name) => [name, null])), id, server_id: id, [REBOOT_GENERATION]: 0, [LIFE_ID]: newLifeId() };
+    return skeletonState(this, { id, server_id: id, [REBOOT_GENERATION]: 0, [LIFE_ID]: newLifeId() });
   },
 
   stateFromBridge(document, bridgeLife) {

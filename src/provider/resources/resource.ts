@@ -97,6 +97,10 @@ export const isKnown = (v: Value): boolean =>
 /** The value for validation: a placeholder that passes when Terraform does not know it yet. */
 export const knownOr = <T>(value: Value, placeholder: T): T | Value => (isKnown(value) ? value : placeholder);
 
+/** The state of `resource` with every attribute null but `values`: an import's skeleton, which ReadResource fills in. */
+export const skeletonState = (resource: Pick<ProviderResource, 'schema'>, values: ObjectValue): ObjectValue =>
+  ({ ...Object.fromEntries(resource.schema.block.attributes.map((a) => [a.name, null])), ...values });
+
 /** Null (unset) as undefined, the document's "not managed". */
 export const setOrUndefined = <T>(value: Value): T | undefined => (value === null ? undefined : (value as T));
 

@@ -1,6 +1,6 @@
 import {
   checkServerExists, checkWrite, creates, serverNotActive, unlessItWaits, leftInPlaceLine, importIdProblem, isGone, replacing, isKnown, knownOr,
-  plannedValue, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
+  plannedValue, skeletonState, validateChangedSincePlan, validateOnDestroy, validateSpec, writesNothing, type ObjectValue, type ProviderResource,
 } from './resource';
 import type { Firewall } from '../../api/schemas';
 import type { FirewallSpec } from '../../contract/resource-document';
@@ -208,11 +208,7 @@ export const serverFirewallResource: ProviderResource = {
   importState(id) {
     const problem = importIdProblem(id, 'vps');
     if (problem) throw new ReconcileError(`cannot import as hosting_server_firewall: ${problem}`, 'use a VPS id that GET /servers (or the hosting_servers data source) lists, e.g. terraform import <address> vps_web_1');
-    return {
-      ...Object.fromEntries(this.schema.block.attributes.map((a) => [a.name, null])),
-      id,
-      server_id: id,
-    };
+    return skeletonState(this, { id, server_id: id });
   },
 
   stateFromBridge(document) {
