@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { SEED_DEDICATED_IPS, SEED_TOKEN_NAMES, type FaultRule } from '../../src/simulator';
 import type { ApplyOptions, ResourceConfig, RunOutcome } from '../helpers/protocol-driver';
-import { overBudget, unseenWaits } from '../helpers/request-budget';
+import { overBudget, unseenWaits, type BudgetOptions } from '../helpers/request-budget';
 import { INTERLEAVINGS } from '../helpers/request-gate';
 import { DEDICATED, firewall, ipSettings, power, reboots, SERVER, useTwoAccounts } from '../helpers/two-accounts';
 
@@ -205,8 +205,11 @@ interface Between {
   readonly delayMs: number;
 }
 
-/** Runs one apply and checks the oracle; `between` moves the account after the plan, `fault` holds for the whole run. */
-async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between, fault?: FaultRule) {
+/**
+ * Runs one apply and checks the oracle; `between` moves the account after the plan, `fault` holds
+ * for the whole run, and `budget` says what the request budget allows of a run that moves the account mid-apply.
+ */
+async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, between?: Between, fault?: FaultRule, budget: BudgetOptions = {}) {
   const before = { unsettled: m.unsettled, reboots: reboots(r.a), starts: starts(r), powerInState: r.driver.state.get('pw')?.value.state, movedSinceState: m.movedSinceState, writes: writesTo(r), firewall: writesOf(r, 'firewall'), action: writesOf(r, 'action'), address: addressWrites(r), stateOf: stateTextOf.bind(undefined, new Map(r.driver.state)), triggersInState: r.driver.state.get('pw')?.value.reboot_triggers, keyBase: rebootKeyBase(r), firewallBefore: firewallOf(r), wantedFirewall: m.fw && wanted(r, m.fw), addressBefore: addressOf(r), power: r.a.state.server(SERVER).server.power };
   if (m.lastAttempt !== m.triggers) m.allowed += 1;
   const changesTriggers = m.lastAttempt !== m.triggers || m.unsettled;
@@ -235,7 +238,7 @@ async function applyAndCheck(r: Real, m: Model, options: ApplyOptions = {}, betw
   const context = JSON.stringify({ fw: m.fw, between, fault, shown, moved, now: firewallOf(r), outcome }, null, 1);
   // Every run keeps to the request budget, and waits only where Terraform shows it, whatever moved.
   // An operation that ends unconfirmed is checked by reading the server until it shows the power (spec 3.2): reads no budget counts.
-  const budgeted = fault?.effect.type === 'operation' ? [] : overBudget(r.driver.requests);
+  const budgeted = fault?.effect.type === 'operation' ? [] : overBudget(r.driver.requests, budget);
   const spent = [...budgeted, ...unseenWaits(r.driver.requests)];
   if (spent.length) throw new Error(`the run spent more requests than its budget, or waited unseen: ${spent.join('; ')}:\n${JSON.stringify(r.driver.requests, null, 1)}\n${context}`);
   // One power cycle per change of the triggers, whatever hard_reboot, timeouts or crashes did.
@@ -453,7 +456,8 @@ const COMMANDS = [
   fc.tuple(fc.constantFrom<Move>('the firewall', 'a rule set name', 'a rule set renamed', 'the power', 'the address'), firewallValue, name).map(([what, v, n]) =>
     cmd(`apply, ${what} moved between the apply walk's plan of each change and its apply`, (m, r) => {
       const moveNow = () => move(r, what, { firewall: v, name: m.fw?.names?.[0] ?? n });
-      return applyAndCheck(r, m, { beforeApplyOf: moveNow });
+      // With the walks taken at once, the power may be moved while the apply confirms an action it sent.
+      return applyAndCheck(r, m, { beforeApplyOf: moveNow }, undefined, undefined, { rereadsAfterActions: what === 'the power' });
     })),
   fc.constant(cmd('apply with a token that may start and reboot, and nothing else', async (m, r) => {
     const token = r.accounts.a.token;
