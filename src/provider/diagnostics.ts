@@ -1,3 +1,4 @@
+import { orList } from './schema';
 import { HostingApiError } from '../api/errors';
 import { likelyName } from '../contract/patterns';
 import { ReconcileError } from '../reconcile/reconcile-error';
@@ -34,10 +35,8 @@ export function errorAt(attribute: string | undefined, summary: string, detail?:
  */
 export function choiceRefusal(attribute: string, value: unknown, choices: readonly string[], where = attribute): Diagnostic[] {
   if (value === null || value === undefined || typeof value === 'symbol' || choices.includes(value as string)) return [];
-  const quoted = choices.map((c) => JSON.stringify(c));
   const meant = typeof value === 'string' ? likelyName(value, choices) : undefined;
-  const expected = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
-  return [errorAt(attribute, `${where} must be ${expected}, not ${JSON.stringify(value)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ''}`)];
+  return [errorAt(attribute, `${where} must be ${orList(choices.map((c) => JSON.stringify(c)))}, not ${JSON.stringify(value)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ''}`)];
 }
 
 /** A warning about the value of one attribute, which Terraform shows at that line of the configuration. */

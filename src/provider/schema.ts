@@ -72,11 +72,11 @@ export const membersOf = (table: MemberTable, flags: Flags = { computed: true })
 export const objectOf = (members: MemberTable, flags?: Flags): NestedType => ({ nesting: 'single', members: membersOf(members, flags) });
 export const listOf = (members: MemberTable): NestedType => ({ nesting: 'list', members: membersOf(members) });
 
-/** "one of `a`, `b` or `c`": the values an enumerated member takes, from the API's own list. */
-export function oneOf(values: readonly string[]): string {
-  const quoted = values.map((v) => `\`${v}\``);
-  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
-}
+/** Words as prose lists them: `a`, `a or b`, `a, b or c`. */
+export const orList = (words: readonly string[]): string => (words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`);
+
+/** "`a`, `b` or `c`": the values an enumerated member takes, from the API's own list. */
+export const oneOf = (values: readonly string[]): string => orList(values.map((v) => `\`${v}\``));
 
 /** `on_destroy`, shared by the kinds whose settings can be put back. */
 export const ON_DESTROY_ATTRIBUTE: AttributeSpec = {
